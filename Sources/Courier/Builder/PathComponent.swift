@@ -1,0 +1,23 @@
+/// One path segment appended to the URL's path; a bare `String` in a builder is this block.
+///
+/// The text is percent-encoded as a single segment, so `"a/b"` stays one segment (`a%2Fb`)
+/// and user input cannot climb the path with `..`.
+public struct PathComponent: RequestBuildable {
+    /// The segment as written, before encoding.
+    public let segment: String
+
+    /// Appends `segment` to the path.
+    public init(_ segment: String) { self.segment = segment }
+
+    public func apply(to draft: inout RequestDraft) throws {
+        let encoded: String
+        switch segment {
+        case ".": encoded = "%2E"
+        case "..": encoded = "%2E%2E"
+        default: encoded = PercentEncoding.encode(segment, allowing: PercentEncoding.pathSegment)
+        }
+        var path = draft.url.percentEncodedPath
+        if !path.hasSuffix("/") { path += "/" }
+        draft.url.percentEncodedPath = path + encoded
+    }
+}

@@ -1,0 +1,96 @@
+public import Foundation
+public import HTTPTypes
+
+/// The request being built: what builder blocks edit, before it is validated into a `Request`.
+///
+/// Unlike `Request`, a draft may be incomplete (no scheme or host yet), because blocks can come in
+/// any order: an `Endpoint` may be declared before the `BaseURL` it is relative to.
+public struct RequestDraft {
+    /// The method; `GET` until a `Method` block says otherwise.
+    public var method: HTTPRequest.Method = .get
+    /// The URL so far; the path and query are kept percent-encoded.
+    public var url = URLComponents()
+    /// The header fields so far.
+    public var headerFields = HTTPFields()
+    /// The body so far; the last body block wins.
+    public var body: RequestBody?
+    /// The timeout, if a `Timeout` block set one.
+    public var timeout: Duration?
+    /// Typed options, including the JSON encoder and decoder blocks inherit.
+    public var options = RequestOptions()
+
+    /// Edits applied once the rest of the request is complete, in declaration order (authorization, signing).
+    var finalizers: [(source: String, edit: (inout Request) throws -> Void)] = []
+
+    /// Creates an empty draft.
+    public init() {}
+
+    /// Creates a draft holding an existing request, to edit it with more blocks.
+    public init(_ request: Request) {
+        method = request.method
+        url = URLComponents(url: request.url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        headerFields = request.headerFields
+        body = request.body
+        timeout = request.timeout
+        options = request.options
+    }
+
+    /// Registers an edit that runs on the complete request, after every block has been applied.
+    ///
+    /// Authorization schemes use this so that a signature sees the final URL, headers and body.
+    public mutating func whenComplete(source: String, _ edit: @escaping (inout Request) throws -> Void) {
+        finalizers.append((source, edit))
+    }
+
+    /// Validates the draft and produces the request.
+    ///
+    /// - Throws: `invalidRequest` when the URL has no scheme or host or cannot be formed;
+    ///   `encodingFailed` when a body cannot be encoded. The error's `source` names the block.
+    public func build() throws -> Request {
+        guard let scheme = url.scheme, !scheme.isEmpty else {
+            throw CourierError(.invalidRequest, "the request has no URL scheme; add BaseURL(\"https://…\")", source: "BaseURL")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw CourierError(.invalidRequest, "the request has no host; add BaseURL(\"\(scheme)://host\")", source: "BaseURL")
+        }
+        guard let finalURL = url.url else {
+            throw CourierError(.invalidRequest, "the URL parts do not form a valid URL", source: "BaseURL")
+        }
+        var fields = headerFields
+        let resolvedBody = try body?.resolved(with: BodyEncodingContext(jsonEncoder: options[JSONEncoderOption.self]))
+        if let type = resolvedBody?.contentType, fields[.contentType] == nil {
+            fields[.contentType] = type.rawValue
+        }
+        var request = Request(method: method, url: finalURL, headerFields: fields, body: resolvedBody,
+                              timeout: timeout, options: options)
+        for finalizer in finalizers {
+            do {
+                try finalizer.edit(&request)
+            } catch var error as CourierError {
+                if error.source == nil { error.source = finalizer.source }
+                throw error
+            } catch {
+                throw CourierError(.invalidRequest, "could not complete the request", source: finalizer.source, underlying: error)
+            }
+        }
+        return request
+    }
+}
+
+extension Request {
+    /// Builds a request from builder blocks.
+    ///
+    /// - Throws: a `CourierError` naming the block whose input was invalid.
+    public init(@RequestBuilder _ content: () throws -> RequestBlockGroup) throws {
+        var draft = RequestDraft()
+        try content().apply(to: &draft)
+        self = try draft.build()
+    }
+
+    /// A copy of this request with more blocks applied: `try request.updating { Header.accept.setValue("text/csv") }`.
+    public func updating(@RequestBuilder _ content: () throws -> RequestBlockGroup) throws -> Request {
+        var draft = RequestDraft(self)
+        try content().apply(to: &draft)
+        return try draft.build()
+    }
+}

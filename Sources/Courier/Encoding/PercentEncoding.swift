@@ -1,0 +1,61 @@
+/// Percent-encoding (RFC 3986 §2.1) with the character sets each part of a request needs.
+enum PercentEncoding {
+    /// A set of ASCII bytes left as they are; every other byte becomes `%XX`.
+    struct AllowedSet: Sendable {
+        fileprivate var allowed: [Bool]
+
+        init(_ characters: String) {
+            allowed = Array(repeating: false, count: 128)
+            for byte in characters.utf8 { allowed[Int(byte)] = true }
+        }
+
+        func contains(_ byte: UInt8) -> Bool { byte < 128 && allowed[Int(byte)] }
+
+        func adding(_ characters: String) -> AllowedSet {
+            var copy = self
+            for byte in characters.utf8 { copy.allowed[Int(byte)] = true }
+            return copy
+        }
+    }
+
+    /// RFC 3986 unreserved characters: `A-Z a-z 0-9 - . _ ~`.
+    static let unreserved = AllowedSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// A single path segment: unreserved, sub-delims, `:` and `@`; `/` is encoded so it cannot add a segment.
+    static let pathSegment = unreserved.adding("!$&'()*+,;=:@")
+
+    /// A query name or value: `&`, `=`, `+`, `;` and `#` are encoded, because servers split or decode on them.
+    static let queryComponent = unreserved.adding("!$'()*,/:?@")
+
+    /// An `application/x-www-form-urlencoded` name or value (WHATWG URL §5.2); a space is written as `+`.
+    static let formComponent = AllowedSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// `string` with every UTF-8 byte outside `allowed` written as `%XX` (and spaces as `+` when `spaceAsPlus`).
+    static func encode(_ string: String, allowing allowed: AllowedSet, spaceAsPlus: Bool = false) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(string.utf8.count)
+        for byte in string.utf8 {
+            if allowed.contains(byte) {
+                output.append(byte)
+            } else if spaceAsPlus && byte == UInt8(ascii: " ") {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `name=value` pairs joined by `&`, in order; a `nil` value writes the name alone.
+    static func encodeQuery(_ items: [(name: String, value: String?)], allowing allowed: AllowedSet, spaceAsPlus: Bool = false) -> String {
+        items.map { item in
+            let name = encode(item.name, allowing: allowed, spaceAsPlus: spaceAsPlus)
+            guard let value = item.value else { return name }
+            return name + "=" + encode(value, allowing: allowed, spaceAsPlus: spaceAsPlus)
+        }.joined(separator: "&")
+    }
+}

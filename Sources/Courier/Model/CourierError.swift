@@ -1,0 +1,88 @@
+/// The one error Courier throws: a code to switch on, a message for people, and the exchange it came from.
+///
+/// Every failure, from a header with a line feed in the builder to a server that hangs up mid-body,
+/// surfaces as a `CourierError`, so callers handle one type and still know exactly what happened.
+public struct CourierError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is; stable across releases, safe to switch on.
+    public var code: Code
+    /// A sentence for people: what was wrong and, where known, which block or stage caused it.
+    public var message: String
+    /// The builder block or pipeline stage that raised the error (`"Header.custom"`, `"RequestBody.multipart"`).
+    public var source: String?
+    /// The request being built or sent, when there is one.
+    public var request: Request?
+    /// The response received, when the failure came after one (unacceptable status, decoding failed).
+    public var response: Response?
+    /// The error that caused this one, such as a `DecodingError` or a transport error.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error; prefer the static helpers where one fits.
+    public init(
+        _ code: Code,
+        _ message: String,
+        source: String? = nil,
+        request: Request? = nil,
+        response: Response? = nil,
+        underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.source = source
+        self.request = request
+        self.response = response
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var text = "\(code): "
+        if let source { text += "\(source): " }
+        text += message
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+}
+
+extension CourierError {
+    /// The kind of a `CourierError`. A struct rather than an enum so new codes are not a breaking change.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The request could not be built: bad URL, header, body, or option.
+        public static let invalidRequest = Code("invalidRequest")
+        /// A body could not be encoded (JSON, form, multipart, or an unreadable file).
+        public static let encodingFailed = Code("encodingFailed")
+        /// The body cannot be sent again (a one-shot stream already consumed).
+        public static let bodyNotReplayable = Code("bodyNotReplayable")
+        /// No connection could be made to the server.
+        public static let cannotConnect = Code("cannotConnect")
+        /// A connect or total deadline passed.
+        public static let timedOut = Code("timedOut")
+        /// The request was cancelled (task cancellation or an explicit cancel).
+        public static let cancelled = Code("cancelled")
+        /// TLS failed or was refused (bad certificate, plain HTTP where HTTPS is required).
+        public static let insecureConnection = Code("insecureConnection")
+        /// The server's reply was not valid HTTP, or broke off mid-message.
+        public static let invalidResponse = Code("invalidResponse")
+        /// The response status was not one the caller accepts.
+        public static let unacceptableStatus = Code("unacceptableStatus")
+        /// The response content type was not one the caller accepts.
+        public static let unacceptableContentType = Code("unacceptableContentType")
+        /// The response body could not be decoded into the requested type.
+        public static let decodingFailed = Code("decodingFailed")
+        /// A configured bound (header size, body size, redirects, decompression ratio) was exceeded.
+        public static let limitExceeded = Code("limitExceeded")
+        /// Too many redirects were followed, or a redirect loop was found.
+        public static let tooManyRedirects = Code("tooManyRedirects")
+        /// An interceptor failed; `source` names it.
+        public static let interceptorFailed = Code("interceptorFailed")
+    }
+}
+
+extension CourierError {
+    /// An `invalidRequest` error naming the builder block that rejected its input.
+    static func invalidRequest(_ message: String, block: String) -> CourierError {
+        CourierError(.invalidRequest, message, source: block)
+    }
+}

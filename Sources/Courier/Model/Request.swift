@@ -1,0 +1,85 @@
+public import Foundation
+public import HTTPTypes
+
+/// An HTTP request as a value: method, URL, header fields, body, timeout and typed options.
+///
+/// Build one with the declarative builder, which validates every piece:
+///
+/// ```swift
+/// let request = try Request {
+///     Method.POST
+///     BaseURL("https://api.example.com")
+///     Endpoint("/v1/login")
+///     Accept(.json)
+///     RequestBody.json(Credentials(user: "ada", password: "secret"))
+/// }
+/// ```
+///
+/// Interceptors receive and return `Request` values; editing one never affects another.
+public struct Request: Sendable {
+    /// The request method; custom methods are allowed (`HTTPRequest.Method("LINK")`).
+    public var method: HTTPRequest.Method
+    /// The absolute URL, query included.
+    public var url: URL
+    /// The header fields, ordered, case-insensitive and multi-valued.
+    public var headerFields: HTTPFields
+    /// The body, if any. `Content-Length` is derived from it when sent.
+    public var body: RequestBody?
+    /// How long the whole exchange may take; `nil` uses the client's default.
+    public var timeout: Duration?
+    /// Typed options for interceptors and transports.
+    public var options: RequestOptions
+
+    /// Creates a request from its parts without validation; prefer the builder, which validates.
+    public init(
+        method: HTTPRequest.Method = .get,
+        url: URL,
+        headerFields: HTTPFields = [:],
+        body: RequestBody? = nil,
+        timeout: Duration? = nil,
+        options: RequestOptions = RequestOptions()
+    ) {
+        self.method = method
+        self.url = url
+        self.headerFields = headerFields
+        self.body = body
+        self.timeout = timeout
+        self.options = options
+    }
+}
+
+extension Request {
+    /// The URL scheme, lowercased (`https`).
+    public var scheme: String? { url.scheme?.lowercased() }
+    /// The host, without brackets for IPv6 literals.
+    public var host: String? { URLComponents(url: url, resolvingAgainstBaseURL: false)?.host }
+    /// The explicit port, or `nil` for the scheme's default.
+    public var port: Int? { URLComponents(url: url, resolvingAgainstBaseURL: false)?.port }
+    /// The percent-encoded path (`/users/42`); `/` when the URL has none.
+    public var path: String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        return path.isEmpty ? "/" : path
+    }
+    /// The decoded query items, in order.
+    public var queryItems: [URLQueryItem] {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    }
+
+    /// The header fields as they go on the wire: the request's own, plus `Content-Length`
+    /// from the body when its length is known and the request did not set one.
+    public var wireHeaderFields: HTTPFields {
+        var fields = headerFields
+        if fields[.contentLength] == nil, let length = body?.contentLength,
+           length > 0 || method.permitsRequestBody {
+            fields[.contentLength] = String(length)
+        }
+        return fields
+    }
+}
+
+extension HTTPRequest.Method {
+    /// Whether a body is customary: a zero `Content-Length` is sent for an empty POST, not for a GET.
+    var permitsRequestBody: Bool {
+        self == .post || self == .put || self == .patch
+    }
+}
