@@ -1,3 +1,5 @@
+import Foundation
+
 /// One path segment appended to the URL's path; a bare `String` in a builder is this block.
 ///
 /// The text is percent-encoded as a single segment, so `"a/b"` stays one segment (`a%2Fb`)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Query items: `Query("page", 2)` appends `page=2`; items accumulate in declaration order.
 ///
 /// A `nil` value omits the item entirely, so optional filters read naturally:
