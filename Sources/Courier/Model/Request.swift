@@ -65,15 +65,38 @@ extension Request {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
     }
 
-    /// The header fields as they go on the wire: the request's own, plus `Content-Length`
-    /// from the body when its length is known and the request did not set one.
+    /// The header fields as they go on an HTTP/1.1 wire: the request's own, with `Cookie` lines
+    /// joined into the single line RFC 6265 requires, plus `Content-Length` from the body when its
+    /// length is known and the request did not set one.
+    ///
+    /// `HTTPFields` keeps one `Cookie` line per cookie (as HTTP/2 compresses them), so
+    /// `headerFields[.cookie]` reads `a=1; b=2` while iterating shows two lines.
     public var wireHeaderFields: HTTPFields {
-        var fields = headerFields
+        var fields = headerFields.joiningCookieLines()
         if fields[.contentLength] == nil, let length = body?.contentLength,
            length > 0 || method.permitsRequestBody {
             fields[.contentLength] = String(length)
         }
         return fields
+    }
+}
+
+extension HTTPFields {
+    /// These fields with every `Cookie` line merged into one, at the position of the first.
+    func joiningCookieLines() -> HTTPFields {
+        let cookies = self.filter { $0.name == .cookie }
+        guard cookies.count > 1 else { return self }
+        var joined = HTTPFields()
+        var wroteCookie = false
+        for field in self {
+            if field.name != .cookie {
+                joined.append(field)
+            } else if !wroteCookie {
+                joined.append(HTTPField(name: .cookie, value: cookies.map(\.value).joined(separator: "; ")))
+                wroteCookie = true
+            }
+        }
+        return joined
     }
 }
 

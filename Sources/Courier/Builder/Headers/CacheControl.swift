@@ -1,0 +1,54 @@
+/// Sets the request's `Cache-Control` directives (RFC 9111 §5.2.1), replacing any earlier value.
+///
+/// `CacheControl([.noCache, .maxAge(60)])` writes `no-cache, max-age=60`.
+public struct CacheControl: RequestBuildable, Sendable {
+    /// One request cache directive.
+    public enum Directive: Sendable, Hashable {
+        case noCache
+        case noStore
+        case noTransform
+        case onlyIfCached
+        case maxAge(Int)
+        /// `max-stale`, optionally with a limit in seconds.
+        case maxStale(Int?)
+        case minFresh(Int)
+        case staleIfError(Int)
+        /// A directive written as given, such as an extension directive.
+        case custom(String)
+
+        var wireValue: String {
+            switch self {
+            case .noCache: "no-cache"
+            case .noStore: "no-store"
+            case .noTransform: "no-transform"
+            case .onlyIfCached: "only-if-cached"
+            case .maxAge(let seconds): "max-age=\(seconds)"
+            case .maxStale(let seconds): seconds.map { "max-stale=\($0)" } ?? "max-stale"
+            case .minFresh(let seconds): "min-fresh=\(seconds)"
+            case .staleIfError(let seconds): "stale-if-error=\(seconds)"
+            case .custom(let text): text
+            }
+        }
+
+        var secondsAreValid: Bool {
+            switch self {
+            case .maxAge(let seconds), .minFresh(let seconds), .staleIfError(let seconds): seconds >= 0
+            case .maxStale(let seconds): (seconds ?? 0) >= 0
+            default: true
+            }
+        }
+    }
+
+    /// The directives, in the order written.
+    public let directives: [Directive]
+
+    /// Sets `Cache-Control` to `directives`, in order.
+    public init(_ directives: [Directive]) { self.directives = directives }
+
+    public func apply(to draft: inout RequestDraft) throws {
+        if let bad = directives.first(where: { !$0.secondsAreValid }) {
+            throw CourierError.invalidRequest("\(bad.wireValue) has a negative number of seconds", block: "CacheControl")
+        }
+        try draft.setHeader("Cache-Control", directives.map(\.wireValue).joined(separator: ", "), block: "CacheControl")
+    }
+}

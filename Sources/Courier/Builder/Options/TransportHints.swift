@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// The cache policy a transport should use; `nil` (the default) leaves it to the transport.
+public enum CachePolicyOption: RequestOptionKey {
+    public static let defaultValue: URLRequest.CachePolicy? = nil
+}
+
+/// The network service type hint; `nil` (the default) leaves it to the transport.
+public enum NetworkServiceTypeOption: RequestOptionKey {
+    public static let defaultValue: URLRequest.NetworkServiceType? = nil
+}
+
+/// Whether the transport should send and store cookies from its own cookie storage.
+public enum ShouldHandleCookiesOption: RequestOptionKey {
+    public static let defaultValue = true
+}
+
+/// Which kinds of network the request may use; all allowed by default.
+public struct NetworkAccess: Sendable, Hashable {
+    /// Cellular interfaces.
+    public var cellular = true
+    /// Networks the system considers expensive (cellular, personal hotspot).
+    public var expensiveNetwork = true
+    /// Networks in Low Data Mode.
+    public var constrainedNetwork = true
+    /// Networks the system considers ultra-constrained (satellite).
+    public var ultraConstrainedNetwork = true
+
+    /// All kinds allowed.
+    public init() {}
+}
+
+/// The `NetworkAccess` policy of a request.
+public enum NetworkAccessOption: RequestOptionKey {
+    public static let defaultValue = NetworkAccess()
+}
+
+/// Sets the request's cache policy. Applied by transports that cache (the `URLRequest` conversion
+/// carries it); transports without a cache ignore it.
+public struct CachePolicy: RequestBuildable, Sendable {
+    /// The policy.
+    public let policy: URLRequest.CachePolicy
+
+    /// Uses `policy`.
+    public init(_ policy: URLRequest.CachePolicy) { self.policy = policy }
+
+    public func apply(to draft: inout RequestDraft) throws {
+        draft.options[CachePolicyOption.self] = policy
+    }
+}
+
+/// Sets the network service type hint (background, responsive data…), applied where the transport supports it.
+public struct NetworkServiceType: RequestBuildable, Sendable {
+    /// The service type.
+    public let type: URLRequest.NetworkServiceType
+
+    /// Uses `type`.
+    public init(_ type: URLRequest.NetworkServiceType) { self.type = type }
+
+    public func apply(to draft: inout RequestDraft) throws {
+        draft.options[NetworkServiceTypeOption.self] = type
+    }
+}
+
+/// Whether the transport attaches and stores cookies itself; explicit `Cookie` blocks are always sent.
+public struct HTTPShouldHandleCookies: RequestBuildable, Sendable {
+    /// Whether cookies are handled.
+    public let enabled: Bool
+
+    /// Handles cookies when `enabled`.
+    public init(_ enabled: Bool) { self.enabled = enabled }
+
+    public func apply(to draft: inout RequestDraft) throws {
+        draft.options[ShouldHandleCookiesOption.self] = enabled
+    }
+}
+
+/// Allows or forbids kinds of network: `AllowAccess.cellular(false)`; `AllowAccess.cellular` alone allows.
+///
+/// On Linux only cellular access reaches `URLRequest`; the rest are carried for transports and
+/// platforms that support them.
+public struct AllowAccess: RequestBuildable, Sendable {
+    private enum Kind: Sendable {
+        case cellular, expensiveNetwork, constrainedNetwork, ultraConstrainedNetwork
+    }
+
+    private let kind: Kind
+    /// Whether this kind of network is allowed.
+    public let allowed: Bool
+
+    private init(_ kind: Kind, allowed: Bool = true) {
+        self.kind = kind
+        self.allowed = allowed
+    }
+
+    public static let cellular = AllowAccess(.cellular)
+    public static let expensiveNetwork = AllowAccess(.expensiveNetwork)
+    public static let constrainedNetwork = AllowAccess(.constrainedNetwork)
+    public static let ultraConstrainedNetwork = AllowAccess(.ultraConstrainedNetwork)
+
+    /// The same kind of network, allowed or not: `AllowAccess.cellular(false)`.
+    public func callAsFunction(_ allowed: Bool) -> AllowAccess { AllowAccess(kind, allowed: allowed) }
+
+    public func apply(to draft: inout RequestDraft) throws {
+        switch kind {
+        case .cellular: draft.options[NetworkAccessOption.self].cellular = allowed
+        case .expensiveNetwork: draft.options[NetworkAccessOption.self].expensiveNetwork = allowed
+        case .constrainedNetwork: draft.options[NetworkAccessOption.self].constrainedNetwork = allowed
+        case .ultraConstrainedNetwork: draft.options[NetworkAccessOption.self].ultraConstrainedNetwork = allowed
+        }
+    }
+}

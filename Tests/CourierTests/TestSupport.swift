@@ -1,0 +1,16 @@
+@testable import Courier
+import Foundation
+import HTTPTypes
+
+/// Builds a request whose URL starts as `url`, without depending on the URL blocks under test elsewhere.
+func build(_ url: String = "https://api.example.com/v1", @RequestBuilder _ content: () throws -> RequestBlockGroup) throws -> Request {
+    var draft = RequestDraft()
+    draft.url = URLComponents(string: url)!
+    try content().apply(to: &draft)
+    return try draft.build()
+}
+
+/// The header lines of `fields` as `name: value` strings, in order.
+func lines(_ fields: HTTPFields) -> [String] {
+    fields.map { "\($0.name.rawName): \($0.value)" }
+}
