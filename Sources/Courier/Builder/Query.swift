@@ -5,13 +5,18 @@ import Foundation
 /// A `nil` value omits the item entirely, so optional filters read naturally:
 /// `Query("cursor", cursor)`. Names and values are percent-encoded, including `&`, `=`, `+` and `#`.
 public struct Query: RequestBuildable {
-    let items: [(name: String, value: String?)]
+    /// The items, or how to produce them from the request's form encoder when the block is applied.
+    enum Content {
+        case items([(name: String, value: String?)])
+        case encoded(@Sendable (URLFormEncoder) throws -> [(name: String, value: String?)])
+    }
+
+    let content: Content
     let source: String
 
     /// Appends `name=value`; nothing when `value` is `nil`.
     public init(_ name: String, _ value: String?) {
-        self.items = value.map { [(name, $0)] } ?? []
-        self.source = "Query"
+        self.init(items: value.map { [(name, $0)] } ?? [], source: "Query")
     }
 
     /// Appends `name=value` using the value's description (`Query("page", 2)`); nothing when `nil`.
@@ -21,16 +26,34 @@ public struct Query: RequestBuildable {
 
     /// Appends a name with no value (`?flag`).
     public init(flag name: String) {
-        self.items = [(name, nil)]
-        self.source = "Query"
+        self.init(items: [(name, nil)], source: "Query")
     }
 
     init(items: [(name: String, value: String?)], source: String) {
-        self.items = items
+        self.content = .items(items)
+        self.source = source
+    }
+
+    init(source: String, encoding: @escaping @Sendable (URLFormEncoder) throws -> [(name: String, value: String?)]) {
+        self.content = .encoded(encoding)
         self.source = source
     }
 
     public func apply(to draft: inout RequestDraft) throws {
+        let items: [(name: String, value: String?)]
+        switch content {
+        case .items(let ready):
+            items = ready
+        case .encoded(let encode):
+            do {
+                items = try encode(draft.options[URLFormEncoderOption.self])
+            } catch var error as CourierError {
+                if error.source == nil { error.source = source }
+                throw error
+            } catch {
+                throw CourierError(.encodingFailed, "could not encode the query", source: source, underlying: error)
+            }
+        }
         guard !items.isEmpty else { return }
         let encoded = PercentEncoding.encodeQuery(items, allowing: PercentEncoding.queryComponent)
         if let existing = draft.url.percentEncodedQuery, !existing.isEmpty {

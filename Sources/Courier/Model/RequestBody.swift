@@ -133,9 +133,10 @@ extension RequestBody {
 /// The encoders a deferred body uses, taken from the request being built.
 struct BodyEncodingContext: Sendable {
     var jsonEncoder: JSONEncoder
+    var formEncoder: URLFormEncoder
 
     static var standard: BodyEncodingContext {
-        BodyEncodingContext(jsonEncoder: JSONEncoder())
+        BodyEncodingContext(jsonEncoder: JSONEncoder(), formEncoder: URLFormEncoder())
     }
 }
 
