@@ -5,7 +5,8 @@ extension RequestBody {
     ///
     /// Iterate it once per send: a one-shot stream's underlying sequence is not restarted.
     ///
-    /// Files are read `chunkSize` bytes at a time, so a body of any size is sent in bounded memory.
+    /// Files are read `chunkSize` bytes at a time (by default the body's `preferredChunkSize`, else
+    /// 64 KiB), so a body of any size is sent in bounded memory.
     public struct Chunks: AsyncSequence, Sendable {
         public typealias Element = Data
 
@@ -25,14 +26,14 @@ extension RequestBody {
         }
     }
 
-    /// Starts producing the body's bytes.
+    /// Starts producing the body's bytes, reading files `chunkSize` bytes at a time when given.
     ///
     /// - Throws: `bodyNotReplayable` when a one-shot stream was already started; `encodingFailed`
     ///   when a deferred body cannot be encoded.
-    public func chunks(chunkSize: Int = 64 * 1024) throws -> Chunks {
+    public func chunks(chunkSize: Int? = nil) throws -> Chunks {
         switch storage {
         case .segments(let segments):
-            let size = max(1, chunkSize)
+            let size = max(1, chunkSize ?? preferredChunkSize ?? 64 * 1024)
             return Chunks { Self.segmentIterator(segments, chunkSize: size) }
         case .stream(let source):
             try source.claim()

@@ -27,6 +27,10 @@ public struct RequestBody: Sendable {
     /// The number of bytes the body will produce, when known before sending (sent as `Content-Length`).
     public var contentLength: Int64?
 
+    /// How many bytes of a file `chunks()` reads at a time when not told; `nil` means 64 KiB.
+    /// A streamed multipart body sets its buffer size here.
+    public var preferredChunkSize: Int?
+
     init(_ storage: Storage, contentType: MIMEType?, contentLength: Int64?) {
         self.storage = storage
         self.contentType = contentType
