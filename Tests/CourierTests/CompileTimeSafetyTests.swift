@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Pins down that misuse of the builders is a compile-time error, by type-checking snippets
+/// against the module just built.
+@Suite("Compile-time safety")
+struct CompileTimeSafetyTests {
+    @Test func validBuilderCodeTypeChecks() throws {
+        let result = try typeCheck("""
+            let request = try Request {
+                Method.GET
+                Headers { AcceptHeader(.json) }
+                RequestBody.multipart { MultipartPart.field(name: "a", value: "b") }
+            }
+            _ = request
+            """)
+        #expect(result.succeeded, "\(result.diagnostics)")
+    }
+
+    @Test(arguments: [
+        ("a number in a request builder", "_ = try Request { 42 }"),
+        ("a header name without an edit", "_ = try Request { Header.accept }"),
+        ("a request block inside Headers", "_ = Headers { Method.POST }"),
+        ("a string inside Headers", #"_ = Headers { "X-A: 1" }"#),
+        ("a header node outside Headers", "_ = try Request { AcceptHeader(.json) }"),
+        ("a request block inside multipart", "_ = RequestBody.multipart { Method.GET }"),
+    ])
+    func misuseDoesNotCompile(what: String, code: String) throws {
+        let result = try typeCheck(code)
+        #expect(!result.succeeded, "\(what) compiled")
+        #expect(result.diagnostics.contains("error:"), "\(what): \(result.diagnostics)")
+    }
+
+    @Test func aQueryWithANameButNoValueWarns() throws {
+        let result = try typeCheck(#"_ = Query("page")"#)
+        #expect(result.diagnostics.contains("warning: 'init(_:)' is deprecated: Query needs a name and a value"), "\(result.diagnostics)")
+    }
+
+    private struct TypeCheckResult {
+        var succeeded: Bool
+        var diagnostics: String
+    }
+
+    /// Runs `swiftc -typecheck` on `code` with `import Courier`, against this build's modules.
+    private func typeCheck(_ code: String) throws -> TypeCheckResult {
+        let modules = try modulesDirectory()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-snippet-\(UUID()).swift")
+        try ("import Courier\nimport Foundation\n" + code + "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return TypeCheckResult(succeeded: process.terminationStatus == 0, diagnostics: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The `Modules` folder next to the running test bundle (`.build/<triple>/debug/Modules`).
+    private func modulesDirectory() throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        for _ in 0..<4 {
+            directory.deleteLastPathComponent()
+            let candidate = directory.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("Courier.swiftmodule").path) {
+                return candidate
+            }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Modules next to \(CommandLine.arguments[0])"])
+    }
+}
