@@ -1,0 +1,111 @@
+public import Courier
+public import Foundation
+
+/// The README's examples, compiled and tested: every block between `README:` markers appears
+/// word for word in README.md, and `ReadmeExamplesTests` checks the request each one builds.
+public enum ReadmeExamples {
+    static let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl"
+
+    // README: login
+    struct Credentials: Encodable, Sendable {
+        let username: String
+        let password: String
+    }
+
+    public static func login() throws -> Request {
+        try Request {
+            Method.POST
+            BaseURL("https://api.example.com")
+            Endpoint("/v1/sessions")
+            Accept(.json)
+            IdempotencyKey("3f1c7a52-login")
+            RequestBody.json(Credentials(username: "ada", password: "correct horse"))
+        }
+    }
+    // README: end
+
+    // README: headers
+    public static func search(term: String, page: Int, locale: String?) throws -> Request {
+        try Request {
+            BaseURL("https://api.example.com/v1/")
+            Endpoint("search")
+            Query("q", term)
+            Query("page", page)
+            Headers {
+                AcceptHeader(.json)
+                AcceptHeader(.plainText).quality(0.5)
+                if let locale { AcceptLanguageHeader(locale) }
+                UserAgentHeader("Courier-Example/1.0")
+                AuthorizationHeader.bearer(token)
+            }
+            CacheControl([.noCache])
+        }
+    }
+    // README: end
+
+    // README: upload
+    public static func upload(photo: URL) throws -> Request {
+        try Request {
+            Method.POST
+            BaseURL("https://api.example.com")
+            Endpoint("/v1/albums/7/photos")
+            Authorization.bearer(token)
+            RequestBody.multipart(strategy: .streamed(bufferSize: 256 * 1024), boundary: "courier-boundary") {
+                MultipartPart.field(name: "title", value: "Harbour at dusk")
+                MultipartPart.file(name: "photo", fileURL: photo, type: .jpeg)
+            }
+        }
+    }
+    // README: end
+
+    // README: repository
+    public struct UsersAPI {
+        @RequestBuilder public var getUser: (_ id: String) -> any RequestBuildable
+        @RequestBuilder public var listUsers: (_ page: Int) -> any RequestBuildable
+    }
+
+    public static let users = UsersAPI(
+        getUser: { id in
+            BaseURL("https://api.example.com/v1/")
+            Endpoint("users/")
+            id
+            Accept(.json)
+        },
+        listUsers: { page in
+            BaseURL("https://api.example.com/v1/")
+            Endpoint("users")
+            Query("page", page)
+            Accept(.json)
+        }
+    )
+    // README: end
+
+    // README: curl
+    public static func curlCommand() throws -> String {
+        let request = try Request {
+            Method.PATCH
+            BaseURL("https://api.example.com")
+            Endpoint("/v1/users/42")
+            ContentType(.json)
+            RequestBody.string(#"{"bio": "It's 'quoted'"}"#)
+        }
+        return request.curlCommand
+    }
+    // README: end
+
+    // README: bad-input
+    public static func injectedHeader() -> CourierError? {
+        do {
+            _ = try Request {
+                BaseURL("https://api.example.com")
+                Header.custom("X-Note").setValue("hi\r\nX-Admin: yes")
+            }
+            return nil
+        } catch let error as CourierError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+    // README: end
+}
