@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+
+extension Request {
+    /// A POSIX shell command (sh, bash, zsh, dash) that sends this same request with curl:
+    /// the same method, URL bytes, header lines in order, and body bytes.
+    ///
+    /// Options go one per line with ` \` continuations, like a browser's "Copy as cURL", and
+    /// the output is deterministic. Every word is single-quoted, so `$`, backticks, `!`,
+    /// newlines and Unicode reach curl unchanged. curl's own default `Accept`, `User-Agent`,
+    /// `Content-Type` and `Expect` headers are switched off when the request lacks them, so the
+    /// server sees exactly `wireHeaderFields` plus the `Host` curl adds.
+    ///
+    /// The body is given according to what it is made of:
+    /// - UTF-8 text without control characters other than line feeds: `--data-binary '…'`.
+    /// - Other bytes (NUL, invalid UTF-8, tabs, CR, or text over 64 KiB): piped in from
+    ///   `printf` with octal escapes, since argv cannot hold them.
+    /// - One file: `--data-binary @'/path'`; files mixed with bytes (a streamed multipart body):
+    ///   `{ printf '…'; cat '/path'; … } | curl …`. Files are read whole when the command runs.
+    /// - A stream: `--data-binary @-`, so pipe the body into the command; a stream of unknown
+    ///   length goes out chunked, as Courier sends it.
+    ///
+    /// `Content-Length` is passed as one of the `-H` lines: curl then sends that line in its place
+    /// and adds none of its own. `GET` and `HEAD` without a body use curl's defaults, other methods
+    /// `--request`; a `HEAD` with a body is sent, but curl then waits for a response body.
+    ///
+    /// The command is for reproducing and sharing a request: it contains the request's
+    /// credentials, if any, verbatim.
+    public var curlCommand: String {
+        CurlCommand(self).text
+    }
+}
+
+/// The parts of a curl command line for one request; see `Request.curlCommand`.
+struct CurlCommand {
+    /// Where curl reads the body from.
+    enum BodySource: Equatable {
+        /// No body, or one known to be empty.
+        case none
+        /// Text passed as an argument.
+        case argument(String)
+        /// One file, read by curl.
+        case file(String)
+        /// Bytes and files written to curl's standard input by `printf` and `cat`.
+        case pipe([PipePart])
+        /// A stream the user pipes in.
+        case standardInput
+    }
+
+    /// One producer in a `printf … | curl` pipeline.
+    enum PipePart: Equatable {
+        case bytes(Data)
+        case file(String)
+    }
+
+    /// The longest text body passed as an argument; Linux refuses a single argument over 128 KiB.
+    static let maximumArgumentLength = 64 * 1024
+
+    let text: String
+
+    init(_ request: Request) {
+        var request = request
+        if let body = request.body, case .deferred = body.storage,
+           let resolved = try? body.resolved(with: BodyEncodingContext(jsonEncoder: request.options[JSONEncoderOption.self])) {
+            request.body = resolved
+        }
+        let fields = request.wireHeaderFields
+        let body = Self.bodySource(of: request.body)
+        let hasData = body != .none
+
+        var options: [String] = []
+        let url = request.url.absoluteString
+        if url.contains(where: { "[]{}".contains($0) }) { options.append("--globoff") }
+        if request.path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
+            options.append("--path-as-is")
+        }
+        switch (request.method, hasData) {
+        case (.head, false): options.append("--head")
+        case (.get, false), (.post, true): break
+        default: options.append("--request " + Self.word(request.method.rawValue))
+        }
+        for field in fields {
+            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
+            options.append("-H " + ShellQuoting.quoted(line))
+        }
+        if body == .standardInput, fields[.contentLength] == nil, fields[.transferEncoding] == nil {
+            options.append("-H 'Transfer-Encoding: chunked'")
+        }
+        var suppressed: [HTTPField.Name] = [.accept, .userAgent]
+        if hasData { suppressed += [.contentType, .expect] }
+        for name in suppressed where fields[name] == nil {
+            options.append("-H " + ShellQuoting.quoted(name.rawName + ":"))
+        }
+
+        var producer = ""
+        switch body {
+        case .none:
+            break
+        case .argument(let text):
+            options.append((text.hasPrefix("@") ? "--data-raw " : "--data-binary ") + ShellQuoting.quoted(text))
+        case .file(let path):
+            options.append("--data-binary @" + ShellQuoting.quoted(path))
+        case .pipe(let parts):
+            let commands = parts.map { part in
+                switch part {
+                case .bytes(let bytes): "printf " + ShellQuoting.printfFormat(bytes)
+                case .file(let path): "cat " + ShellQuoting.quoted(path)
+                }
+            }
+            producer = (commands.count == 1 ? commands[0] : "{ " + commands.joined(separator: "; ") + "; }") + " | "
+            options.append("--data-binary @-")
+        case .standardInput:
+            options.append("--data-binary @-")
+        }
+        text = ([producer + "curl " + ShellQuoting.quoted(url)] + options).joined(separator: " \\\n  ")
+    }
+
+    /// How the body reaches curl; adjacent byte segments are merged and empty ones dropped.
+    static func bodySource(of body: RequestBody?) -> BodySource {
+        guard let body, !body.isEmpty else { return .none }
+        guard let segments = body.segments else { return .standardInput }
+        var parts: [PipePart] = []
+        for segment in segments {
+            switch segment {
+            case .bytes(let bytes) where bytes.isEmpty:
+                continue
+            case .file(_, let length) where length == 0:
+                continue
+            case .bytes(let bytes):
+                if case .bytes(let previous)? = parts.last {
+                    parts[parts.count - 1] = .bytes(previous + bytes)
+                } else {
+                    parts.append(.bytes(bytes))
+                }
+            case .file(let url, _):
+                parts.append(.file(url.path))
+            }
+        }
+        guard parts.count == 1 else { return parts.isEmpty ? .none : .pipe(parts) }
+        switch parts[0] {
+        case .file(let path): return .file(path)
+        case .bytes(let bytes): return argumentText(bytes).map(BodySource.argument) ?? .pipe(parts)
+        }
+    }
+
+    /// `bytes` as text that can be an argument: valid UTF-8, short enough, and free of control
+    /// characters other than line feed (a pasted CR or tab would be changed by the terminal).
+    static func argumentText(_ bytes: Data) -> String? {
+        guard bytes.count <= maximumArgumentLength, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let isPlain = text.unicodeScalars.allSatisfy { scalar in
+            scalar == "\n" || (scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80..<0xA0).contains(scalar.value))
+        }
+        return isPlain ? text : nil
+    }
+
+    /// A method token bare when it has only letters, digits, `-` and `_`; quoted otherwise.
+    static func word(_ token: String) -> String {
+        token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } ? token : ShellQuoting.quoted(token)
+    }
+}

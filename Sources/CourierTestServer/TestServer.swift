@@ -1,0 +1,115 @@
+public import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An HTTP/1.1 server on the loopback interface for end-to-end tests, answering with `Route`s.
+///
+/// Each test starts its own server on an ephemeral port and shuts it down, so tests run in
+/// parallel without sharing state:
+///
+/// ```swift
+/// try await withTestServer { server in
+///     let url = server.baseURL.appending(path: "echo")
+///     …
+/// }
+/// ```
+///
+/// Connections are kept alive unless the client asks otherwise; pipelined requests are answered
+/// in order. Every request received is kept in `receivedRequests`.
+public final class TestServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// `http://127.0.0.1:<port>` (or `http://[::1]:<port>`), without a trailing slash.
+    public let baseURL: URL
+
+    private let listener: any Channel
+    private let state: TestServerState
+
+    private init(listener: any Channel, port: Int, baseURL: URL, state: TestServerState) {
+        self.listener = listener
+        self.port = port
+        self.baseURL = baseURL
+        self.state = state
+    }
+
+    /// Starts a server on a loopback address; port 0 picks a free ephemeral port.
+    ///
+    /// - Throws: `TestServerError.notLoopback` for an address other than 127.0.0.0/8 or `::1`
+    ///   (the server must never be reachable from outside the machine), or the bind error.
+    public static func start(host: String = "127.0.0.1", port: Int = 0, routes: [Route] = Route.defaults) async throws -> TestServer {
+        let isIPv6 = host.contains(":")
+        let address = try SocketAddress(ipAddress: host, port: port)
+        guard address.ipAddress.map({ isIPv6 ? $0 == "::1" : $0.hasPrefix("127.") }) == true else {
+            throw TestServerError.notLoopback(host)
+        }
+        let router = Router(routes: routes)
+        let state = TestServerState()
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(router: router, state: state))
+                    state.opened(channel)
+                }
+            }
+            .bind(to: address)
+            .get()
+        guard let boundPort = listener.localAddress?.port,
+              let baseURL = URL(string: "http://\(isIPv6 ? "[\(host)]" : host):\(boundPort)")
+        else {
+            try? await listener.close()
+            throw TestServerError.noBoundAddress(host)
+        }
+        return TestServer(listener: listener, port: boundPort, baseURL: baseURL, state: state)
+    }
+
+    /// The requests received so far, oldest first, as they arrived on the wire.
+    public var receivedRequests: [TestServerRequest] { state.requests }
+
+    /// Stops listening and closes every open connection; calling it again does nothing.
+    public func shutdown() async throws {
+        guard let connections = state.beginShutdown() else { return }
+        try await listener.close()
+        for connection in connections {
+            try? await connection.close()
+        }
+    }
+}
+
+/// Why a test server could not start.
+public enum TestServerError: Error, Sendable, CustomStringConvertible {
+    /// The address is not a loopback address; the server only listens where nothing outside can reach it.
+    case notLoopback(String)
+    /// The socket was bound but reported no local port.
+    case noBoundAddress(String)
+
+    public var description: String {
+        switch self {
+        case .notLoopback(let host): "\(host) is not a loopback address; the test server binds 127.0.0.1 or ::1 only"
+        case .noBoundAddress(let host): "the listening socket on \(host) reported no local port"
+        }
+    }
+}
+
+/// Starts a test server, runs `body` with it, and shuts it down, also when `body` throws.
+public func withTestServer<Result>(
+    host: String = "127.0.0.1",
+    routes: [Route] = Route.defaults,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (TestServer) async throws -> Result
+) async throws -> Result {
+    let server = try await TestServer.start(host: host, routes: routes)
+    let result: Result
+    do {
+        result = try await body(server)
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+    try await server.shutdown()
+    return result
+}

@@ -1,0 +1,41 @@
+public import Foundation
+
+/// A request as the test server received it: raw target, header lines in order, whole body.
+///
+/// Nothing is normalised, so tests can assert the exact bytes a client put on the wire.
+public struct TestServerRequest: Sendable {
+    /// The method token as sent (`GET`, `LINK`).
+    public var method: String
+    /// The request target exactly as sent: percent-encoded path plus `?query` when there is one.
+    public var target: String
+    /// The header lines in the order received, names in the case the client used.
+    public var headers: [(name: String, value: String)]
+    /// The whole body, after any chunked framing was removed.
+    public var body: Data
+    /// The values captured by the matched route's `{name}` segments, percent-decoded.
+    public var parameters: [String: String] = [:]
+
+    /// Creates a request; the server makes these, tests may too when calling a route directly.
+    public init(method: String, target: String, headers: [(name: String, value: String)], body: Data) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The percent-encoded path, without the query.
+    public var path: String {
+        String(target.prefix { $0 != "?" })
+    }
+
+    /// The raw query after `?`, or `nil` when the target has no `?`.
+    public var query: String? {
+        guard let mark = target.firstIndex(of: "?") else { return nil }
+        return String(target[target.index(after: mark)...])
+    }
+
+    /// The first value of the header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}

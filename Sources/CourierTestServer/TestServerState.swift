@@ -1,0 +1,51 @@
+import NIOCore
+import Synchronization
+
+/// What a running test server shares across its connections: the requests received so far
+/// and the open connections, so shutting down can close them.
+final class TestServerState: Sendable {
+    private struct Contents {
+        var requests: [TestServerRequest] = []
+        var connections: [ObjectIdentifier: any Channel] = [:]
+        var isShutDown = false
+    }
+
+    private let contents = Mutex(Contents())
+
+    /// Adds a request to the log; called from any connection's event loop.
+    func record(_ request: TestServerRequest) {
+        contents.withLock { $0.requests.append(request) }
+    }
+
+    /// The requests received so far, oldest first.
+    var requests: [TestServerRequest] {
+        contents.withLock { $0.requests }
+    }
+
+    /// Tracks a new connection until it closes; one accepted after shutdown is closed at once.
+    func opened(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let accepted = contents.withLock { contents in
+            guard !contents.isShutDown else { return false }
+            contents.connections[id] = channel
+            return true
+        }
+        guard accepted else {
+            channel.close(promise: nil)
+            return
+        }
+        channel.closeFuture.whenComplete { [self] _ in
+            _ = contents.withLock { $0.connections.removeValue(forKey: id) }
+        }
+    }
+
+    /// Marks the server as shut down and returns the connections still open, or `nil` when
+    /// it was already shut down.
+    func beginShutdown() -> [any Channel]? {
+        contents.withLock { contents in
+            guard !contents.isShutDown else { return nil }
+            contents.isShutDown = true
+            return Array(contents.connections.values)
+        }
+    }
+}
