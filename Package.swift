@@ -11,6 +11,7 @@ let package = Package(
     name: "Courier",
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        .executable(name: "courier-examples", targets: ["courier-examples"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -33,11 +34,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "ReadmeExamples",
+            dependencies: ["Courier"],
+            path: "Examples/ReadmeExamples",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "courier-examples",
+            dependencies: ["Courier", "ReadmeExamples"],
+            path: "Examples/courier-examples",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [
                 "Courier",
                 "CourierTestServer",
+                "ReadmeExamples",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings

@@ -52,7 +52,11 @@ extension Request {
     /// The URL scheme, lowercased (`https`).
     public var scheme: String? { url.scheme?.lowercased() }
     /// The host, without brackets for IPv6 literals.
-    public var host: String? { URLComponents(url: url, resolvingAgainstBaseURL: false)?.host }
+    public var host: String? {
+        guard var host = URLComponents(url: url, resolvingAgainstBaseURL: false)?.host else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host
+    }
     /// The explicit port, or `nil` for the scheme's default.
     public var port: Int? { URLComponents(url: url, resolvingAgainstBaseURL: false)?.port }
     /// The percent-encoded path (`/users/42`); `/` when the URL has none.

@@ -1,0 +1,125 @@
+import Courier
+import Foundation
+import HTTPTypes
+import ReadmeExamples
+import Testing
+
+/// Every Swift example in README.md is compiled in `Examples/ReadmeExamples` and checked here.
+@Suite("README examples")
+struct ReadmeExamplesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func everyReadmeSnippetIsTheCompiledCode() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/ReadmeExamples/ReadmeExamples.swift"), encoding: .utf8)
+        let snippets = Self.snippets(in: source)
+        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "bad-input"])
+        for snippet in snippets {
+            #expect(readme.contains(snippet.code), "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
+        }
+    }
+
+    @Test func loginPostsJSONCredentials() async throws {
+        let request = try ReadmeExamples.login()
+        #expect(request.method == .post)
+        #expect(request.url.absoluteString == "https://api.example.com/v1/sessions")
+        #expect(lines(request.wireHeaderFields) == [
+            "Accept: application/json",
+            "Idempotency-Key: 3f1c7a52-login",
+            "Content-Type: application/json",
+            "Content-Length: 45",
+        ])
+        let body = try await #require(request.body).collect()
+        let json = try JSONSerialization.jsonObject(with: body) as? [String: String]
+        #expect(json == ["username": "ada", "password": "correct horse"])
+    }
+
+    @Test func groupedHeadersReadTopToBottom() throws {
+        let request = try ReadmeExamples.search(term: "swift http", page: 2, locale: "en-GB")
+        #expect(request.url.absoluteString == "https://api.example.com/v1/search?q=swift%20http&page=2")
+        #expect(lines(request.wireHeaderFields) == [
+            "Accept: application/json, text/plain;q=0.5",
+            "Accept-Language: en-GB",
+            "User-Agent: Courier-Example/1.0",
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl",
+            "Cache-Control: no-cache",
+        ])
+        let withoutLocale = try ReadmeExamples.search(term: "a&b", page: 1, locale: nil)
+        #expect(withoutLocale.url.absoluteString == "https://api.example.com/v1/search?q=a%26b&page=1")
+        #expect(withoutLocale.headerFields[.acceptLanguage] == nil)
+    }
+
+    @Test func uploadStreamsTheFileWithAKnownLength() async throws {
+        let photo = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID()).jpg")
+        try Data("JPEGDATA".utf8).write(to: photo)
+        defer { try? FileManager.default.removeItem(at: photo) }
+        let request = try ReadmeExamples.upload(photo: photo)
+        let expected = """
+            --courier-boundary\r
+            Content-Disposition: form-data; name="title"\r
+            \r
+            Harbour at dusk\r
+            --courier-boundary\r
+            Content-Disposition: form-data; name="photo"; filename="\(photo.lastPathComponent)"\r
+            Content-Type: image/jpeg\r
+            \r
+            JPEGDATA\r
+            --courier-boundary--\r
+
+            """
+        #expect(request.url.absoluteString == "https://api.example.com/v1/albums/7/photos")
+        #expect(request.headerFields[.contentType] == "multipart/form-data; boundary=courier-boundary")
+        #expect(request.wireHeaderFields[.contentLength] == String(expected.utf8.count))
+        #expect(try await request.body?.collect() == Data(expected.utf8))
+        #expect(request.body?.segments?.contains(.file(photo, length: 8)) == true)
+    }
+
+    @Test func repositoryMaterialisesRequests() throws {
+        let user = try ReadmeExamples.users.getUser("42").request
+        #expect(user.url.absoluteString == "https://api.example.com/v1/users/42")
+        #expect(lines(user.headerFields) == ["Accept: application/json"])
+        let hostile = try ReadmeExamples.users.getUser("../admin").request
+        #expect(hostile.url.absoluteString == "https://api.example.com/v1/users/..%2Fadmin")
+        let list = try ReadmeExamples.users.listUsers(3).request
+        #expect(list.url.absoluteString == "https://api.example.com/v1/users?page=3")
+    }
+
+    @Test func curlCommandIsShellQuoted() throws {
+        #expect(try ReadmeExamples.curlCommand() == """
+            curl 'https://api.example.com/v1/users/42' \\
+              --request PATCH \\
+              -H 'Content-Type: application/json' \\
+              -H 'Content-Length: 26' \\
+              -H 'Accept:' \\
+              -H 'User-Agent:' \\
+              -H 'Expect:' \\
+              --data-binary '{"bio": "It'\\''s '\\''quoted'\\''"}'
+            """)
+    }
+
+    @Test func badInputIsATypedErrorNamingTheBlock() throws {
+        let error = try #require(ReadmeExamples.injectedHeader())
+        #expect(error.code == .invalidRequest)
+        #expect(error.source == "Header.custom")
+    }
+
+    /// The regions between `// README: name` and `// README: end`, with their common indentation removed.
+    static func snippets(in source: String) -> [(name: String, code: String)] {
+        var result: [(String, String)] = []
+        var current: (name: String, lines: [Substring])?
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed == "// README: end", let open = current {
+                let indent = open.lines.filter { !$0.allSatisfy(\.isWhitespace) }
+                    .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+                result.append((open.name, open.lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")))
+                current = nil
+            } else if trimmed.hasPrefix("// README: ") {
+                current = (String(trimmed.dropFirst("// README: ".count)), [])
+            } else if current != nil {
+                current?.lines.append(line)
+            }
+        }
+        return result
+    }
+}
