@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The result builder behind `Request { … }`: one block per piece of the wire request.
 ///
 /// Only `RequestBuildable` blocks are accepted, plus two shorthands: a bare `String` appends a
@@ -7,6 +9,18 @@
 public enum RequestBuilder {
     public static func buildExpression(_ block: some RequestBuildable) -> RequestBlockGroup {
         RequestBlockGroup([block])
+    }
+
+    /// A bare string appends one path component: `"users"` is `PathComponent("users")`.
+    public static func buildExpression(_ segment: String) -> RequestBlockGroup {
+        RequestBlockGroup([PathComponent(segment)])
+    }
+
+    /// A query item appends it to the query: `URLQueryItem(name: "q", value: "swift")` is `Query("q", "swift")`.
+    ///
+    /// A `nil` value writes the name alone (`Query(flag:)`), as `URLComponents` does, rather than dropping the item.
+    public static func buildExpression(_ item: URLQueryItem) -> RequestBlockGroup {
+        RequestBlockGroup([item.value.map { Query(item.name, $0) } ?? Query(flag: item.name)])
     }
 
     public static func buildBlock(_ groups: RequestBlockGroup...) -> RequestBlockGroup {

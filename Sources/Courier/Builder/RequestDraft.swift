@@ -96,3 +96,16 @@ extension Request {
         return try draft.build()
     }
 }
+
+extension URL {
+    /// Builds a request to this URL, path and query included, as if it were the `BaseURL`:
+    /// `try url.buildRequest { Method.POST; "items" }`.
+    ///
+    /// - Throws: a `CourierError` naming the block whose input was invalid (`BaseURL` for this URL).
+    public func buildRequest(@RequestBuilder _ content: () throws -> RequestBlockGroup) throws -> Request {
+        var draft = RequestDraft()
+        try BaseURL(self).apply(to: &draft)
+        try content().apply(to: &draft)
+        return try draft.build()
+    }
+}
