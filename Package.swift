@@ -42,7 +42,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "courier-examples",
-            dependencies: ["Courier", "ReadmeExamples"],
+            dependencies: [
+                "Courier",
+                "ReadmeExamples",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Examples/courier-examples",
             swiftSettings: strictSettings
         ),

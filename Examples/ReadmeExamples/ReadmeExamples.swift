@@ -59,9 +59,9 @@ public enum ReadmeExamples {
     // README: end
 
     // README: repository
-    public struct UsersAPI {
-        @RequestBuilder public var getUser: (_ id: String) -> any RequestBuildable
-        @RequestBuilder public var listUsers: (_ page: Int) -> any RequestBuildable
+    public struct UsersAPI: Sendable {
+        @RequestBuilder public var getUser: @Sendable (_ id: String) -> any RequestBuildable
+        @RequestBuilder public var listUsers: @Sendable (_ page: Int) -> any RequestBuildable
     }
 
     public static let users = UsersAPI(

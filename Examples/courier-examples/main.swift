@@ -1,5 +1,7 @@
 import Courier
 import Foundation
+import HTTPTypes
+import ReadmeExamples
 
 /// Prints each README example as the request it builds, then as a curl command.
 func show(_ title: String, _ request: Request) async throws {

@@ -89,7 +89,7 @@ struct ReadmeExamplesTests {
             curl 'https://api.example.com/v1/users/42' \\
               --request PATCH \\
               -H 'Content-Type: application/json' \\
-              -H 'Content-Length: 26' \\
+              -H 'Content-Length: 24' \\
               -H 'Accept:' \\
               -H 'User-Agent:' \\
               -H 'Expect:' \\

@@ -57,8 +57,7 @@ public struct RequestDraft {
             throw CourierError(.invalidRequest, "the URL parts do not form a valid URL", source: "BaseURL")
         }
         var fields = headerFields
-        let context = BodyEncodingContext(jsonEncoder: options[JSONEncoderOption.self],
-                                          formEncoder: options[URLFormEncoderOption.self])
+        let context = BodyEncodingContext(options: options)
         let resolvedBody = try body?.resolved(with: context)
         if let type = resolvedBody?.contentType, fields[.contentType] == nil {
             fields[.contentType] = type.rawValue

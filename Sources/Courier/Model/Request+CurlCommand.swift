@@ -61,7 +61,7 @@ struct CurlCommand {
     init(_ request: Request) {
         var request = request
         if let body = request.body, case .deferred = body.storage,
-           let resolved = try? body.resolved(with: BodyEncodingContext(jsonEncoder: request.options[JSONEncoderOption.self])) {
+           let resolved = try? body.resolved(with: BodyEncodingContext(options: request.options)) {
             request.body = resolved
         }
         let fields = request.wireHeaderFields

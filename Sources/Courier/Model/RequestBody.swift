@@ -144,6 +144,13 @@ struct BodyEncodingContext: Sendable {
     }
 }
 
+extension BodyEncodingContext {
+    /// The encoders a request's options name, or the defaults.
+    init(options: RequestOptions) {
+        self.init(jsonEncoder: options[JSONEncoderOption.self], formEncoder: options[URLFormEncoderOption.self])
+    }
+}
+
 extension RequestBody: RequestBuildable {
     /// Sets this body on the request; a later body block replaces it.
     public func apply(to draft: inout RequestDraft) throws {
