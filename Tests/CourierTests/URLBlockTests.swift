@@ -331,3 +331,30 @@ struct URLBlockTests {
         #expect(request.url.absoluteString == expected)
     }
 }
+
+@Suite("Path components declared before the base URL")
+struct EarlyPathComponentTests {
+    @Test func aComponentBeforeTheBaseStaysRelativeToIt() throws {
+        let request = try Request {
+            "users"
+            "42"
+            BaseURL("https://api.example.com/v1/")
+        }
+        #expect(request.url.absoluteString == "https://api.example.com/v1/users/42")
+    }
+
+    @Test func aColonInTheFirstRelativeSegmentIsNotASchemeLater() throws {
+        let request = try Request {
+            "a:b"
+            BaseURL("https://api.example.com/")
+        }
+        #expect(request.url.absoluteString == "https://api.example.com/a%3Ab")
+    }
+
+    @Test func hostIsReportedWithoutIPv6Brackets() throws {
+        let request = try Request { BaseURL("http://[::1]:8080/x") }
+        #expect(request.host == "::1")
+        #expect(request.port == 8080)
+        #expect(request.path == "/x")
+    }
+}

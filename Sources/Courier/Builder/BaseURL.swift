@@ -12,8 +12,8 @@ public import Foundation
 /// - The path declared so far is a reference resolved against the base path (RFC 3986 §5.2):
 ///   `Endpoint("users")` then `BaseURL("https://api.example.com/v1/")` gives `/v1/users`; with base
 ///   `/v1` (no trailing `/`) it gives `/users`; `Endpoint("/users")` gives `/users`; no path keeps `/v1/`.
-///   A bare path component declared before any base or endpoint starts an absolute path (`/users`:
-///   `PathComponent` always writes a leading `/`), so declare `BaseURL` before the components.
+///   Bare path components declared before any base stay relative in the same way (`"users"` then
+///   `BaseURL("https://api.example.com/v1/")` gives `/v1/users`).
 /// - Queries merge, the base's items first: `Query("page", 2)` then `BaseURL("https://h/?key=k")`
 ///   gives `?key=k&page=2`. Unlike `Endpoint`, a `BaseURL` never discards query items.
 /// - A fragment is dropped: a request never sends one.

@@ -3,7 +3,8 @@ import Foundation
 /// One path segment appended to the URL's path; a bare `String` in a builder is this block.
 ///
 /// The text is percent-encoded as a single segment, so `"a/b"` stays one segment (`a%2Fb`)
-/// and user input cannot climb the path with `..`.
+/// and user input cannot climb the path with `..`. Declared before any `BaseURL`, the path
+/// stays relative (`users`), so `"users"` then `BaseURL("https://h/v1/")` gives `/v1/users`.
 public struct PathComponent: RequestBuildable {
     /// The segment as written, before encoding.
     public let segment: String
@@ -19,6 +20,11 @@ public struct PathComponent: RequestBuildable {
         default: encoded = PercentEncoding.encode(segment, allowing: PercentEncoding.pathSegment)
         }
         var path = draft.url.percentEncodedPath
+        let staysRelative = path.isEmpty && draft.url.percentEncodedHost == nil
+        if staysRelative {
+            draft.url.percentEncodedPath = encoded.replacingOccurrences(of: ":", with: "%3A")
+            return
+        }
         if !path.hasSuffix("/") { path += "/" }
         draft.url.percentEncodedPath = path + encoded
     }
