@@ -2,22 +2,58 @@ public import Foundation
 public import HTTPTypes
 
 /// An HTTP response as a value: status, header fields, body bytes, and the request that produced it.
+///
+/// A response is either buffered (`body` holds every byte; what `Client.send` returns) or streaming
+/// (`bodyStream` is set and `body` is empty until collected; what transports and `Client.stream`
+/// return). Interceptors see the streaming form, so a large download flows through the chain
+/// without being held in memory; one that needs the bytes calls `collectingBody(upTo:)`.
 public struct Response: Sendable {
     /// The status code and reason phrase.
     public var status: HTTPResponse.Status
     /// The header fields, ordered, case-insensitive and multi-valued.
     public var headerFields: HTTPFields
-    /// The body bytes, after any content decoding.
+    /// The body bytes, after any content decoding; empty while `bodyStream` is unread.
     public var body: Data
+    /// The body still arriving from the network, read once; `nil` when the body is buffered in `body`.
+    public var bodyStream: ResponseBodyStream?
     /// The request as it was finally sent, after every interceptor and redirect.
     public var request: Request
 
-    /// Creates a response, for transports and for interceptors that answer on their own.
+    /// Creates a buffered response, for interceptors that answer on their own and for tests.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(), request: Request) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
+        self.bodyStream = nil
         self.request = request
+    }
+
+    /// Creates a streaming response, as transports do once the response head has arrived.
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields, bodyStream: ResponseBodyStream, request: Request) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = Data()
+        self.bodyStream = bodyStream
+        self.request = request
+    }
+
+    /// Whether the body is still a stream rather than bytes in `body`.
+    public var isStreaming: Bool { bodyStream != nil }
+
+    /// This response with its body read into `body`; a buffered response is returned as it is.
+    ///
+    /// - Throws: `limitExceeded` past `limit` bytes, or the error the body stream ended with.
+    public func collectingBody(upTo limit: Int64) async throws -> Response {
+        guard let bodyStream else { return self }
+        var collected = self
+        do {
+            collected.body = try await bodyStream.collect(upTo: limit)
+        } catch var error as CourierError {
+            if error.request == nil { error.request = request }
+            throw error
+        }
+        collected.bodyStream = nil
+        return collected
     }
 
     /// The body decoded as UTF-8 text, with invalid bytes replaced.

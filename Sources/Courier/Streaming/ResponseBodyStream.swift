@@ -1,0 +1,228 @@
+public import Foundation
+import Synchronization
+
+/// A response body arriving from the network: an async sequence of chunks, read once, with backpressure.
+///
+/// A transport creates one with `makeStream` and feeds it through the `Writer`. When more than
+/// `highWatermark` bytes wait unread, `Writer.write` answers `.pause` and the transport stops
+/// reading from the socket until `onResume` is called. If the consumer stops early, is cancelled,
+/// or drops the iterator, `onAbort` is called once so the transport can cancel the transfer and
+/// release the connection.
+///
+/// Thread rules: the writer may be used from any thread (a transport's I/O thread);
+/// `onResume` and `onAbort` are called on the consumer's task, never under a lock, and must not block.
+public struct ResponseBodyStream: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    /// The body length announced by the server (`Content-Length`), when known.
+    public let expectedLength: Int64?
+    private let storage: Storage
+
+    private init(expectedLength: Int64?, storage: Storage) {
+        self.expectedLength = expectedLength
+        self.storage = storage
+    }
+
+    /// Creates a stream and the writer that feeds it.
+    ///
+    /// - Parameters:
+    ///   - expectedLength: the announced length, if any.
+    ///   - highWatermark: unread bytes above which the producer is asked to pause.
+    ///   - lowWatermark: unread bytes at or below which a paused producer is resumed.
+    ///   - onResume: called when a paused producer should produce again.
+    ///   - onAbort: called once when the consumer abandons the body before its end.
+    public static func makeStream(
+        expectedLength: Int64? = nil,
+        highWatermark: Int = 1024 * 1024,
+        lowWatermark: Int = 256 * 1024,
+        onResume: @escaping @Sendable () -> Void = {},
+        onAbort: @escaping @Sendable () -> Void = {}
+    ) -> (stream: ResponseBodyStream, writer: Writer) {
+        let storage = Storage(buffer: ResponseBodyBuffer(highWatermark: highWatermark, lowWatermark: lowWatermark),
+                              onResume: onResume, onAbort: onAbort)
+        return (ResponseBodyStream(expectedLength: expectedLength, storage: storage), Writer(storage: storage))
+    }
+
+    /// A complete body of known bytes, for mock transports and interceptors that answer on their own.
+    public init(_ data: Data) {
+        let (stream, writer) = Self.makeStream(expectedLength: Int64(data.count), highWatermark: .max)
+        _ = writer.write(data)
+        writer.finish()
+        self = stream
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(storage: storage) }
+
+    /// Reads the whole body.
+    ///
+    /// - Throws: `limitExceeded` past `limit` bytes (the transfer is then aborted), or the error the body ended with.
+    public func collect(upTo limit: Int64) async throws -> Data {
+        var data = Data()
+        if let expectedLength, expectedLength <= limit { data.reserveCapacity(Int(expectedLength)) }
+        for try await chunk in self {
+            guard Int64(data.count) + Int64(chunk.count) <= limit else {
+                throw CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes",
+                                   source: "Limits.maxBodyBytes")
+            }
+            data.append(chunk)
+        }
+        return data
+    }
+
+    /// Produces the body's chunks; dropping it before the end aborts the transfer.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private let reader: Reader
+
+        fileprivate init(storage: Storage) { reader = Reader(storage: storage) }
+
+        public mutating func next() async throws -> Data? { try await reader.next() }
+    }
+
+    /// Feeds a `ResponseBodyStream`; used by transports.
+    public struct Writer: Sendable {
+        fileprivate let storage: Storage
+
+        /// What the producer should do after a write.
+        public enum WriteResult: Sendable, Equatable {
+            /// Keep writing.
+            case produceMore
+            /// Stop reading from the network until `onResume` is called.
+            case pause
+            /// Nobody will read the body: abort the transfer.
+            case abort
+        }
+
+        /// Appends a chunk of the body.
+        @discardableResult
+        public func write(_ chunk: Data) -> WriteResult { storage.write(chunk) }
+
+        /// Ends the body successfully.
+        public func finish() { storage.finish(.finished, error: nil) }
+
+        /// Ends the body with an error the consumer will throw.
+        public func fail(_ error: CourierError) { storage.finish(.failed(error.code), error: error) }
+    }
+}
+
+extension ResponseBodyStream {
+    /// The shared state of one stream: the buffer, the waiting consumer, and the first failure.
+    fileprivate final class Storage: Sendable {
+        struct State {
+            var buffer: ResponseBodyBuffer
+            var waiter: CheckedContinuation<Data?, any Error>?
+            var error: CourierError?
+            var iteratorCreated = false
+        }
+
+        let state: Mutex<State>
+        let onResume: @Sendable () -> Void
+        let onAbort: @Sendable () -> Void
+
+        init(buffer: ResponseBodyBuffer, onResume: @escaping @Sendable () -> Void, onAbort: @escaping @Sendable () -> Void) {
+            state = Mutex(State(buffer: buffer))
+            self.onResume = onResume
+            self.onAbort = onAbort
+        }
+
+        func write(_ chunk: Data) -> Writer.WriteResult {
+            let (action, wake) = state.withLock { state -> (ResponseBodyBuffer.WriteAction, (CheckedContinuation<Data?, any Error>, Data)?) in
+                let action = state.buffer.write(chunk)
+                guard let waiter = state.waiter, case .deliver(let data, _) = state.buffer.read() else { return (action, nil) }
+                state.waiter = nil
+                return (action, (waiter, data))
+            }
+            wake?.0.resume(returning: wake?.1)
+            switch action {
+            case .produceMore: return .produceMore
+            case .pause: return .pause
+            case .abort: return .abort
+            }
+        }
+
+        func finish(_ outcome: ResponseBodyBuffer.Termination, error: CourierError?) {
+            let wake = state.withLock { state -> (CheckedContinuation<Data?, any Error>, Result<Data?, CourierError>)? in
+                guard state.buffer.termination == nil else { return nil }
+                state.buffer.finish(outcome)
+                state.error = error
+                guard let waiter = state.waiter else { return nil }
+                state.waiter = nil
+                return (waiter, Self.result(of: state.buffer.read(), error: state.error))
+            }
+            if let (waiter, result) = wake { waiter.resume(with: result) }
+        }
+
+        func next() async throws -> Data? {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                    let (immediate, resume) = state.withLock { state -> (Result<Data?, CourierError>?, Bool) in
+                        let action = state.buffer.read()
+                        if case .wait = action {
+                            state.waiter = continuation
+                            return (nil, false)
+                        }
+                        if case .deliver(_, let resume) = action { return (Self.result(of: action, error: state.error), resume) }
+                        return (Self.result(of: action, error: state.error), false)
+                    }
+                    if resume { onResume() }
+                    if let immediate { continuation.resume(with: immediate) }
+                }
+            } onCancel: {
+                abandon(error: CourierError(.cancelled, "reading the response body was cancelled", source: "ResponseBodyStream"))
+            }
+        }
+
+        /// The consumer is gone: fail a waiting read and tell the producer to abort, once.
+        func abandon(error: CourierError) {
+            let (mustAbort, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Data?, any Error>?) in
+                let mustAbort = state.buffer.abandon()
+                if mustAbort { state.error = error }
+                let waiter = state.waiter
+                state.waiter = nil
+                return (mustAbort, waiter)
+            }
+            waiter?.resume(throwing: error)
+            if mustAbort { onAbort() }
+        }
+
+        /// Marks the single iterator as created; a second one reads nothing but an error.
+        func claimIterator() -> Bool {
+            state.withLock { state in
+                defer { state.iteratorCreated = true }
+                return !state.iteratorCreated
+            }
+        }
+
+        private static func result(of action: ResponseBodyBuffer.ReadAction, error: CourierError?) -> Result<Data?, CourierError> {
+            switch action {
+            case .deliver(let data, _): .success(data)
+            case .end: .success(nil)
+            case .wait: .success(nil)
+            case .fail: .failure(error ?? CourierError(.invalidResponse, "the response body failed", source: "ResponseBodyStream"))
+            }
+        }
+    }
+
+    /// The consumer's handle; when the last copy of the iterator goes away early, the transfer is aborted.
+    fileprivate final class Reader: Sendable {
+        let storage: Storage
+        let isFirst: Bool
+
+        init(storage: Storage) {
+            self.storage = storage
+            self.isFirst = storage.claimIterator()
+        }
+
+        func next() async throws -> Data? {
+            guard isFirst else {
+                throw CourierError(.bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
+            }
+            return try await storage.next()
+        }
+
+        deinit {
+            if isFirst {
+                storage.abandon(error: CourierError(.cancelled, "the response body was abandoned", source: "ResponseBodyStream"))
+            }
+        }
+    }
+}
