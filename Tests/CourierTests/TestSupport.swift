@@ -1,6 +1,7 @@
 @testable import Courier
 import Foundation
 import HTTPTypes
+import Synchronization
 
 /// Builds a request whose URL starts as `url`, without depending on the URL blocks under test elsewhere.
 func build(_ url: String = "https://api.example.com/v1", @RequestBuilder _ content: () throws -> RequestBlockGroup) throws -> Request {
@@ -13,4 +14,11 @@ func build(_ url: String = "https://api.example.com/v1", @RequestBuilder _ conte
 /// The header lines of `fields` as `name: value` strings, in order.
 func lines(_ fields: HTTPFields) -> [String] {
     fields.map { "\($0.name.rawName): \($0.value)" }
+}
+
+/// A thread-safe counter for callbacks observed by tests.
+final class Counter: Sendable {
+    private let storage = Mutex(0)
+    func increment() { storage.withLock { $0 += 1 } }
+    var value: Int { storage.withLock { $0 } }
 }

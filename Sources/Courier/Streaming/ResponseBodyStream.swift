@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// A transport creates one with `makeStream` and feeds it through the `Writer`. When more than
 /// `highWatermark` bytes wait unread, `Writer.write` answers `.pause` and the transport stops
-/// reading from the socket until `onResume` is called. If the consumer stops early, is cancelled,
-/// or drops the iterator, `onAbort` is called once so the transport can cancel the transfer and
-/// release the connection.
+/// reading from the socket until `onResume` is called. If the consumer is cancelled, calls
+/// `discard()`, or lets every copy of the stream (and its iterator) go without reading to the end,
+/// `onAbort` is called once so the transport can cancel the transfer and release the connection.
 ///
 /// Thread rules: the writer may be used from any thread (a transport's I/O thread);
 /// `onResume` and `onAbort` are called on the consumer's task, never under a lock, and must not block.
@@ -16,11 +16,11 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
 
     /// The body length announced by the server (`Content-Length`), when known.
     public let expectedLength: Int64?
-    private let storage: Storage
+    private let handle: ConsumerHandle
 
     private init(expectedLength: Int64?, storage: Storage) {
         self.expectedLength = expectedLength
-        self.storage = storage
+        self.handle = ConsumerHandle(storage: storage)
     }
 
     /// Creates a stream and the writer that feeds it.
@@ -51,7 +51,15 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         self = stream
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(storage: storage) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: handle) }
+
+    /// Gives up on the body: the transfer is aborted unless it already ended.
+    ///
+    /// Call it for a response you will not read, such as a failed attempt before a retry; dropping
+    /// every copy of the response does the same, later.
+    public func discard() {
+        handle.storage.abandon(error: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
+    }
 
     /// Reads the whole body.
     ///
@@ -61,6 +69,7 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         if let expectedLength, expectedLength <= limit { data.reserveCapacity(Int(expectedLength)) }
         for try await chunk in self {
             guard Int64(data.count) + Int64(chunk.count) <= limit else {
+                discard()
                 throw CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes",
                                    source: "Limits.maxBodyBytes")
             }
@@ -73,7 +82,7 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         private let reader: Reader
 
-        fileprivate init(storage: Storage) { reader = Reader(storage: storage) }
+        fileprivate init(handle: ConsumerHandle) { reader = Reader(handle: handle) }
 
         public mutating func next() async throws -> Data? { try await reader.next() }
     }
@@ -202,27 +211,33 @@ extension ResponseBodyStream {
         }
     }
 
-    /// The consumer's handle; when the last copy of the iterator goes away early, the transfer is aborted.
-    fileprivate final class Reader: Sendable {
+    /// Held by every copy of the stream and by its iterator: when the last one goes away before the
+    /// end of the body, the transfer is aborted.
+    fileprivate final class ConsumerHandle: Sendable {
         let storage: Storage
+
+        init(storage: Storage) { self.storage = storage }
+
+        deinit {
+            storage.abandon(error: CourierError(.cancelled, "the response body was abandoned", source: "ResponseBodyStream"))
+        }
+    }
+
+    /// The consumer's side of one iteration; only the first iterator may read.
+    fileprivate final class Reader: Sendable {
+        let handle: ConsumerHandle
         let isFirst: Bool
 
-        init(storage: Storage) {
-            self.storage = storage
-            self.isFirst = storage.claimIterator()
+        init(handle: ConsumerHandle) {
+            self.handle = handle
+            self.isFirst = handle.storage.claimIterator()
         }
 
         func next() async throws -> Data? {
             guard isFirst else {
                 throw CourierError(.bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
             }
-            return try await storage.next()
-        }
-
-        deinit {
-            if isFirst {
-                storage.abandon(error: CourierError(.cancelled, "the response body was abandoned", source: "ResponseBodyStream"))
-            }
+            return try await handle.storage.next()
         }
     }
 }
