@@ -7,8 +7,11 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// A sentence for people: what was wrong and, where known, which block or stage caused it.
     public var message: String
-    /// The builder block or pipeline stage that raised the error (`"Header.custom"`, `"RequestBody.multipart"`).
+    /// The builder block or component that raised the error (`"Header.custom"`, `"RequestBody.multipart"`).
     public var source: String?
+    /// The pipeline stage the error arose in: an interceptor's name, `"redirects"`, or `"transport"`,
+    /// so a failure in a chain of ten interceptors is attributable.
+    public var stage: String?
     /// The request being built or sent, when there is one.
     public var request: Request?
     /// The response received, when the failure came after one (unacceptable status, decoding failed).
@@ -28,6 +31,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.source = source
+        self.stage = nil
         self.request = request
         self.response = response
         self.underlying = underlying
@@ -35,6 +39,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "\(code): "
+        if let stage, stage != source { text += "[\(stage)] " }
         if let source { text += "\(source): " }
         text += message
         if let underlying { text += " (\(underlying))" }

@@ -141,7 +141,7 @@ private struct InputStreamChunks: AsyncSequence, @unchecked Sendable {
             let count = stream.read(&buffer, maxLength: buffer.count)
             if count < 0 {
                 throw CourierError(.encodingFailed, "the URLRequest body stream failed", source: "URLRequest",
-                                   underlying: stream.streamError.map { CourierUnderlyingError(String(describing: $0)) })
+                                   underlying: stream.streamError)
             }
             if count == 0 {
                 stream.close()
@@ -150,10 +150,4 @@ private struct InputStreamChunks: AsyncSequence, @unchecked Sendable {
             return Data(buffer[..<count])
         }
     }
-}
-
-/// A non-Sendable error reduced to its description, so it can travel inside a `CourierError`.
-struct CourierUnderlyingError: Error, Sendable, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

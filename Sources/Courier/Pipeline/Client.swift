@@ -1,0 +1,134 @@
+import Foundation
+public import Logging
+import Synchronization
+
+/// Sends requests: an ordered chain of interceptors around a transport.
+///
+/// ```swift
+/// let client = Client(transport: CurlTransport(), interceptors: [LoggingInterceptor()])
+/// let user = try await client.send(try Request { BaseURL(api); "users"; "42" }, decoding: User.self)
+/// ```
+///
+/// A `Client` is a value and `Sendable`: share it freely; copies share the transport (and its
+/// connections). Thread rules: every method may be called from any task; none blocks a thread.
+public struct Client: Sendable {
+    /// Settings that apply to every request the client sends.
+    public struct Configuration: Sendable {
+        /// The bounds on what servers may send.
+        public var limits = Limits()
+        /// The total deadline of a request that sets no `Timeout`.
+        public var timeout: Duration? = .seconds(60)
+        /// How long connecting (TCP and TLS) may take.
+        public var connectTimeout: Duration = .seconds(10)
+        /// How redirects are followed.
+        public var redirects = RedirectPolicy()
+        /// The logger interceptors receive in their context.
+        public var logger = Logger(label: "courier")
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// What sends the bytes.
+    public let transport: any Transport
+    /// The interceptors every request goes through, outermost first.
+    public var interceptors: [any Interceptor]
+    /// Settings for every request.
+    public var configuration: Configuration
+
+    /// Creates a client sending through `transport`, with `interceptors` in order, outermost first.
+    public init(transport: any Transport, interceptors: [any Interceptor] = [], configuration: Configuration = Configuration()) {
+        self.transport = transport
+        self.interceptors = interceptors
+        self.configuration = configuration
+    }
+
+    /// Sends `request` and reads the whole response body (bounded by `Limits.maxBodyBytes`).
+    ///
+    /// Any status is returned as a response; use the decoding variants or a validation interceptor
+    /// to turn unacceptable statuses into errors.
+    ///
+    /// - Parameter interceptors: extra interceptors for this request only, inside the client's.
+    /// - Throws: `CourierError`; task cancellation aborts the transfer and throws `cancelled`.
+    public func send(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
+        let response = try await stream(request, interceptors: extra)
+        return try await response.collectingBody(upTo: configuration.limits.maxBodyBytes)
+    }
+
+    /// Builds a request from blocks and sends it: `try await client.send { BaseURL(api); "health" }`.
+    public func send(interceptors extra: [any Interceptor] = [],
+                     @RequestBuilder _ content: () throws -> RequestBlockGroup) async throws -> Response {
+        try await send(Request(content), interceptors: extra)
+    }
+
+    /// Sends `request` and returns as soon as the response head arrives, with the body in `bodyStream`.
+    ///
+    /// Read the stream to the end, or `discard()` it; dropping it unread aborts the transfer.
+    public func stream(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
+        let context = InterceptorContext(attempt: 1, requestID: RequestID.next(), logger: configuration.logger,
+                                         limits: configuration.limits)
+        let chain = InterceptorChain(interceptors: interceptors + request.options[InterceptorsOption.self] + extra,
+                                     terminal: makeTerminal())
+        return try await chain.run(from: 0, request, context: context)
+    }
+
+    /// The stage after the interceptors: follow redirects, sending each hop through the transport.
+    private func makeTerminal() -> @Sendable (Request, InterceptorContext) async throws -> Response {
+        let transport = self.transport
+        let configuration = self.configuration
+        return { request, _ in
+            var current = request
+            var redirects = 0
+            while true {
+                let response = try await Self.send(current, through: transport, configuration: configuration)
+                let next: Request?
+                do {
+                    next = try RedirectFollower.nextRequest(after: response, to: current, policy: configuration.redirects)
+                } catch var error as CourierError {
+                    response.bodyStream?.discard()
+                    error.stage = "redirects"
+                    throw error
+                }
+                guard let next else { return response }
+                response.bodyStream?.discard()
+                redirects += 1
+                guard redirects <= configuration.limits.maxRedirects else {
+                    var error = CourierError(.tooManyRedirects,
+                                             "stopped after \(configuration.limits.maxRedirects) redirects (last to \(next.url.absoluteString))",
+                                             source: "Limits.maxRedirects", request: request, response: response)
+                    error.stage = "redirects"
+                    throw error
+                }
+                current = next
+            }
+        }
+    }
+
+    private static func send(_ request: Request, through transport: any Transport, configuration: Configuration) async throws -> Response {
+        let context = TransportContext(limits: configuration.limits, timeout: configuration.timeout,
+                                       connectTimeout: configuration.connectTimeout,
+                                       uploadProgress: request.options[UploadProgressOption.self],
+                                       downloadProgress: request.options[DownloadProgressOption.self])
+        do {
+            return try await transport.send(request, context: context)
+        } catch var error as CourierError {
+            if error.stage == nil { error.stage = "transport" }
+            if error.request == nil { error.request = request }
+            throw error
+        } catch {
+            var wrapped = CourierError(.invalidResponse, "the transport failed: \(error)", request: request, underlying: error)
+            if Task.isCancelled { wrapped.code = .cancelled }
+            wrapped.stage = "transport"
+            throw wrapped
+        }
+    }
+}
+
+/// Short identifiers for sends, unique within the process.
+enum RequestID {
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> String {
+        "req-" + String(counter.add(1, ordering: .relaxed).newValue, radix: 36)
+    }
+}

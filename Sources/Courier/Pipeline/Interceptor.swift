@@ -1,0 +1,106 @@
+/// A stage of the request pipeline, wrapped around everything after it.
+///
+/// An interceptor receives the request and `next`, the rest of the chain. It may:
+/// - change the request and pass it on: `try await next(modified)`;
+/// - answer on its own without calling `next` (a cache hit, a mock);
+/// - call `next` more than once (a retry), discarding the responses it does not return;
+/// - change the response, or throw.
+///
+/// Interceptors run in registration order: the first registered is outermost, sees the request
+/// first and the response last. The client's interceptors run before the request's own.
+///
+/// Contract: `intercept` runs on the caller's executor (`nonisolated(nonsending)`), so awaiting
+/// `next` costs no thread hop; it must not block that thread. A response from `next` usually
+/// has its body still streaming (`Response.isStreaming`): return it as it is, or call
+/// `collectingBody(upTo:)` to read it, or `bodyStream?.discard()` before dropping it.
+/// An error an interceptor throws is attributed to it (`CourierError.stage`); errors it lets
+/// pass from `next` keep their original stage.
+public protocol Interceptor: Sendable {
+    /// The name used in errors and logs; the type name by default.
+    var name: String { get }
+
+    /// Handles `request` by calling `next` zero or more times, or by answering on its own.
+    nonisolated(nonsending) func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response
+}
+
+extension Interceptor {
+    public var name: String { String(describing: Self.self) }
+}
+
+/// What an interceptor knows about the exchange besides the request.
+public struct InterceptorContext: Sendable {
+    /// Which attempt this is, from 1: an interceptor that calls `next` again makes the stages
+    /// after it see the next attempt number.
+    public var attempt: Int
+    /// An identifier unique to this `send`, shared by every attempt and stage.
+    public var requestID: String
+    /// The client's logger.
+    public var logger: Logger
+    /// The bounds the client enforces.
+    public var limits: Limits
+
+    /// Creates a context, for testing interceptors in isolation.
+    public init(attempt: Int = 1, requestID: String = "test", logger: Logger = Logger(label: "courier"), limits: Limits = Limits()) {
+        self.attempt = attempt
+        self.requestID = requestID
+        self.logger = logger
+        self.limits = limits
+    }
+}
+
+/// The rest of the chain after an interceptor: call it to pass the request on.
+public struct Next: Sendable {
+    private let chain: InterceptorChain
+    private let index: Int
+    private let context: InterceptorContext
+    private let calls: CallCounter
+
+    init(chain: InterceptorChain, index: Int, context: InterceptorContext) {
+        self.chain = chain
+        self.index = index
+        self.context = context
+        self.calls = CallCounter()
+    }
+
+    /// Sends `request` through the remaining stages and returns their response.
+    public nonisolated(nonsending) func callAsFunction(_ request: Request) async throws -> Response {
+        var context = self.context
+        context.attempt += calls.next()
+        return try await chain.run(from: index, request, context: context)
+    }
+}
+
+/// Counts the calls to one `Next`, so that a repeated call is seen downstream as a new attempt.
+private final class CallCounter: @unchecked Sendable {
+    // Calls to one `Next` are sequential in practice; a lock guards the rare concurrent fan-out.
+    private let lock = Mutex(0)
+
+    /// 0 for the first call, 1 for the second…
+    func next() -> Int {
+        lock.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+    }
+}
+
+/// An interceptor from a closure, for one-off use:
+/// `ClosureInterceptor("stamp") { request, context, next in try await next(request) }`.
+public struct ClosureInterceptor: Interceptor {
+    public let name: String
+    private let body: @Sendable (Request, InterceptorContext, Next) async throws -> Response
+
+    /// Creates an interceptor named `name` that runs `body`.
+    public init(_ name: String = "closure",
+                _ body: @escaping @Sendable (Request, InterceptorContext, Next) async throws -> Response) {
+        self.name = name
+        self.body = body
+    }
+
+    public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+        try await body(request, context, next)
+    }
+}
+
+public import Logging
+import Synchronization

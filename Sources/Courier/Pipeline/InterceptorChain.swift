@@ -1,0 +1,43 @@
+/// The interceptors of one send and the terminal stage (redirects, then the transport) after them.
+///
+/// Built once per send; each `Next` holds the chain and its own position, so passing through a
+/// stage costs one call and no closure allocation.
+final class InterceptorChain: Sendable {
+    let interceptors: [any Interceptor]
+    let terminal: @Sendable (Request, InterceptorContext) async throws -> Response
+
+    init(interceptors: [any Interceptor], terminal: @escaping @Sendable (Request, InterceptorContext) async throws -> Response) {
+        self.interceptors = interceptors
+        self.terminal = terminal
+    }
+
+    /// Runs the stage at `index` and everything after it.
+    nonisolated(nonsending) func run(from index: Int, _ request: Request, context: InterceptorContext) async throws -> Response {
+        try Task.checkCancellation(request: request)
+        guard index < interceptors.count else {
+            return try await terminal(request, context)
+        }
+        let interceptor = interceptors[index]
+        do {
+            return try await interceptor.intercept(request, context: context, next: Next(chain: self, index: index + 1, context: context))
+        } catch var error as CourierError {
+            if error.stage == nil { error.stage = interceptor.name }
+            if error.request == nil { error.request = request }
+            throw error
+        } catch {
+            var wrapped = CourierError(.interceptorFailed, "\(interceptor.name) failed: \(error)", source: interceptor.name,
+                                       request: request, underlying: error)
+            wrapped.stage = interceptor.name
+            throw wrapped
+        }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws `CourierError.cancelled` when the current task is cancelled.
+    static func checkCancellation(request: Request) throws {
+        if Task.isCancelled {
+            throw CourierError(.cancelled, "the request was cancelled", request: request)
+        }
+    }
+}
