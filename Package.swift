@@ -11,6 +11,7 @@ let package = Package(
     name: "Courier",
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .executable(name: "courier-examples", targets: ["courier-examples"]),
     ],
     dependencies: [
@@ -21,6 +22,21 @@ let package = Package(
         .target(
             name: "Courier",
             dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "CourierCurl",
+            dependencies: [
+                "Courier",
+                "CCurl",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
@@ -56,6 +72,15 @@ let package = Package(
                 "Courier",
                 "CourierTestServer",
                 "ReadmeExamples",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierCurlTests",
+            dependencies: [
+                "CourierCurl",
+                "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
