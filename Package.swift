@@ -11,6 +11,7 @@ let package = Package(
     name: "Courier",
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .executable(name: "courier-examples", targets: ["courier-examples"]),
     ],
     dependencies: [
@@ -24,6 +25,21 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "CourierCurl",
+            dependencies: [
+                "Courier",
+                "CCurl",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),
@@ -58,6 +74,15 @@ let package = Package(
                 "Courier",
                 "CourierTestServer",
                 "ReadmeExamples",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierCurlTests",
+            dependencies: [
+                "CourierCurl",
+                "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings

@@ -1,0 +1,65 @@
+import CCurl
+
+extension CurlTransport {
+    /// How a `CurlTransport` sets up curl; the defaults suit most clients.
+    public struct Configuration: Sendable {
+        /// Which HTTP version to speak.
+        public enum HTTPVersion: Sendable, Hashable {
+            /// curl's choice: HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise.
+            case automatic
+            /// HTTP/1.1 only.
+            case http1_1
+            /// HTTP/2 over TLS, negotiated with ALPN; HTTP/1.1 for plain `http` URLs.
+            case http2
+            /// HTTP/2 without negotiation (h2c on plain `http`), for servers known to speak it.
+            case http2PriorKnowledge
+        }
+
+        /// Which HTTP version to speak.
+        public var httpVersion: HTTPVersion = .automatic
+        /// Whether the server's certificate must chain to a trusted root; turn off for tests only.
+        public var verifyPeer = true
+        /// Whether the certificate must name the host in the URL; turn off for tests only.
+        public var verifyHost = true
+        /// A PEM file of trusted root certificates instead of the system's.
+        public var caInfo: String?
+        /// The most connections to one host (port and scheme included); 0 is unlimited. More requests wait.
+        public var maxConnectionsPerHost = 8
+        /// The most connections in total; 0 is unlimited. More requests wait.
+        public var maxConnections = 0
+        /// The most idle connections kept open for reuse.
+        public var maxIdleConnections = 32
+        /// Whether to ask for compressed bodies and decode them (only when the request sets no `Accept-Encoding`).
+        public var decompression = true
+        /// The `User-Agent` sent when the request has none; `nil` sends none.
+        public var userAgent: String?
+        /// Unread response body bytes above which the transport stops reading from the socket.
+        public var bodyHighWatermark = 1024 * 1024
+        /// Unread response body bytes at or below which reading resumes.
+        public var bodyLowWatermark = 256 * 1024
+        /// The size of curl's receive buffer, which is also the largest body chunk handed over.
+        public var receiveBufferSize = 64 * 1024
+
+        /// The default configuration.
+        public init() {}
+
+        /// Sets the per-transfer options that come from this configuration.
+        func apply(to easy: EasyHandle) throws(CurlOptionError) {
+            switch httpVersion {
+            case .automatic:
+                break
+            case .http1_1:
+                try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+            case .http2:
+                try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+                try easy.set(CURLOPT_PIPEWAIT, 1)
+            case .http2PriorKnowledge:
+                try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+                try easy.set(CURLOPT_PIPEWAIT, 1)
+            }
+            try easy.set(CURLOPT_SSL_VERIFYPEER, verifyPeer ? 1 : 0)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, verifyHost ? 2 : 0)
+            if let caInfo { try easy.set(CURLOPT_CAINFO, caInfo) }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Courier
+import Synchronization
+
+/// What one `send` hands to the I/O thread: the request, its context, its body channel, and a
+/// cancellation flag. Immutable except for the flag, so it may cross threads.
+final class CurlTransfer: Sendable {
+    /// Names this transfer in commands; unique within a transport.
+    let id: UInt64
+    let request: Request
+    let context: TransportContext
+    /// The request body on its way to curl's read callback; `nil` when no body is sent.
+    let upload: UploadChannel?
+    /// The body length put on the wire as `Content-Length`, when known.
+    let uploadLength: Int64?
+    private let cancelled = Atomic(false)
+
+    init(id: UInt64, request: Request, context: TransportContext, upload: UploadChannel?, uploadLength: Int64?) {
+        self.id = id
+        self.request = request
+        self.context = context
+        self.upload = upload
+        self.uploadLength = uploadLength
+    }
+
+    /// Whether the sending task was cancelled; checked when the I/O thread picks the transfer up.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Records that the sending task was cancelled.
+    func markCancelled() { cancelled.store(true, ordering: .releasing) }
+
+    /// A `CourierError` about this transfer's request.
+    func error(_ code: CourierError.Code, _ message: String, underlying: (any Error & Sendable)? = nil) -> CourierError {
+        CourierError(code, message, source: "CurlTransport", request: request, underlying: underlying)
+    }
+}

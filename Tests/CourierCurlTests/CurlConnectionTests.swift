@@ -1,0 +1,137 @@
+import Courier
+@testable import CourierCurl
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("CurlTransport: connections, timeouts and lifecycle", .timeLimit(.minutes(1)))
+struct CurlConnectionTests {
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        try await withCurl { server, transport in
+            for path in ["/echo/one", "/bytes/1000", "/status/204", "/echo/two"] {
+                _ = try await transport.fetch(Request(url: server.url(path)))
+            }
+            #expect(transport.connectionsOpened == 1)
+            #expect(server.receivedRequests.count == 4)
+        }
+    }
+
+    @Test func anUnreachablePortFailsWithCannotConnect() async throws {
+        let port = try unusedPort()
+        let transport = CurlTransport()
+        let request = Request(url: URL(string: "http://127.0.0.1:\(port.number)/")!)
+        let error = await courierError { _ = try await transport.send(request, context: TransportContext()) }
+        #expect(error?.code == .cannotConnect)
+        #expect(error?.request?.url == request.url)
+        #expect(error?.message.contains("curl error 7") == true)
+        close(port.socket)
+        await transport.shutdown()
+    }
+
+    @Test func aServerThatNeverAnswersTimesOutAtTheTotalDeadline() async throws {
+        try await withCurl { server, transport in
+            let start = ContinuousClock.now
+            let error = await courierError {
+                _ = try await transport.send(Request(url: server.url("/never"), timeout: .milliseconds(300)),
+                                             context: TransportContext())
+            }
+            #expect(error?.code == .timedOut)
+            #expect(ContinuousClock.now - start < .seconds(3))
+        }
+    }
+
+    @Test func theContextTimeoutAppliesWhenTheRequestHasNone() async throws {
+        try await withCurl { server, transport in
+            let error = await courierError {
+                _ = try await transport.send(Request(url: server.url("/never")), context: TransportContext(timeout: .milliseconds(200)))
+            }
+            #expect(error?.code == .timedOut)
+        }
+    }
+
+    @Test func thirtyTwoConcurrentRequestsAllComplete() async throws {
+        try await withCurl { server, transport in
+            let bodies = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+                for index in 0..<32 {
+                    group.addTask {
+                        let response = try await transport.fetch(Request(url: server.url("/bytes/\(1000 + index)")))
+                        return (index, response.body)
+                    }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            #expect(bodies.count == 32)
+            for (index, body) in bodies {
+                #expect(body == Data((0..<(1000 + index)).map { UInt8(truncatingIfNeeded: $0) }))
+            }
+            #expect(transport.connectionsOpened <= transport.configuration.maxConnectionsPerHost)
+        }
+    }
+
+    @Test func requestsAfterShutdownFailWithCancelled() async throws {
+        try await withCurl { server, transport in
+            _ = try await transport.fetch(Request(url: server.url("/echo")))
+            await transport.shutdown()
+            let error = await courierError { _ = try await transport.send(Request(url: server.url("/echo")), context: TransportContext()) }
+            #expect(error?.code == .cancelled)
+        }
+    }
+
+    @Test func shutdownFailsATransferStillWaitingForItsHead() async throws {
+        try await withCurl { server, transport in
+            let task = Task { try await transport.send(Request(url: server.url("/never")), context: TransportContext()) }
+            while server.receivedRequests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            await transport.shutdown()
+            let error = await courierError { _ = try await task.value }
+            #expect(error?.code == .cancelled)
+        }
+    }
+
+    @Test func theIOThreadStopsOnceTheTransportIsReleased() async throws {
+        try await withTestServer { server in
+            var transport: CurlTransport? = CurlTransport()
+            let loop = transport!.loop
+            #expect(!loop.isRunning)
+            _ = try await transport!.fetch(Request(url: server.url("/echo")))
+            #expect(loop.isRunning)
+            transport = nil
+            let deadline = ContinuousClock.now + .seconds(5)
+            while loop.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(!loop.isRunning)
+        }
+    }
+
+    @Test func aBodyStillStreamingKeepsTheThreadAfterTheTransportIsReleased() async throws {
+        try await withTestServer { server in
+            var transport: CurlTransport? = CurlTransport()
+            let loop = transport!.loop
+            let response = try await transport!.send(Request(url: server.url("/bytes/100000")), context: TransportContext())
+            transport = nil
+            let body = try await response.collectingBody(upTo: .max).body
+            #expect(body.count == 100_000)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while loop.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(!loop.isRunning)
+        }
+    }
+
+    /// A loopback port with nothing listening: bound (so no one else takes it) but not listening.
+    private func unusedPort() throws -> (socket: Int32, number: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}

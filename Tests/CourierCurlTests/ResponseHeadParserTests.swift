@@ -1,0 +1,100 @@
+import Courier
+@testable import CourierCurl
+import HTTPTypes
+import Testing
+
+@Suite("ResponseHeadParser")
+struct ResponseHeadParserTests {
+    private func parse(_ lines: [String], limits: Limits = Limits()) -> ResponseHeadParser.Outcome {
+        var parser = ResponseHeadParser(limits: limits)
+        var outcome = ResponseHeadParser.Outcome.needMore
+        for line in lines {
+            outcome = parser.consume(Array(line.utf8))
+            if case .needMore = outcome { continue }
+            return outcome
+        }
+        return outcome
+    }
+
+    private func head(_ outcome: ResponseHeadParser.Outcome) -> ResponseHeadParser.Head? {
+        if case .complete(let head) = outcome { return head }
+        return nil
+    }
+
+    @Test func aFinalHeadKeepsStatusReasonAndFieldsInOrder() {
+        let result = head(parse(["HTTP/1.1 201 Created\r\n", "B: 2\r\n", "a:1\r\n", "B:  3 \r\n", "\r\n"]))
+        #expect(result?.status.code == 201)
+        #expect(result?.status.reasonPhrase == "Created")
+        #expect(result?.fields.map { "\($0.name.rawName)=\($0.value)" } == ["B=2", "a=1", "B=3"])
+    }
+
+    @Test func interimResponsesAreSkipped() {
+        let result = head(parse(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </a>\r\n", "\r\n",
+                                 "HTTP/1.1 200 OK\r\n", "X: y\r\n", "\r\n"]))
+        #expect(result?.status == .ok)
+        #expect(result?.fields.count == 1)
+    }
+
+    @Test func switchingProtocolsIsFinal() {
+        #expect(head(parse(["HTTP/1.1 101 Switching Protocols\r\n", "\r\n"]))?.status.code == 101)
+    }
+
+    @Test func anHTTP2StatusLineWithoutReasonIsAccepted() {
+        #expect(head(parse(["HTTP/2 204 \r\n", "\r\n"]))?.status.code == 204)
+    }
+
+    @Test func foldedLinesJoinThePreviousValue() {
+        let result = head(parse(["HTTP/1.1 200 OK\r\n", "X-Long: one\r\n", "  two\r\n", "\tthree\r\n", "Y: z\r\n", "\r\n"]))
+        #expect(result?.fields[HTTPField.Name("X-Long")!] == "one two three")
+        #expect(result?.fields[HTTPField.Name("Y")!] == "z")
+    }
+
+    @Test(arguments: ["SSH-2.0-OpenSSH\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 abc OK\r\n", "HTTP/1.1 099 Low\r\n", "HTTP/1.1\r\n"])
+    func aBadStatusLineIsAnInvalidResponse(line: String) {
+        guard case .failed(let code, _) = parse([line]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(code == .invalidResponse)
+    }
+
+    @Test(arguments: ["no colon here\r\n", "Bad Name: x\r\n", ": empty name\r\n"])
+    func aBadHeaderLineIsAnInvalidResponse(line: String) {
+        guard case .failed(let code, _) = parse(["HTTP/1.1 200 OK\r\n", line]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(code == .invalidResponse)
+    }
+
+    @Test func theHeaderCountLimitIsExactAtItsBoundary() {
+        var limits = Limits()
+        limits.maxHeaderCount = 3
+        let three = ["HTTP/1.1 200 OK\r\n", "A: 1\r\n", "B: 2\r\n", "C: 3\r\n"]
+        #expect(head(parse(three + ["\r\n"], limits: limits)) != nil)
+        guard case .failed(let code, _) = parse(three + ["D: 4\r\n", "\r\n"], limits: limits) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(code == .limitExceeded)
+    }
+
+    @Test func theHeaderBytesLimitIsExactAtItsBoundaryAndCountsInterimHeads() {
+        let lines = ["HTTP/1.1 200 OK\r\n", "A: 1\r\n", "\r\n"]
+        let size = lines.reduce(0) { $0 + $1.utf8.count }
+        var limits = Limits()
+        limits.maxHeaderBytes = size
+        #expect(head(parse(lines, limits: limits)) != nil)
+        limits.maxHeaderBytes = size - 1
+        guard case .failed(let code, _) = parse(lines, limits: limits) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(code == .limitExceeded)
+        limits.maxHeaderBytes = size
+        guard case .failed(.limitExceeded, _) = parse(["HTTP/1.1 100 Continue\r\n", "\r\n"] + lines, limits: limits) else {
+            Issue.record("expected the interim head to count")
+            return
+        }
+    }
+}
