@@ -54,7 +54,7 @@ let package = Package(
         ),
         .target(
             name: "ReadmeExamples",
-            dependencies: ["Courier"],
+            dependencies: ["Courier", "CourierCurl"],
             path: "Examples/ReadmeExamples",
             swiftSettings: strictSettings
         ),
@@ -62,6 +62,8 @@ let package = Package(
             name: "courier-examples",
             dependencies: [
                 "Courier",
+                "CourierCurl",
+                "CourierTestServer",
                 "ReadmeExamples",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,4 +1,4 @@
-public import Courier
+public import CourierCurl
 public import Foundation
 
 /// The README's examples, compiled and tested: every block between `README:` markers appears
@@ -90,6 +90,32 @@ public enum ReadmeExamples {
             RequestBody.string(#"{"bio": "It's 'quoted'"}"#)
         }
         return request.curlCommand
+    }
+    // README: end
+
+    // README: send
+    public struct Echo: Decodable, Sendable {
+        public let method: String
+        public let path: String
+        public let headers: [[String]]
+    }
+
+    struct StampRequestID: Interceptor {
+        func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+            let stamped = try request.updating { Header.custom("X-Request-ID").setValue(context.requestID) }
+            return try await next(stamped)
+        }
+    }
+
+    public static func fetchEcho(from server: URL) async throws -> Echo {
+        let client = Client(interceptors: [StampRequestID()])
+        let request = try Request {
+            BaseURL(server)
+            Endpoint("/echo/hello")
+            Query("lang", "en")
+            Accept(.json)
+        }
+        return try await client.send(request, decoding: Echo.self)
     }
     // README: end
 

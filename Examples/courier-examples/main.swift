@@ -1,4 +1,4 @@
-import Courier
+import CourierCurl
 import Foundation
 import HTTPTypes
 import ReadmeExamples
@@ -32,3 +32,5 @@ print(try ReadmeExamples.curlCommand())
 print("")
 print("== bad input")
 print(ReadmeExamples.injectedHeader().map { "\($0)" } ?? "no error?")
+print("")
+try await runLiveExchange()

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import HTTPTypes
+import CourierTestServer
 import ReadmeExamples
 import Testing
 
@@ -13,7 +14,7 @@ struct ReadmeExamplesTests {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/ReadmeExamples/ReadmeExamples.swift"), encoding: .utf8)
         let snippets = Self.snippets(in: source)
-        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "bad-input"])
+        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "send", "bad-input"])
         for snippet in snippets {
             #expect(readme.contains(snippet.code), "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
         }
@@ -95,6 +96,17 @@ struct ReadmeExamplesTests {
               -H 'Expect:' \\
               --data-binary '{"bio": "It'\\''s '\\''quoted'\\''"}'
             """)
+    }
+
+    @Test func sendGoesThroughTheInterceptorToARealServer() async throws {
+        try await withTestServer { server in
+            let echo = try await ReadmeExamples.fetchEcho(from: server.baseURL)
+            #expect(echo.method == "GET")
+            #expect(echo.path == "/echo/hello")
+            let names = echo.headers.map { $0[0].lowercased() }
+            #expect(names.contains("x-request-id"))
+            #expect(echo.headers.contains(["Accept", "application/json"]))
+        }
     }
 
     @Test func badInputIsATypedErrorNamingTheBlock() throws {
