@@ -21,6 +21,7 @@ public struct Route: Sendable {
     public let methods: Set<String>?
     private let segments: [Segment]
     private let handler: Handler
+    private let bodyHandling: @Sendable (TestServerRequest) -> RequestBodyHandling
 
     private enum Segment: Sendable {
         case literal(Substring)
@@ -29,10 +30,19 @@ public struct Route: Sendable {
     }
 
     /// Creates a route for `pattern`, answering `methods` (all when `nil`).
-    public init(_ pattern: String, methods: Set<String>? = nil, handler: @escaping Handler) {
+    ///
+    /// `requestBody` is asked, with the request head and parameters but no body yet, what to do
+    /// with the body as it arrives; by default it is collected into `TestServerRequest.body`.
+    public init(
+        _ pattern: String,
+        methods: Set<String>? = nil,
+        requestBody: @escaping @Sendable (TestServerRequest) -> RequestBodyHandling = { _ in .collect },
+        handler: @escaping Handler
+    ) {
         self.pattern = pattern
         self.methods = methods
         self.handler = handler
+        self.bodyHandling = requestBody
         self.segments = pattern.split(separator: "/").map { segment in
             if segment == "**" { return .rest }
             if segment.hasPrefix("{"), segment.hasSuffix("}") { return .parameter(String(segment.dropFirst().dropLast())) }
@@ -59,6 +69,11 @@ public struct Route: Sendable {
         return remaining.isEmpty ? parameters : nil
     }
 
+    /// What to do with the body of `head`, a request whose body has not arrived yet.
+    func bodyHandling(for head: TestServerRequest) -> RequestBodyHandling {
+        bodyHandling(head)
+    }
+
     /// Answers `request`, whose `parameters` the router has filled in.
     func respond(to request: TestServerRequest) async throws -> TestServerResponse {
         try await handler(request)
@@ -66,6 +81,14 @@ public struct Route: Sendable {
 }
 
 extension Route {
-    /// The routes every test server has unless told otherwise.
-    public static var defaults: [Route] { [.echo, .status, .bytes] }
+    /// The routes every test server has unless told otherwise: all of the routes of this module.
+    public static var defaults: [Route] {
+        [
+            .echo, .anything, .headers, .status, .delay,
+            .bytes, .streamBytes, .stream, .drip, .upload, .serverSentEvents,
+            .redirect, .absoluteRedirect, .redirectTo, .redirectLoop,
+            .cookies, .setCookies, .deleteCookies, .basicAuth, .bearer(),
+            .gzip, .gzipBomb, .fault, .raw,
+        ]
+    }
 }

@@ -17,6 +17,14 @@ import NIOPosix
 ///
 /// Connections are kept alive unless the client asks otherwise; pipelined requests are answered
 /// in order. Every request received is kept in `receivedRequests`.
+///
+/// To make the server misbehave, either request a fault route (`/fault/{effect}/{phase}`,
+/// `/raw/{name}`), or plan faults for the next connections, whatever they request:
+///
+/// ```swift
+/// server.planFaults([ConnectionFault(.reset, at: .afterRequest)])
+/// // the next connection is reset after its first request; later ones are served normally
+/// ```
 public final class TestServer: Sendable {
     /// The port the server listens on.
     public let port: Int
@@ -35,9 +43,16 @@ public final class TestServer: Sendable {
 
     /// Starts a server on a loopback address; port 0 picks a free ephemeral port.
     ///
+    /// `faultPlan` is the initial plan of `planFaults(_:)`: the first connections take its faults in order.
+    ///
     /// - Throws: `TestServerError.notLoopback` for an address other than 127.0.0.0/8 or `::1`
     ///   (the server must never be reachable from outside the machine), or the bind error.
-    public static func start(host: String = "127.0.0.1", port: Int = 0, routes: [Route] = Route.defaults) async throws -> TestServer {
+    public static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        routes: [Route] = Route.defaults,
+        faultPlan: [ConnectionFault] = []
+    ) async throws -> TestServer {
         let isIPv6 = host.contains(":")
         let address = try SocketAddress(ipAddress: host, port: port)
         guard address.ipAddress.map({ isIPv6 ? $0 == "::1" : $0.hasPrefix("127.") }) == true else {
@@ -45,14 +60,21 @@ public final class TestServer: Sendable {
         }
         let router = Router(routes: routes)
         let state = TestServerState()
+        state.plan(faultPlan)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(router: router, state: state))
+                    let fault = state.takePlannedFault()
+                    let atConnect = fault?.phase == .atConnect ? fault?.effect : nil
+                    let socket = SocketControlHandler(faultAtConnect: atConnect)
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(socket)
+                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                    try pipeline.addHandler(HTTPConnectionHandler(
+                        router: router, state: state, socket: socket, plannedFault: atConnect == nil ? fault : nil))
                     state.opened(channel)
                 }
             }
@@ -69,6 +91,13 @@ public final class TestServer: Sendable {
 
     /// The requests received so far, oldest first, as they arrived on the wire.
     public var receivedRequests: [TestServerRequest] { state.requests }
+
+    /// Plans faults for the next connections: each connection accepted from now on takes the
+    /// next fault, in order, and suffers it during its first request (or at once, for `atConnect`);
+    /// connections beyond the plan are served normally.
+    public func planFaults(_ faults: [ConnectionFault]) {
+        state.plan(faults)
+    }
 
     /// Stops listening and closes every open connection; calling it again does nothing.
     public func shutdown() async throws {
@@ -99,10 +128,11 @@ public enum TestServerError: Error, Sendable, CustomStringConvertible {
 public func withTestServer<Result>(
     host: String = "127.0.0.1",
     routes: [Route] = Route.defaults,
+    faultPlan: [ConnectionFault] = [],
     isolation: isolated (any Actor)? = #isolation,
     _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await TestServer.start(host: host, routes: routes)
+    let server = try await TestServer.start(host: host, routes: routes, faultPlan: faultPlan)
     let result: Result
     do {
         result = try await body(server)

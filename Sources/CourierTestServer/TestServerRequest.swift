@@ -10,8 +10,11 @@ public struct TestServerRequest: Sendable {
     public var target: String
     /// The header lines in the order received, names in the case the client used.
     public var headers: [(name: String, value: String)]
-    /// The whole body, after any chunked framing was removed.
+    /// The whole body, after any chunked framing was removed; empty when the route asked for
+    /// `RequestBodyHandling.digest`, which fills in `bodyDigest` instead.
     public var body: Data
+    /// The length (and, when asked for, checksum) of a body that was counted instead of kept.
+    public var bodyDigest: BodyDigest?
     /// The values captured by the matched route's `{name}` segments, percent-decoded.
     public var parameters: [String: String] = [:]
 
@@ -32,6 +35,26 @@ public struct TestServerRequest: Sendable {
     public var query: String? {
         guard let mark = target.firstIndex(of: "?") else { return nil }
         return String(target[target.index(after: mark)...])
+    }
+
+    /// The query's `name=value` pairs in order, percent-decoded, with `+` read as a space
+    /// (as HTML forms send it); a pair without `=` has the value `""`.
+    public var queryItems: [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (Self.decode(parts[0]), parts.count > 1 ? Self.decode(parts[1]) : "")
+        }
+    }
+
+    /// The first value of the query parameter `name`, percent-decoded.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    private static func decode(_ component: Substring) -> String {
+        let spaced = component.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
     }
 
     /// The first value of the header `name`, compared case-insensitively.

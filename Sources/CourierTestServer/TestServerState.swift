@@ -1,12 +1,13 @@
 import NIOCore
 import Synchronization
 
-/// What a running test server shares across its connections: the requests received so far
-/// and the open connections, so shutting down can close them.
+/// What a running test server shares across its connections: the requests received so far,
+/// the faults planned for the next connections, and the open connections, so shutting down can close them.
 final class TestServerState: Sendable {
     private struct Contents {
         var requests: [TestServerRequest] = []
         var connections: [ObjectIdentifier: any Channel] = [:]
+        var plannedFaults: [ConnectionFault] = []
         var isShutDown = false
     }
 
@@ -20,6 +21,16 @@ final class TestServerState: Sendable {
     /// The requests received so far, oldest first.
     var requests: [TestServerRequest] {
         contents.withLock { $0.requests }
+    }
+
+    /// Appends `faults` to the plan; each connection accepted from now on takes the next one.
+    func plan(_ faults: [ConnectionFault]) {
+        contents.withLock { $0.plannedFaults += faults }
+    }
+
+    /// Removes and returns the next planned fault, for a connection just accepted.
+    func takePlannedFault() -> ConnectionFault? {
+        contents.withLock { $0.plannedFaults.isEmpty ? nil : $0.plannedFaults.removeFirst() }
     }
 
     /// Tracks a new connection until it closes; one accepted after shutdown is closed at once.

@@ -1,0 +1,34 @@
+public import Foundation
+
+/// Streams `count` bytes where byte `i` is `i % 256`, so a client can check every byte arrived
+/// in place; chunks are slices of one shared pattern, so any count streams in constant memory.
+public struct CountingBytesStream: BodyStream {
+    /// The largest chunk the stream writes at once.
+    public static let maximumChunkSize = 64 << 10
+
+    /// 0, 1, …, 255, 0, 1, … long enough for a maximal chunk starting at any offset modulo 256.
+    private static let pattern = Data((0..<(maximumChunkSize + 256)).map { UInt8(truncatingIfNeeded: $0) })
+
+    private let count: Int
+    private let chunkSize: Int
+    private var offset = 0
+
+    /// Streams `count` bytes in chunks of `chunkSize` (clamped to 1...`maximumChunkSize`).
+    public init(count: Int, chunkSize: Int = maximumChunkSize) {
+        self.count = count
+        self.chunkSize = min(max(chunkSize, 1), Self.maximumChunkSize)
+    }
+
+    /// The bytes `0..<count` of the pattern, for routes that send them whole.
+    public static func bytes(count: Int) -> Data {
+        Data((0..<count).lazy.map { UInt8(truncatingIfNeeded: $0) })
+    }
+
+    public mutating func next() -> BodyStreamPart {
+        guard offset < count else { return .end }
+        let length = min(chunkSize, count - offset)
+        let start = offset % 256
+        offset += length
+        return .bytes(Self.pattern[start..<start + length])
+    }
+}
