@@ -72,9 +72,9 @@ struct TestServerFaultTests {
                                ConnectionFault(.close, at: .midResponseBody, afterBytes: 1000)])
             let url = "'\(server.baseURL.absoluteString)/bytes/5000'"
             let result = try await Shell.run("""
-                curl -s --max-time 2 -o /dev/null -w '%{size_download} ' \(url); echo $?; \
-                curl -s --max-time 2 -o /dev/null -w '%{size_download} ' \(url); echo $?; \
-                curl -s --max-time 2 -o /dev/null -w '%{size_download} ' \(url); echo $?
+                curl -s --max-time 10 -o /dev/null -w '%{size_download} ' \(url); echo $?; \
+                curl -s --max-time 10 -o /dev/null -w '%{size_download} ' \(url); echo $?; \
+                curl -s --max-time 10 -o /dev/null -w '%{size_download} ' \(url); echo $?
                 """)
             #expect(String(decoding: result.standardOutput, as: UTF8.self) == "0 52\n1000 18\n5000 0\n")
         }
@@ -127,7 +127,7 @@ struct TestServerFaultTests {
             let base = server.baseURL.absoluteString
             let result = try await Shell.run("""
                 for path in fault/close/atConnect fault/explode/afterRequest fault/close/later raw/nothing; do \
-                  curl -s --max-time 2 -o /dev/null -w '%{http_code} ' "\(base)/$path"; done
+                  curl -s --max-time 10 -o /dev/null -w '%{http_code} ' "\(base)/$path"; done
                 """)
             #expect(String(decoding: result.standardOutput, as: UTF8.self) == "400 400 400 400 ")
         }
@@ -149,7 +149,7 @@ struct TestServerFaultTests {
             let exchange = try await RawSocket.get(port: server.port, "/raw/\(canned.rawValue)")
             #expect(exchange.ending == "eof")
             #expect(exchange.received == canned.bytes())
-            let result = try await Shell.run("curl -s --max-time 2 -o /dev/null '\(server.baseURL.absoluteString)/raw/\(canned.rawValue)'")
+            let result = try await Shell.run("curl -s --max-time 10 -o /dev/null '\(server.baseURL.absoluteString)/raw/\(canned.rawValue)'")
             #expect(result.status == curlExit)
         }
     }
@@ -159,7 +159,7 @@ struct TestServerFaultTests {
             let exchange = try await RawSocket.get(port: server.port, "/raw/oversized-headers?size=5000")
             #expect(exchange.received.count == 5000)
             #expect(exchange.received.suffix(23) == Data("\r\nContent-Length: 0\r\n\r\n".utf8))
-            let curl = try await Shell.run("curl -s --max-time 2 -o /dev/null -w '%{http_code}' "
+            let curl = try await Shell.run("curl -s --max-time 10 -o /dev/null -w '%{http_code}' "
                 + "'\(server.baseURL.absoluteString)/raw/oversized-headers?size=100000'")
             #expect(String(decoding: curl.standardOutput, as: UTF8.self) == "200")
         }
@@ -173,7 +173,7 @@ struct TestServerFaultTests {
         ]
         try await withTestServer(routes: routes) { server in
             let base = server.baseURL.absoluteString
-            let teapot = try await Shell.run("curl -s --max-time 2 -o /dev/null -w '%{http_code}' '\(base)/teapot'")
+            let teapot = try await Shell.run("curl -s --max-time 10 -o /dev/null -w '%{http_code}' '\(base)/teapot'")
             #expect(String(decoding: teapot.standardOutput, as: UTF8.self) == "418")
             let cut = try await RawSocket.get(port: server.port, "/cut")
             #expect(cut.ending == "reset")

@@ -29,7 +29,7 @@ enum CurlTestRoutes {
         TestServerResponse(headers: [("Content-Encoding", "gzip")], body: gzippedZeros)
     }
 
-    static let all: [Route] = Route.defaults + [never, headers, gzip, bomb]
+    static let all: [Route] = [never, headers, gzip, bomb] + Route.defaults
 
     /// What `/gzip` decodes to.
     static let plainText = String(repeating: "hello, compressed world\n", count: 100)
