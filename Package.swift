@@ -89,6 +89,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "TransportConformanceTests",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -132,3 +132,19 @@ struct RedirectTests {
         #expect(error?.code == .invalidResponse)
     }
 }
+
+@Suite("Response framing")
+struct ResponseFramingTests {
+    @Test func unambiguousFramingPasses() {
+        #expect(HTTPFields([HTTPField(name: .contentLength, value: "10")]).framingProblem == nil)
+        #expect(HTTPFields([HTTPField(name: .transferEncoding, value: "chunked")]).framingProblem == nil)
+        #expect(HTTPFields([HTTPField(name: .contentLength, value: "10"), HTTPField(name: .contentLength, value: "10")]).framingProblem == nil)
+    }
+
+    @Test func ambiguousFramingIsReported() {
+        #expect(HTTPFields([HTTPField(name: .transferEncoding, value: "chunked"), HTTPField(name: .contentLength, value: "3")]).framingProblem != nil)
+        #expect(HTTPFields([HTTPField(name: .contentLength, value: "10"), HTTPField(name: .contentLength, value: "11")]).framingProblem != nil)
+        #expect(HTTPFields([HTTPField(name: .contentLength, value: "10, 11")]).framingProblem != nil)
+        #expect(HTTPFields([HTTPField(name: .contentLength, value: "-1")]).framingProblem != nil)
+    }
+}

@@ -56,6 +56,9 @@ struct ResponseHeadParser {
                 fields = HTTPFields()
                 return .needMore
             }
+            if let problem = fields.framingProblem {
+                return .failed(code: .invalidResponse, message: problem)
+            }
             return .complete(Head(status: current, fields: fields))
         }
         if bytes.first == UInt8(ascii: " ") || bytes.first == UInt8(ascii: "\t") {

@@ -1,0 +1,23 @@
+public import HTTPTypes
+
+extension HTTPFields {
+    /// Why these response header fields frame the body ambiguously, or `nil` when they do not.
+    ///
+    /// RFC 9112 §6.3: `Transfer-Encoding` together with `Content-Length`, or several
+    /// `Content-Length` values that differ, are the raw material of response smuggling; a
+    /// client must treat them as an error rather than guess. Transports call this once the head
+    /// is complete and fail the exchange with `invalidResponse` when it returns a reason.
+    public var framingProblem: String? {
+        let lengths = self[values: .contentLength].flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces() }
+        if self[.transferEncoding] != nil, !lengths.isEmpty {
+            return "the response has both Transfer-Encoding and Content-Length"
+        }
+        if Set(lengths).count > 1 {
+            return "the response has conflicting Content-Length values (\(lengths.joined(separator: ", ")))"
+        }
+        if let length = lengths.first, length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return "the response has an invalid Content-Length \"\(length)\""
+        }
+        return nil
+    }
+}

@@ -1,0 +1,106 @@
+import Courier
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Transport conformance: cancellation, timeouts and streaming", .timeLimit(.minutes(1)))
+struct CancellationConformanceTests {
+    @Test(arguments: TransportUnderTest.all)
+    func cancellingBeforeTheHeadEndsQuicklyWithCancelled(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let request = try server.request("/delay/5000")
+            let task = Task { try await client.send(request) }
+            try await Task.sleep(for: .milliseconds(100))
+            let started = ContinuousClock.now
+            task.cancel()
+            let error = await courierError { try await task.value }
+            #expect(error?.code == .cancelled)
+            #expect(ContinuousClock.now - started < .seconds(1))
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func cancellingDuringTheBodyEndsQuicklyWithCancelled(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let request = try server.request("/drip?numbytes=1000&duration_ms=10000&chunk=10")
+            let task = Task { try await client.send(request) }
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            task.cancel()
+            let error = await courierError { try await task.value }
+            #expect(error?.code == .cancelled)
+            #expect(ContinuousClock.now - started < .seconds(1))
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aRequestTimeoutEndsInTimedOut(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let started = ContinuousClock.now
+            let error = await courierError { try await client.send(try server.request("/delay/5000") { Timeout(.milliseconds(300)) }) }
+            #expect(error?.code == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(3))
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func anUnreachablePortIsCannotConnect(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, _ in
+            let error = await courierError { try await client.send(try Request { BaseURL("http://127.0.0.1:1/"); Timeout(2) }) }
+            #expect(error?.code == .cannotConnect)
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aLargeBodyStreamsThroughInPieces(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let response = try await client.stream(try server.request("/bytes/30000000"))
+            var total = 0
+            var chunks = 0
+            var checksum: UInt64 = 0
+            for try await chunk in try #require(response.bodyStream) {
+                total += chunk.count
+                chunks += 1
+                checksum &+= UInt64(chunk.last ?? 0)
+            }
+            #expect(total == 30_000_000)
+            #expect(chunks > 10)
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func serverSentEventsArriveAsTheyAreWrittenEvenOneByteAtATime(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let response = try await client.send(try server.request("/sse?count=3&chunk=1") { Accept(.Text.eventStream) })
+            #expect(response.headerFields[.contentType]?.hasPrefix("text/event-stream") == true)
+            #expect(response.text.components(separatedBy: "event: tick").count - 1 == 3)
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func progressIsReportedBothWays(transport: TransportUnderTest) async throws {
+        let uploaded = ProgressRecord()
+        let downloaded = ProgressRecord()
+        try await transport.withClient { client, server in
+            let request = try server.request("/echo/progress") {
+                Method.POST
+                RequestBody.data(Data(count: 500_000))
+                OnUploadProgress { sent, _ in uploaded.record(sent) }
+                OnDownloadProgress { received, _ in downloaded.record(received) }
+            }
+            _ = try await client.send(request)
+        }
+        #expect(uploaded.largest == 500_000)
+        #expect(downloaded.largest > 500_000)
+    }
+}
+
+import Synchronization
+
+/// The largest progress figure a callback reported.
+final class ProgressRecord: Sendable {
+    private let value = Mutex<Int64>(0)
+    func record(_ figure: Int64) { value.withLock { $0 = max($0, figure) } }
+    var largest: Int64 { value.withLock { $0 } }
+}

@@ -1,0 +1,102 @@
+import Courier
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Every fault the server can inject ends in a typed error within the deadline: no crash, no hang.
+@Suite("Transport conformance: faults", .timeLimit(.minutes(1)))
+struct FaultConformanceTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let effect: ConnectionFault.Effect
+        let phase: ConnectionFault.Phase
+        let expected: Set<CourierError.Code>
+        var description: String { "\(effect) \(phase)" }
+    }
+
+    static let routeFaults: [Case] = [
+        Case(effect: .close, phase: .afterRequest, expected: [.invalidResponse]),
+        Case(effect: .reset, phase: .afterRequest, expected: [.invalidResponse]),
+        Case(effect: .malformed, phase: .afterRequest, expected: [.invalidResponse]),
+        Case(effect: .close, phase: .atResponseStart, expected: [.invalidResponse]),
+        Case(effect: .reset, phase: .atResponseStart, expected: [.invalidResponse]),
+        Case(effect: .malformed, phase: .atResponseStart, expected: [.invalidResponse]),
+        Case(effect: .close, phase: .midResponseBody, expected: [.invalidResponse]),
+        Case(effect: .reset, phase: .midResponseBody, expected: [.invalidResponse]),
+        Case(effect: .close, phase: .midRequestBody, expected: [.invalidResponse, .cannotConnect]),
+        Case(effect: .reset, phase: .midRequestBody, expected: [.invalidResponse, .cannotConnect]),
+        Case(effect: .stall, phase: .afterRequest, expected: [.timedOut]),
+        Case(effect: .stall, phase: .atResponseStart, expected: [.timedOut]),
+        Case(effect: .stall, phase: .midResponseBody, expected: [.timedOut]),
+    ]
+
+    static var cases: [(TransportUnderTest, Case)] {
+        TransportUnderTest.all.flatMap { transport in routeFaults.map { (transport, $0) } }
+    }
+
+    @Test(arguments: cases)
+    func aFaultEndsInATypedErrorWithinTheDeadline(transport: TransportUnderTest, fault: Case) async throws {
+        try await transport.withClient { client, server in
+            let upload = fault.phase == .midRequestBody
+            let request = try server.request("/fault/\(fault.effect.rawValue)/\(fault.phase.rawValue)") {
+                Timeout(.seconds(1))
+                if upload {
+                    Method.POST
+                    RequestBody.data(Data(count: 4_000_000))
+                }
+            }
+            let started = ContinuousClock.now
+            let error = await courierError { try await client.send(request) }
+            #expect(error.map { fault.expected.contains($0.code) } == true, "\(fault): \(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all, ConnectionFault.Effect.allCases)
+    func aFaultAtConnectEndsInATypedError(transport: TransportUnderTest, effect: ConnectionFault.Effect) async throws {
+        try await transport.withClient(faultPlan: [ConnectionFault(effect, at: .atConnect)]) { client, server in
+            let request = try server.request("/echo/x") { Timeout(.seconds(1)) }
+            let started = ContinuousClock.now
+            let error = await courierError { try await client.send(request) }
+            let expected: Set<CourierError.Code> = effect == .stall ? [.timedOut] : [.invalidResponse, .cannotConnect]
+            #expect(error.map { expected.contains($0.code) } == true, "\(effect): \(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(5))
+            let recovered = try await client.send(try server.request("/echo/after"))
+            #expect(recovered.status == .ok)
+        }
+    }
+
+    static let rawCases: [(String, CourierError.Code)] = [
+        ("malformed-status-line", .invalidResponse),
+        ("malformed-chunk-size", .invalidResponse),
+        ("oversized-headers?size=200000", .limitExceeded),
+        ("content-length-too-long", .invalidResponse),
+        ("conflicting-content-length", .invalidResponse),
+        ("chunked-and-content-length", .invalidResponse),
+        ("closes-mid-headers", .invalidResponse),
+    ]
+
+    @Test(arguments: TransportUnderTest.all, rawCases.map(\.0))
+    func aMalformedResponseIsAnInvalidResponse(transport: TransportUnderTest, name: String) async throws {
+        let expected = Self.rawCases.first { $0.0 == name }?.1
+        try await transport.withClient { client, server in
+            let request = try server.request("/raw/\(name)") { Timeout(.seconds(2)) }
+            let error = await courierError { try await client.send(request) }
+            #expect(error?.code == expected, "\(name): \(String(describing: error))")
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aSlowDripWithinTheDeadlineCompletesAndOnePastItTimesOut(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let within = try await client.send(try server.request("/drip?numbytes=20&duration_ms=300") { Timeout(.seconds(3)) })
+            #expect(within.body.count == 20)
+            let started = ContinuousClock.now
+            let error = await courierError {
+                try await client.send(try server.request("/drip?numbytes=100&duration_ms=5000") { Timeout(.milliseconds(500)) })
+            }
+            #expect(error?.code == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(3))
+        }
+    }
+}

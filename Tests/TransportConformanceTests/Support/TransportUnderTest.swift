@@ -1,0 +1,70 @@
+import Courier
+import CourierCurl
+import CourierTestServer
+import Foundation
+import HTTPTypes
+
+/// A transport the conformance suite runs against; every test runs once per entry of `all`.
+struct TransportUnderTest: Sendable, CustomStringConvertible {
+    let description: String
+    let make: @Sendable () -> any Transport
+    let shutdown: @Sendable (any Transport) async -> Void
+
+    static let curl = TransportUnderTest(description: "curl", make: { CurlTransport() }) { transport in
+        await (transport as? CurlTransport)?.shutdown()
+    }
+
+    static let all: [TransportUnderTest] = [.curl]
+
+    /// Runs `body` with a fresh transport wrapped in a client, and a test server, then shuts both down.
+    func withClient<Result: Sendable>(
+        configuration: Client.Configuration = Client.Configuration(),
+        routes: [Route] = Route.defaults,
+        faultPlan: [ConnectionFault] = [],
+        _ body: (Client, TestServer) async throws -> Result
+    ) async throws -> Result {
+        let transport = make()
+        do {
+            let result = try await withTestServer(routes: routes, faultPlan: faultPlan) { server in
+                try await body(Client(transport: transport, configuration: configuration), server)
+            }
+            await shutdown(transport)
+            return result
+        } catch {
+            await shutdown(transport)
+            throw error
+        }
+    }
+}
+
+extension TestServer {
+    /// A request to `path` (with any query) on this server, with more blocks.
+    func request(_ path: String, @RequestBuilder _ content: () throws -> RequestBlockGroup = { RequestBlockGroup.empty }) throws -> Request {
+        try baseURL.buildRequest {
+            Endpoint(path)
+            try content()
+        }
+    }
+}
+
+extension RequestBlockGroup {
+    /// No blocks.
+    static var empty: RequestBlockGroup { RequestBuilder.buildBlock() }
+}
+
+/// The `CourierError` an operation throws, or `nil` when it succeeds; any other error is a test failure.
+func courierError<T>(_ operation: () async throws -> T) async -> CourierError? {
+    do {
+        _ = try await operation()
+        return nil
+    } catch let error as CourierError {
+        return error
+    } catch {
+        return CourierError(.invalidResponse, "not a CourierError: \(error)")
+    }
+}
+
+/// Decodes the test server's `/echo` answer.
+func echoed(_ response: Response) throws -> EchoedRequest {
+    try JSONDecoder().decode(EchoedRequest.self, from: response.body)
+}
