@@ -7,6 +7,7 @@ final class TestServerState: Sendable {
     private struct Contents {
         var requests: [TestServerRequest] = []
         var connections: [ObjectIdentifier: any Channel] = [:]
+        var acceptedConnections = 0
         var isShutDown = false
     }
 
@@ -22,11 +23,22 @@ final class TestServerState: Sendable {
         contents.withLock { $0.requests }
     }
 
+    /// How many connections were accepted so far, closed ones included.
+    var acceptedConnectionCount: Int {
+        contents.withLock { $0.acceptedConnections }
+    }
+
+    /// How many connections are open now.
+    var openConnectionCount: Int {
+        contents.withLock { $0.connections.count }
+    }
+
     /// Tracks a new connection until it closes; one accepted after shutdown is closed at once.
     func opened(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         let accepted = contents.withLock { contents in
             guard !contents.isShutDown else { return false }
+            contents.acceptedConnections += 1
             contents.connections[id] = channel
             return true
         }
