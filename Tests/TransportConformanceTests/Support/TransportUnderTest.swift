@@ -1,4 +1,5 @@
 import Courier
+import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
 import Foundation
@@ -14,7 +15,11 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         await (transport as? CurlTransport)?.shutdown()
     }
 
-    static let all: [TransportUnderTest] = [.curl]
+    static let asyncHTTPClient = TransportUnderTest(description: "AsyncHTTPClient", make: { AsyncHTTPClientTransport() }) { transport in
+        try? await (transport as? AsyncHTTPClientTransport)?.shutdown()
+    }
+
+    static let all: [TransportUnderTest] = [.curl, .asyncHTTPClient]
 
     /// Runs `body` with a fresh transport wrapped in a client, and a test server, then shuts both down.
     func withClient<Result: Sendable>(

@@ -1,0 +1,154 @@
+public import AsyncHTTPClient
+public import Courier
+import Foundation
+public import NIOCore
+import NIOHTTPCompression
+import NIOSSL
+import Synchronization
+
+/// A `Transport` that sends requests with AsyncHTTPClient, for apps already running on SwiftNIO.
+///
+/// Either borrow the app's `HTTPClient` (`init(client:)`; the app keeps shutting it down) or let
+/// the transport own one (`init(configuration:)`; call `shutdown()` when done, as AsyncHTTPClient
+/// traps in debug builds on a client that is released without being shut down).
+///
+/// The transport keeps the `Transport` contract: one exchange with no redirects and no retries,
+/// a response returned once its head arrives with the body streaming under backpressure, and
+/// every failure reported as a `CourierError`. A borrowed client must be configured with
+/// `redirectConfiguration: .disallow` (`HTTPClient.shared` is not), or AsyncHTTPClient follows
+/// redirects before Courier sees them.
+///
+/// The total timeout covers the whole exchange. AsyncHTTPClient's own deadline ends when the head
+/// arrives, so the transport enforces the remainder while the body streams.
+///
+/// Limits AsyncHTTPClient applies per client rather than per request: the connect timeout and
+/// the decompression ratio come from the client's configuration, not from `TransportContext`.
+///
+/// Iterate every response body, even just to drop the iterator: a stream that is never iterated
+/// gives no signal, so its transfer pauses at the stream's high watermark and keeps its
+/// connection until the total timeout, if any.
+public final class AsyncHTTPClientTransport: Transport {
+    /// The client that carries the requests.
+    public let client: HTTPClient
+    /// Whether `client` decodes `gzip` and `deflate` bodies, so the transport drops the headers that describe the encoded form.
+    public let decompressesResponses: Bool
+    private let ownership: Mutex<Ownership>
+
+    private enum Ownership {
+        case borrowed
+        case owned
+        case shutDown
+    }
+
+    /// Sends through `client`, which the caller configured and will shut down.
+    ///
+    /// - Parameters:
+    ///   - client: a client configured with `redirectConfiguration: .disallow`.
+    ///   - decompressesResponses: whether `client` was created with `decompression: .enabled`; when it
+    ///     was, decoded responses lose `Content-Encoding` and `Content-Length`, as with the curl transport.
+    public init(client: HTTPClient, decompressesResponses: Bool = false) {
+        self.client = client
+        self.decompressesResponses = decompressesResponses
+        self.ownership = Mutex(.borrowed)
+    }
+
+    /// Creates and owns an `HTTPClient` set up from `configuration`; call `shutdown()` when done.
+    public init(configuration: Configuration = Configuration()) {
+        self.client = HTTPClient(eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
+                                 configuration: configuration.clientConfiguration)
+        self.decompressesResponses = configuration.decompressesResponses
+        self.ownership = Mutex(.owned)
+    }
+
+    /// Shuts down the owned client, closing its connections; does nothing for a borrowed client or when already shut down.
+    public func shutdown() async throws {
+        let mustShutDown = ownership.withLock { ownership in
+            guard case .owned = ownership else { return false }
+            ownership = .shutDown
+            return true
+        }
+        if mustShutDown { try await client.shutdown() }
+    }
+
+    public func send(_ request: Request, context: TransportContext) async throws -> Response {
+        let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
+        let clientRequest = try HTTPClientRequest(request, uploadProgress: context.uploadProgress)
+        let clientResponse: HTTPClientResponse
+        do {
+            clientResponse = try await client.execute(clientRequest, deadline: deadline ?? .distantFuture)
+        } catch {
+            throw CourierError(mapping: error, request: request, deadline: deadline)
+        }
+        // Dropping `clientResponse` unread from here on makes AsyncHTTPClient cancel the transfer.
+        guard !Task.isCancelled else {
+            throw CourierError(mapping: CancellationError(), request: request, deadline: deadline)
+        }
+        let head = try ResponseHead(clientResponse, method: request.method, limits: context.limits,
+                                    decompresses: decompressesResponses, request: request)
+        let bridge = ResponseBodyBridge(request: request)
+        let (stream, writer) = ResponseBodyStream.makeStream(
+            expectedLength: head.expectedLength,
+            onResume: { bridge.resume() },
+            onAbort: { bridge.abort() })
+        bridge.start(body: clientResponse.body, writer: writer, expectedLength: head.expectedLength,
+                     progress: context.downloadProgress,
+                     deadline: deadline.map { ($0, client.eventLoopGroup.any()) })
+        return Response(status: head.status, headerFields: head.fields, bodyStream: stream, request: request)
+    }
+}
+
+extension AsyncHTTPClientTransport {
+    /// How the `HTTPClient` owned by a transport is set up.
+    public struct Configuration: Sendable {
+        /// Whether server certificates and host names are verified; turn off only to test against self-signed servers.
+        public var verifiesCertificates: Bool = true
+        /// The HTTP versions allowed: `.automatic` negotiates HTTP/2 over TLS (ALPN), `.http1Only` never does.
+        public var httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic
+        /// How long establishing a connection (TCP and TLS) may take; one value for the whole client.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Whether `gzip` and `deflate` bodies are decoded, sending `Accept-Encoding: deflate, gzip` when the request sets none.
+        public var decompressesResponses: Bool = true
+        /// The most a compressed body may grow when decoded; one ratio for the whole client.
+        public var maxDecompressionRatio: Int = Limits().maxDecompressionRatio
+        /// How long an unused connection stays open for reuse.
+        public var idleTimeout: Duration = .seconds(60)
+        /// How many HTTP/1.1 connections to one host are opened before requests queue for one.
+        public var maxConnectionsPerHost: Int = 8
+        /// The event loops to run on; `nil` shares `HTTPClient.defaultEventLoopGroup`, as `HTTPClient.shared` does.
+        public var eventLoopGroup: (any EventLoopGroup)?
+
+        /// The defaults: certificates verified, HTTP/2 allowed, bodies decoded.
+        public init() {}
+
+        /// The AsyncHTTPClient configuration these settings describe; redirects and connection retries are always off.
+        var clientConfiguration: HTTPClient.Configuration {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = verifiesCertificates ? .fullVerification : .none
+            var pool = HTTPClient.Configuration.ConnectionPool(
+                idleTimeout: TimeAmount(idleTimeout),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnectionsPerHost))
+            pool.retryConnectionEstablishment = false
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: tls,
+                redirectConfiguration: .disallow,
+                timeout: HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout)),
+                connectionPool: pool,
+                decompression: decompressesResponses ? .enabled(limit: .ratio(max(1, maxDecompressionRatio))) : .disabled)
+            configuration.httpVersion = httpVersion
+            return configuration
+        }
+    }
+}
+
+extension TimeAmount {
+    /// `duration` in nanoseconds, saturating rather than overflowing.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let (nanos, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow {
+            self = .nanoseconds(seconds < 0 ? .min : .max)
+        } else {
+            self = .nanoseconds(nanos.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("AsyncHTTPClientTransport streaming, cancellation and timeouts", .timeLimit(.minutes(1)))
+struct StreamingTests {
+    @Test func largeDownloadWithASlowReaderStaysWithinTheBackpressureBound() async throws {
+        try await withTestServer { server in
+            try await withTransport { transport in
+                let received = Recorder<Int64>(0)
+                let context = TransportContext(downloadProgress: { bytes, _ in received.update { $0 = bytes } })
+                let response = try await transport.send(request(.get, "/bytes/50000000", on: server), context: context)
+                #expect(response.bodyStream?.expectedLength == 50_000_000)
+                var consumed: Int64 = 0
+                var mostAhead: Int64 = 0
+                var expectedByte: UInt8 = 0
+                var inOrder = true
+                for try await chunk in response.bodyStream! {
+                    if consumed < 8_000_000 { try await Task.sleep(for: .milliseconds(2)) }
+                    inOrder = inOrder && chunk.first == expectedByte
+                    consumed += Int64(chunk.count)
+                    expectedByte = UInt8(truncatingIfNeeded: consumed)
+                    mostAhead = max(mostAhead, received.value - consumed)
+                }
+                #expect(consumed == 50_000_000)
+                #expect(inOrder)
+                // The stream pauses AsyncHTTPClient above 1 MiB unread; one more read may be in flight.
+                #expect(mostAhead < 4 * 1024 * 1024, "the transport ran \(mostAhead) bytes ahead of the reader")
+            }
+        }
+    }
+
+    @Test func cancellingWhileWaitingForTheHeadEndsQuicklyAndClosesTheConnection() async throws {
+        try await withTestServer(routes: [.hang] + Route.defaults) { server in
+            try await withTransport { transport in
+                let sending = Task { try await transport.send(request(.get, "/hang", on: server), context: TransportContext()) }
+                #expect(await eventually { server.receivedRequests.count == 1 })
+                let elapsed = await duration {
+                    sending.cancel()
+                    let error = await courierError { _ = try await sending.value }
+                    #expect(error?.code == .cancelled)
+                    #expect(error?.request?.url.path == "/hang")
+                }
+                #expect(elapsed < .seconds(1))
+                #expect(await eventually { server.openConnectionCount == 0 })
+            }
+        }
+    }
+
+    @Test func cancellingTheReaderMidBodyEndsQuicklyAndClosesTheConnection() async throws {
+        try await withTestServer { server in
+            try await withTransport { transport in
+                let response = try await transport.send(request(.get, "/bytes/50000000", on: server), context: TransportContext())
+                let firstChunk = AsyncStream<Void>.makeStream()
+                let reading = Task {
+                    var consumed = 0
+                    for try await chunk in response.bodyStream! {
+                        if consumed == 0 { firstChunk.continuation.yield() }
+                        consumed += chunk.count
+                        try? await Task.sleep(for: .milliseconds(5))
+                    }
+                    return consumed
+                }
+                for await _ in firstChunk.stream { break }
+                let elapsed = await duration {
+                    reading.cancel()
+                    let error = await courierError { _ = try await reading.value }
+                    #expect(error?.code == .cancelled)
+                }
+                #expect(elapsed < .seconds(1))
+                #expect(await eventually { server.openConnectionCount == 0 })
+            }
+        }
+    }
+
+    @Test func stoppingReadingEarlyClosesTheConnection() async throws {
+        try await withTestServer { server in
+            try await withTransport { transport in
+                let response = try await transport.send(request(.get, "/bytes/50000000", on: server), context: TransportContext())
+                for try await chunk in response.bodyStream! {
+                    #expect(!chunk.isEmpty)
+                    break
+                }
+                #expect(await eventually { server.openConnectionCount == 0 })
+                let next = try await transport.fetch(request(.get, "/bytes/5", on: server))
+                #expect(next.body.count == 5)
+                #expect(server.acceptedConnectionCount == 2)
+            }
+        }
+    }
+
+    @Test func totalTimeoutBeforeTheHeadThrowsTimedOut() async throws {
+        try await withTestServer(routes: [.hang] + Route.defaults) { server in
+            try await withTransport { transport in
+                let elapsed = await duration {
+                    let error = await courierError {
+                        _ = try await transport.send(request(.get, "/hang", on: server, timeout: .milliseconds(300)),
+                                                     context: TransportContext())
+                    }
+                    #expect(error?.code == .timedOut)
+                    #expect(error?.request?.url.path == "/hang")
+                }
+                #expect(elapsed >= .milliseconds(300))
+                #expect(elapsed < .seconds(2))
+                #expect(await eventually { server.openConnectionCount == 0 })
+            }
+        }
+    }
+
+    @Test func contextTimeoutAppliesWhenTheRequestHasNone() async throws {
+        try await withTestServer(routes: [.hang] + Route.defaults) { server in
+            try await withTransport { transport in
+                let error = await courierError {
+                    _ = try await transport.send(request(.get, "/hang", on: server),
+                                                 context: TransportContext(timeout: .milliseconds(200)))
+                }
+                #expect(error?.code == .timedOut)
+            }
+        }
+    }
+
+    @Test func totalTimeoutWhileTheBodyArrivesFailsTheBodyWithTimedOut() async throws {
+        try await withTestServer { server in
+            try await withTransport { transport in
+                // Reading 8 MB at one chunk per 50 ms takes far longer than the 2 s allowed.
+                let clock = ContinuousClock()
+                let start = clock.now
+                let response = try await transport.send(request(.get, "/bytes/8000000", on: server, timeout: .seconds(2)),
+                                                        context: TransportContext())
+                let error = await courierError {
+                    for try await _ in response.bodyStream! {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                #expect(error?.code == .timedOut)
+                #expect(clock.now - start < .seconds(4))
+                #expect(await eventually { server.openConnectionCount == 0 })
+            }
+        }
+    }
+
+    @Test func unreachablePortThrowsCannotConnect() async throws {
+        let server = try await TestServer.start()
+        let closedPortRequest = request(.get, "/echo", on: server)
+        try await server.shutdown()
+        try await withTransport { transport in
+            let elapsed = await duration {
+                let error = await courierError { _ = try await transport.send(closedPortRequest, context: TransportContext()) }
+                #expect(error?.code == .cannotConnect)
+                #expect(error?.request?.url == closedPortRequest.url)
+            }
+            #expect(elapsed < .seconds(2))
+        }
+    }
+
+    @Test func httpsToAPlainHTTPServerThrowsInsecureConnection() async throws {
+        try await withTestServer { server in
+            try await withTransport { transport in
+                let url = URL(string: "https://127.0.0.1:\(server.port)/echo")!
+                let error = await courierError {
+                    _ = try await transport.send(Request(url: url, timeout: .seconds(5)), context: TransportContext())
+                }
+                #expect(error?.code == .insecureConnection)
+            }
+        }
+    }
+}
