@@ -1,0 +1,60 @@
+/// What a load run sends and when it stops: at `count` requests or after `seconds`, whichever comes first.
+public struct LoadOptions: Sendable {
+    /// The URL to GET; loopback only.
+    public var url: String
+    /// The most requests the measured phase sends.
+    public var count: Int = 1_000_000
+    /// The longest the measured phase runs.
+    public var seconds: Double = 5
+    /// How many requests are in flight at once; 1 sends them one after another.
+    public var inFlight: Int = 1
+    /// Requests sent before measuring, to open connections and warm caches.
+    public var warmup: Int = 200
+    /// The name printed on the result line.
+    public var scenario: String
+
+    /// Reads `--url U --count N --seconds S --in-flight K --warmup W --scenario NAME` from `arguments`.
+    ///
+    /// - Throws: `LoadError.usage` for an unknown flag, a missing value, or a URL off the loopback.
+    public init(arguments: [String], defaultScenario: String) throws {
+        url = ""
+        scenario = defaultScenario
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw LoadError.usage("\(flag) needs a value") }
+            switch flag {
+            case "--url": url = value
+            case "--count": count = try Self.number(value, flag)
+            case "--seconds": seconds = Double(try Self.number(value, flag))
+            case "--in-flight": inFlight = try Self.number(value, flag)
+            case "--warmup": warmup = try Self.number(value, flag)
+            case "--scenario": scenario = value
+            default: throw LoadError.usage("unknown option \(flag)")
+            }
+        }
+        guard url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("http://localhost:") else {
+            throw LoadError.usage("--url must be http://127.0.0.1:PORT/…: load runs stay on the loopback")
+        }
+        guard inFlight >= 1, count >= 1, seconds > 0 else { throw LoadError.usage("counts and durations must be positive") }
+    }
+
+    private static func number(_ text: String, _ flag: String) throws -> Int {
+        guard let value = Int(text), value >= 0 else { throw LoadError.usage("\(flag) takes a whole number, not \(text)") }
+        return value
+    }
+}
+
+/// Why a load run stopped early.
+public enum LoadError: Error, CustomStringConvertible {
+    /// The command line was wrong.
+    case usage(String)
+    /// A response was not what the baseline expects (a 200 with a body).
+    case badResponse(String)
+
+    public var description: String {
+        switch self {
+        case .usage(let message): "usage: --url http://127.0.0.1:PORT/small.json [--count N] [--seconds S] [--in-flight K] [--warmup W] [--scenario NAME]: \(message)"
+        case .badResponse(let message): "bad response: \(message)"
+        }
+    }
+}

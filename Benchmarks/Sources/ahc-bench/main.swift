@@ -1,0 +1,39 @@
+import AsyncHTTPClient
+import BenchLoad
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+// The raw AsyncHTTPClient baseline: `execute(_:timeout:)` and collect the body, one at a time or
+// `--in-flight K` at once. Its own client allows K connections to the host (the shared client
+// allows 8), so K in flight means K connections, as with wrk -c and the libcurl multi baseline.
+
+/// Runs the baseline, shutting its client down whatever happens.
+func measure(_ options: LoadOptions) async throws -> LoadResult {
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(options.inFlight, 1)
+    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    let request = HTTPClientRequest(url: options.url)
+    let outcome: Result<LoadResult, any Error>
+    do {
+        outcome = .success(try await LoadRunner.run(options) {
+            let response = try await client.execute(request, timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            guard response.status == .ok, body.readableBytes > 0 else {
+                throw LoadError.badResponse("\(response.status) with \(body.readableBytes) body bytes")
+            }
+        })
+    } catch {
+        outcome = .failure(error)
+    }
+    try await client.shutdown()
+    return try outcome.get()
+}
+
+do {
+    let options = try LoadOptions(arguments: Array(CommandLine.arguments.dropFirst()), defaultScenario: "ahc")
+    try await measure(options).report(scenario: options.scenario)
+} catch {
+    FileHandle.standardError.write(Data("ahc-bench: \(error)\n".utf8))
+    exit(1)
+}

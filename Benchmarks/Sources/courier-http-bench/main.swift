@@ -1,0 +1,76 @@
+import BenchLoad
+import Courier
+import Foundation
+import HTTPTypes
+import PipelineFixtures
+#if canImport(CourierCurl)
+import CourierCurl
+#endif
+#if canImport(CourierAsyncHTTPClient)
+import CourierAsyncHTTPClient
+#endif
+
+// Courier over a real transport against the loopback server: `Client.send` through
+// `--interceptors N` no-op stages, collecting each body. The transport modules join the build
+// when they exist in the Courier checkout (see Package.swift); until then this exits with
+// status 3 and says so, and run.sh reports the scenario as skipped, never as a number.
+
+/// The exit status that tells run.sh a scenario is not available in this checkout.
+let skipped: Int32 = 3
+
+func makeTransport(_ name: String) -> (any Transport)? {
+    switch name {
+    case "curl":
+        #if canImport(CourierCurl)
+        return CurlTransport()
+        #else
+        return nil
+        #endif
+    case "ahc":
+        #if canImport(CourierAsyncHTTPClient)
+        return AsyncHTTPClientTransport()
+        #else
+        return nil
+        #endif
+    default:
+        return nil
+    }
+}
+
+/// Removes `flag` and its value from `arguments` and returns the value.
+func take(_ flag: String, from arguments: inout [String]) -> String? {
+    guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(index...index + 1) }
+    return arguments[index + 1]
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let transportName = take("--transport", from: &arguments) ?? "curl"
+let interceptorCount = take("--interceptors", from: &arguments).flatMap(Int.init) ?? 0
+
+guard ["curl", "ahc"].contains(transportName) else {
+    FileHandle.standardError.write(Data("courier-http-bench: --transport is curl or ahc, not \(transportName)\n".utf8))
+    exit(2)
+}
+guard let transport = makeTransport(transportName) else {
+    let module = transportName == "curl" ? "CourierCurl" : "CourierAsyncHTTPClient"
+    print("SKIP courier-http-bench --transport \(transportName): \(module) is not in this Courier checkout yet")
+    exit(skipped)
+}
+
+do {
+    let options = try LoadOptions(arguments: arguments, defaultScenario: "courier-\(transportName)")
+    guard let url = URL(string: options.url) else { throw LoadError.usage("--url does not parse") }
+    let client = Client(transport: transport, interceptors: .noops(interceptorCount))
+    let request = Request(url: url)
+    let result = try await LoadRunner.run(options) {
+        let response = try await client.send(request)
+        guard response.status == .ok, !response.body.isEmpty else {
+            throw LoadError.badResponse("\(response.status) with \(response.body.count) body bytes")
+        }
+    }
+    result.report(scenario: options.scenario)
+} catch {
+    FileHandle.standardError.write(Data("courier-http-bench: \(error)\n".utf8))
+    exit(1)
+}
