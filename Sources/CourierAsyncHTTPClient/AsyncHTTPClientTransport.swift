@@ -70,7 +70,7 @@ public final class AsyncHTTPClientTransport: Transport {
         if mustShutDown { try await client.shutdown() }
     }
 
-    public func send(_ request: Request, context: TransportContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
         let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
         let clientRequest = try HTTPClientRequest(request, uploadProgress: context.uploadProgress)
         let clientResponse: HTTPClientResponse

@@ -44,7 +44,7 @@ public final class CurlTransport: Transport {
     ///
     /// - Throws: `CourierError` with the request attached: `cannotConnect`, `timedOut`, `cancelled`,
     ///   `insecureConnection`, `invalidResponse`, `limitExceeded`, or the body's own error.
-    public func send(_ request: Request, context: TransportContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
         let transfer = try makeTransfer(for: request, context: context)
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

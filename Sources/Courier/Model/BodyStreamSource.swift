@@ -18,7 +18,7 @@ struct BodyStreamSource: Sendable {
     ) -> BodyStreamSource where Chunks.Element == Data {
         BodyStreamSource(isRestartable: true, gate: nil) {
             var iterator = makeChunks().makeAsyncIterator()
-            return RequestBody.Chunks.AsyncIterator { try await iterator.next() }
+            return RequestBody.Chunks.AsyncIterator { try await iterator.next(isolation: #isolation) }
         }
     }
 
@@ -26,7 +26,7 @@ struct BodyStreamSource: Sendable {
     static func oneShot<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) -> BodyStreamSource where Chunks.Element == Data {
         BodyStreamSource(isRestartable: false, gate: OneShotGate()) {
             var iterator = chunks.makeAsyncIterator()
-            return RequestBody.Chunks.AsyncIterator { try await iterator.next() }
+            return RequestBody.Chunks.AsyncIterator { try await iterator.next(isolation: #isolation) }
         }
     }
 

@@ -7,7 +7,7 @@ extension Client {
     /// - Parameter keyPath: where the value sits in the JSON, as dot-separated keys (`"data.list"`).
     /// - Throws: `unacceptableStatus` (with the response) for a status outside 200…299;
     ///   `decodingFailed` when the body does not decode, naming the coding path.
-    public func send<Value: Decodable>(_ request: Request, decoding type: Value.Type = Value.self,
+    public nonisolated(nonsending) func send<Value: Decodable>(_ request: Request, decoding type: Value.Type = Value.self,
                                        at keyPath: String? = nil) async throws -> Value {
         let response = try await send(request)
         try Self.requireSuccess(response)
@@ -18,7 +18,7 @@ extension Client {
     ///
     /// - Throws: for a status outside 200…299, `unacceptableStatus` whose `underlying` is the
     ///   decoded `ErrorBody` (when it decodes), so `catch let error as CourierError` can read it.
-    public func send<Value: Decodable, ErrorBody: Decodable & Error>(
+    public nonisolated(nonsending) func send<Value: Decodable, ErrorBody: Decodable & Error>(
         _ request: Request, decoding type: Value.Type = Value.self, errorBody: ErrorBody.Type, at keyPath: String? = nil
     ) async throws -> Value {
         let response = try await send(request)
@@ -31,7 +31,7 @@ extension Client {
     }
 
     /// Sends `request` and returns the decoded value together with the response it came from.
-    public func send<Value: Decodable>(_ request: Request, decoding type: (Value, Response).Type,
+    public nonisolated(nonsending) func send<Value: Decodable>(_ request: Request, decoding type: (Value, Response).Type,
                                        at keyPath: String? = nil) async throws -> (Value, Response) {
         let response = try await send(request)
         try Self.requireSuccess(response)
@@ -39,26 +39,26 @@ extension Client {
     }
 
     /// Sends `request` and returns the raw body of a 2xx response.
-    public func send(_ request: Request, decoding type: Data.Type) async throws -> Data {
+    public nonisolated(nonsending) func send(_ request: Request, decoding type: Data.Type) async throws -> Data {
         let response = try await send(request)
         try Self.requireSuccess(response)
         return response.body
     }
 
     /// Sends `request` and returns the body of a 2xx response as UTF-8 text.
-    public func send(_ request: Request, decoding type: String.Type) async throws -> String {
+    public nonisolated(nonsending) func send(_ request: Request, decoding type: String.Type) async throws -> String {
         let response = try await send(request)
         try Self.requireSuccess(response)
         return response.text
     }
 
     /// Sends `request` and checks for a 2xx status, ignoring any body (a `204 No Content`).
-    public func send(_ request: Request, decoding type: Void.Type) async throws {
+    public nonisolated(nonsending) func send(_ request: Request, decoding type: Void.Type) async throws {
         try Self.requireSuccess(try await send(request))
     }
 
     /// Sends `request` and returns the response whatever its status, as `send(_:)` does.
-    public func send(_ request: Request, decoding type: Response.Type) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, decoding type: Response.Type) async throws -> Response {
         try await send(request)
     }
 

@@ -50,13 +50,13 @@ public struct Client: Sendable {
     ///
     /// - Parameter interceptors: extra interceptors for this request only, inside the client's.
     /// - Throws: `CourierError`; task cancellation aborts the transfer and throws `cancelled`.
-    public func send(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
         let response = try await stream(request, interceptors: extra)
         return try await response.collectingBody(upTo: configuration.limits.maxBodyBytes)
     }
 
     /// Builds a request from blocks and sends it: `try await client.send { BaseURL(api); "health" }`.
-    public func send(interceptors extra: [any Interceptor] = [],
+    public nonisolated(nonsending) func send(interceptors extra: [any Interceptor] = [],
                      @RequestBuilder _ content: () throws -> RequestBlockGroup) async throws -> Response {
         try await send(Request(content), interceptors: extra)
     }
@@ -64,7 +64,7 @@ public struct Client: Sendable {
     /// Sends `request` and returns as soon as the response head arrives, with the body in `bodyStream`.
     ///
     /// Read the stream to the end, or `discard()` it; dropping it unread aborts the transfer.
-    public func stream(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
+    public nonisolated(nonsending) func stream(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
         let context = InterceptorContext(attempt: 1, requestID: RequestID.next(), logger: configuration.logger,
                                          limits: configuration.limits)
         let chain = InterceptorChain(interceptors: interceptors + request.options[InterceptorsOption.self] + extra,
@@ -73,7 +73,7 @@ public struct Client: Sendable {
     }
 
     /// The stage after the interceptors: follow redirects, sending each hop through the transport.
-    private func makeTerminal() -> @Sendable (Request, InterceptorContext) async throws -> Response {
+    private func makeTerminal() -> InterceptorChain.Terminal {
         let transport = self.transport
         let configuration = self.configuration
         return { request, _ in
@@ -104,7 +104,7 @@ public struct Client: Sendable {
         }
     }
 
-    private static func send(_ request: Request, through transport: any Transport, configuration: Configuration) async throws -> Response {
+    private nonisolated(nonsending) static func send(_ request: Request, through transport: any Transport, configuration: Configuration) async throws -> Response {
         let context = TransportContext(limits: configuration.limits, timeout: configuration.timeout,
                                        connectTimeout: configuration.connectTimeout,
                                        uploadProgress: request.options[UploadProgressOption.self],

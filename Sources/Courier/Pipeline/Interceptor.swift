@@ -29,8 +29,8 @@ extension Interceptor {
 
 /// What an interceptor knows about the exchange besides the request.
 public struct InterceptorContext: Sendable {
-    /// Which attempt this is, from 1: an interceptor that calls `next` again makes the stages
-    /// after it see the next attempt number.
+    /// Which pass of this send is under way, from 1: each time the request travels down to the
+    /// transport again (a retry, an auth refresh), the stages it passes see the next number.
     public var attempt: Int
     /// An identifier unique to this `send`, shared by every attempt and stage.
     public var requestID: String
@@ -53,34 +53,18 @@ public struct Next: Sendable {
     private let chain: InterceptorChain
     private let index: Int
     private let context: InterceptorContext
-    private let calls: CallCounter
 
     init(chain: InterceptorChain, index: Int, context: InterceptorContext) {
         self.chain = chain
         self.index = index
         self.context = context
-        self.calls = CallCounter()
     }
 
     /// Sends `request` through the remaining stages and returns their response.
     public nonisolated(nonsending) func callAsFunction(_ request: Request) async throws -> Response {
         var context = self.context
-        context.attempt += calls.next()
+        context.attempt = chain.completedPasses + 1
         return try await chain.run(from: index, request, context: context)
-    }
-}
-
-/// Counts the calls to one `Next`, so that a repeated call is seen downstream as a new attempt.
-private final class CallCounter: @unchecked Sendable {
-    // Calls to one `Next` are sequential in practice; a lock guards the rare concurrent fan-out.
-    private let lock = Mutex(0)
-
-    /// 0 for the first call, 1 for the second…
-    func next() -> Int {
-        lock.withLock { count in
-            defer { count += 1 }
-            return count
-        }
     }
 }
 
@@ -88,19 +72,18 @@ private final class CallCounter: @unchecked Sendable {
 /// `ClosureInterceptor("stamp") { request, context, next in try await next(request) }`.
 public struct ClosureInterceptor: Interceptor {
     public let name: String
-    private let body: @Sendable (Request, InterceptorContext, Next) async throws -> Response
+    private let body: nonisolated(nonsending) @Sendable (Request, InterceptorContext, Next) async throws -> Response
 
     /// Creates an interceptor named `name` that runs `body`.
     public init(_ name: String = "closure",
-                _ body: @escaping @Sendable (Request, InterceptorContext, Next) async throws -> Response) {
+                _ body: nonisolated(nonsending) @escaping @Sendable (Request, InterceptorContext, Next) async throws -> Response) {
         self.name = name
         self.body = body
     }
 
-    public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         try await body(request, context, next)
     }
 }
 
 public import Logging
-import Synchronization

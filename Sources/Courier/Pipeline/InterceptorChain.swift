@@ -1,20 +1,29 @@
+import Synchronization
+
 /// The interceptors of one send and the terminal stage (redirects, then the transport) after them.
 ///
 /// Built once per send; each `Next` holds the chain and its own position, so passing through a
-/// stage costs one call and no closure allocation.
+/// stage costs one call and no allocation.
 final class InterceptorChain: Sendable {
-    let interceptors: [any Interceptor]
-    let terminal: @Sendable (Request, InterceptorContext) async throws -> Response
+    typealias Terminal = nonisolated(nonsending) @Sendable (Request, InterceptorContext) async throws -> Response
 
-    init(interceptors: [any Interceptor], terminal: @escaping @Sendable (Request, InterceptorContext) async throws -> Response) {
+    let interceptors: [any Interceptor]
+    let terminal: Terminal
+    private let passes = Atomic(0)
+
+    init(interceptors: [any Interceptor], terminal: @escaping Terminal) {
         self.interceptors = interceptors
         self.terminal = terminal
     }
+
+    /// How many times this send has reached the terminal stage so far.
+    var completedPasses: Int { passes.load(ordering: .relaxed) }
 
     /// Runs the stage at `index` and everything after it.
     nonisolated(nonsending) func run(from index: Int, _ request: Request, context: InterceptorContext) async throws -> Response {
         try Task.checkCancellation(request: request)
         guard index < interceptors.count else {
+            passes.add(1, ordering: .relaxed)
             return try await terminal(request, context)
         }
         let interceptor = interceptors[index]

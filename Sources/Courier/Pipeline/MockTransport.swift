@@ -40,7 +40,7 @@ public final class MockTransport: Transport {
     /// Every request sent so far, in order, as the transport received it.
     public var requests: [Request] { state.withLock { $0.requests } }
 
-    public func send(_ request: Request, context: TransportContext) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
         let (scripted, handler) = state.withLock { state -> (MockResponse?, Handler?) in
             state.requests.append(request)
             return (state.script.isEmpty ? nil : state.script.removeFirst(), state.handler)

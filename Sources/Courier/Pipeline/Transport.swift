@@ -14,7 +14,9 @@
 /// - Never block the caller's thread: the caller is Swift's cooperative pool.
 public protocol Transport: Sendable {
     /// Sends `request` and returns the response head with its body still streaming.
-    func send(_ request: Request, context: TransportContext) async throws -> Response
+    ///
+    /// Runs on the caller's executor; hand blocking or long work to the transport's own threads.
+    nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response
 }
 
 /// What a transport needs to know about one send beyond the request itself.
