@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "courier-examples", targets: ["courier-examples"]),
     ],
     dependencies: [

@@ -19,6 +19,7 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
 ]
 
 /// The Courier transports `courier-http-bench` can drive; each is used under `#if canImport`.
@@ -58,6 +59,14 @@ let package = Package(
             path: "Benchmarks/Pipeline",
             swiftSettings: strictSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "memory-check",
+            dependencies: [
+                .product(name: "CourierCurl", package: courierPackage),
+                .product(name: "CourierTestServer", package: courierPackage),
+            ],
+            swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "pipeline-threads",

@@ -10,7 +10,9 @@
 /// first and the response last. The client's interceptors run before the request's own.
 ///
 /// Contract: `intercept` runs on the caller's executor (`nonisolated(nonsending)`), so awaiting
-/// `next` costs no thread hop; it must not block that thread. A response from `next` usually
+/// `next` costs no thread hop; it must not block that thread. Write your implementation as
+/// `nonisolated(nonsending) func intercept(…)`, or build with the `NonisolatedNonsendingByDefault`
+/// upcoming feature: a plain `async` method would run on the global pool and hop on every send. A response from `next` usually
 /// has its body still streaming (`Response.isStreaming`): return it as it is, or call
 /// `collectingBody(upTo:)` to read it, or `bodyStream?.discard()` before dropping it.
 /// An error an interceptor throws is attributed to it (`CourierError.stage`); errors it lets
