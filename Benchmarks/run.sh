@@ -126,6 +126,11 @@ if [[ -z ${SKIP_PIPELINE:-} ]]; then
     summarize_pipeline "$results/pipeline.md" | tee "$results/pipeline-summary.md"
 fi
 
+if [[ -z ${SKIP_MEMORY:-} ]]; then
+    echo "== memory: 1 GiB uploaded as a file, as a streamed multipart, and downloaded to a file (ceiling 64 MiB)"
+    "$bin/memory-check" 1 | tee "$results/memory.txt" || failures=$((failures + 1))
+fi
+
 # The table: each row against the baseline with the same concurrency (sequential rows against
 # libcurl easy, AHC sequential and wrk -c1; in-flight rows against libcurl multi, AHC 32, wrk -c32).
 rate() { awk -F'|' -v k="$1" '$1 == k && $3 ~ /^[0-9]+$/ { print $3 }' "$results/table.txt"; }

@@ -49,21 +49,22 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("c
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
 let sparse = directory.appendingPathComponent("upload.bin")
-FileManager.default.createFile(atPath: sparse.path, contents: nil)
+_ = FileManager.default.createFile(atPath: sparse.path, contents: nil)
 let handle = try FileHandle(forWritingTo: sparse)
 try handle.truncate(atOffset: UInt64(size))
 try handle.close()
 
-var failures = 0
-func report(_ phase: String, growth: Int, seconds: Duration, ok: Bool) {
+/// Prints one phase's figures; returns whether it stayed under the ceiling.
+func report(_ phase: String, growth: Int, seconds: Duration) -> Bool {
+    let ok = growth < ceiling
     let mib = Double(growth) / 1_048_576
     let rate = Double(size) / 1_048_576 / (Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18)
     let figures = String(format: "peak RSS growth %7.1f MiB  (%6.0f MiB/s)", mib, rate)
     print(phase.padding(toLength: 30, withPad: " ", startingAt: 0) + figures + (ok ? "  ok" : "  OVER 64 MiB"))
-    if !ok { failures += 1 }
+    return ok
 }
 
-try await withTestServer { server in
+let passed = try await withTestServer { server -> [Bool] in
     let client = Client()
     print("memory check: \(gibibytes) GiB each way, ceiling 64 MiB, baseline RSS \(residentBytes() >> 20) MiB")
 
@@ -73,7 +74,7 @@ try await withTestServer { server in
                               decoding: Receipt.self)
     }
     guard fileReceipt.received == size else { abort("upload received \(fileReceipt.received) bytes") }
-    report("upload RequestBody.file", growth: fileGrowth, seconds: ContinuousClock.now - started, ok: fileGrowth < ceiling)
+    let filePassed = report("upload RequestBody.file", growth: fileGrowth, seconds: ContinuousClock.now - started)
 
     started = ContinuousClock.now
     let multipart = try server.baseURL.buildRequest {
@@ -87,11 +88,11 @@ try await withTestServer { server in
     }
     let (multipartReceipt, multipartGrowth) = try await measure { try await client.send(multipart, decoding: Receipt.self) }
     guard multipartReceipt.received == multipart.body?.contentLength else { abort("multipart received \(multipartReceipt.received)") }
-    report("upload streamed multipart", growth: multipartGrowth, seconds: ContinuousClock.now - started, ok: multipartGrowth < ceiling)
+    let multipartPassed = report("upload streamed multipart", growth: multipartGrowth, seconds: ContinuousClock.now - started)
 
     started = ContinuousClock.now
     let target = directory.appendingPathComponent("download.bin")
-    FileManager.default.createFile(atPath: target.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: target.path, contents: nil)
     let (written, downloadGrowth) = try await measure { () -> Int64 in
         let output = try FileHandle(forWritingTo: target)
         defer { try? output.close() }
@@ -104,7 +105,8 @@ try await withTestServer { server in
         return total
     }
     guard written == size else { abort("download wrote \(written) bytes") }
-    report("download to a file (stream)", growth: downloadGrowth, seconds: ContinuousClock.now - started, ok: downloadGrowth < ceiling)
+    let downloadPassed = report("download to a file (stream)", growth: downloadGrowth, seconds: ContinuousClock.now - started)
+    return [filePassed, multipartPassed, downloadPassed]
 }
 
-exit(failures == 0 ? 0 : 1)
+exit(passed.allSatisfy { $0 } ? 0 : 1)
