@@ -30,23 +30,51 @@ extension Interceptor {
 }
 
 /// What an interceptor knows about the exchange besides the request.
+///
+/// Copied into every stage of every send, so it is one reference and an integer: the parts that
+/// do not change during a send live in a shared, immutable box.
 public struct InterceptorContext: Sendable {
+    /// The parts of a context that stay the same for the whole send.
+    private final class Shared: Sendable {
+        let requestID: String
+        let logger: Logger
+        let limits: Limits
+
+        init(requestID: String, logger: Logger, limits: Limits) {
+            self.requestID = requestID
+            self.logger = logger
+            self.limits = limits
+        }
+    }
+
+    private var shared: Shared
+
     /// Which pass of this send is under way, from 1: each time the request travels down to the
     /// transport again (a retry, an auth refresh), the stages it passes see the next number.
     public var attempt: Int
+
     /// An identifier unique to this `send`, shared by every attempt and stage.
-    public var requestID: String
+    public var requestID: String {
+        get { shared.requestID }
+        set { shared = Shared(requestID: newValue, logger: shared.logger, limits: shared.limits) }
+    }
+
     /// The client's logger.
-    public var logger: Logger
+    public var logger: Logger {
+        get { shared.logger }
+        set { shared = Shared(requestID: shared.requestID, logger: newValue, limits: shared.limits) }
+    }
+
     /// The bounds the client enforces.
-    public var limits: Limits
+    public var limits: Limits {
+        get { shared.limits }
+        set { shared = Shared(requestID: shared.requestID, logger: shared.logger, limits: newValue) }
+    }
 
     /// Creates a context, for testing interceptors in isolation.
     public init(attempt: Int = 1, requestID: String = "test", logger: Logger = Logger(label: "courier"), limits: Limits = Limits()) {
         self.attempt = attempt
-        self.requestID = requestID
-        self.logger = logger
-        self.limits = limits
+        self.shared = Shared(requestID: requestID, logger: logger, limits: limits)
     }
 }
 
