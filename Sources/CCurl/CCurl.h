@@ -24,6 +24,12 @@ typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, v
 typedef int (*ccurl_xferinfo_callback)(void *user_data, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);
 
+/* The running libcurl's version as 0xXXYYZZ; CURLVERSION_NOW is a macro Swift cannot import. */
+static inline unsigned int ccurl_version_num(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info ? info->version_num : 0;
+}
+
 static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }

@@ -43,6 +43,12 @@ extension CurlTransport {
         /// The default configuration.
         public init() {}
 
+        /// Whether this libcurl can send a second request on a cleartext HTTP/2 connection opened
+        /// with prior knowledge. libcurl 7.88 (Debian 12) fails it with "Error in the HTTP2 framing
+        /// layer", its own command-line tool included; HTTP/2 over TLS is not affected. Below 8.0,
+        /// each prior-knowledge request therefore gets a connection of its own.
+        static let libcurlReusesPriorKnowledgeConnections = ccurl_version_num() >= 0x08_00_00
+
         /// Sets the per-transfer options that come from this configuration.
         func apply(to easy: EasyHandle) throws(CurlOptionError) {
             switch httpVersion {
@@ -55,7 +61,11 @@ extension CurlTransport {
                 try easy.set(CURLOPT_PIPEWAIT, 1)
             case .http2PriorKnowledge:
                 try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
-                try easy.set(CURLOPT_PIPEWAIT, 1)
+                if Self.libcurlReusesPriorKnowledgeConnections {
+                    try easy.set(CURLOPT_PIPEWAIT, 1)
+                } else {
+                    try easy.set(CURLOPT_FORBID_REUSE, 1)
+                }
             }
             try easy.set(CURLOPT_SSL_VERIFYPEER, verifyPeer ? 1 : 0)
             try easy.set(CURLOPT_SSL_VERIFYHOST, verifyHost ? 2 : 0)
