@@ -162,7 +162,8 @@ extension ResponseBodyStream {
         }
 
         func next() async throws -> Data? {
-            try await withTaskCancellationHandler {
+            if !Task.isCancelled, let ready = readIfReady() { return try ready.get() }
+            return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                     let (immediate, resume) = state.withLock { state -> (Result<Data?, CourierError>?, Bool) in
                         let action = state.buffer.read()
@@ -179,6 +180,21 @@ extension ResponseBodyStream {
             } onCancel: {
                 abandon(error: CourierError(.cancelled, "reading the response body was cancelled", source: "ResponseBodyStream"))
             }
+        }
+
+        /// A chunk, the end or the failure when one is already there, read without a continuation: a
+        /// body that arrived with its head is collected without suspending or leaving the caller's executor.
+        private func readIfReady() -> Result<Data?, CourierError>? {
+            let (ready, resume) = state.withLock { state -> (Result<Data?, CourierError>?, Bool) in
+                let action = state.buffer.read()
+                switch action {
+                case .wait: return (nil, false)
+                case .deliver(_, let resume): return (Self.result(of: action, error: state.error), resume)
+                case .end, .fail: return (Self.result(of: action, error: state.error), false)
+                }
+            }
+            if resume { onResume() }
+            return ready
         }
 
         /// The consumer is gone: fail a waiting read and tell the producer to abort, once.

@@ -37,6 +37,8 @@ final class CurlLoop: Sendable {
     nonisolated(unsafe) let multi: UnsafeMutableRawPointer?
     private let state = Mutex(State())
     private let lastID = Atomic<UInt64>(0)
+    /// Whether `commands` is non-empty, readable without the lock while the I/O thread spins.
+    private let hasCommands = Atomic<Bool>(false)
     /// Connections opened so far (curl's `CURLINFO_NUM_CONNECTS` summed over transfers).
     let connectionsOpened = Atomic<Int>(0)
 
@@ -77,6 +79,7 @@ final class CurlLoop: Sendable {
                 return .start
             case .running:
                 state.commands.append(command)
+                hasCommands.store(true, ordering: .releasing)
                 wakeIfPolling(&state)
                 return .queued
             }
@@ -127,10 +130,14 @@ final class CurlLoop: Sendable {
     /// Takes every queued command.
     func takeCommands() -> [CurlCommand] {
         state.withLock { state in
+            hasCommands.store(false, ordering: .relaxed)
             defer { state.commands.removeAll(keepingCapacity: true) }
             return state.commands
         }
     }
+
+    /// Whether commands are queued; a cheap check for the I/O thread while it spins.
+    var hasPendingCommands: Bool { hasCommands.load(ordering: .acquiring) }
 
     /// Decides, atomically with respect to `submit`, whether the thread works on, sleeps or stops.
     func nextStep(activeTransfers: Int) -> NextStep {

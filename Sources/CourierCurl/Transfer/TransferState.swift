@@ -15,6 +15,8 @@ final class TransferState {
     private let loop: CurlLoop
     private var continuation: CheckedContinuation<Response, any Error>?
     private var writer: ResponseBodyStream.Writer?
+    /// The parsed response waiting for `handOverHead()` at the end of the driver's round.
+    private var pendingResponse: Response?
     private var parser: ResponseHeadParser
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var requestsDecoding = false
@@ -33,8 +35,12 @@ final class TransferState {
     /// The read callback found no body bytes and paused sending.
     private(set) var sendPaused = false
 
-    /// Whether the response head has been handed to `send`.
+    /// Whether the response head is complete: handed to `send`, or about to be at the end of this round.
     var headDelivered: Bool { writer != nil }
+
+    /// Called once on the I/O thread when the head is complete, inside curl's callbacks; the driver
+    /// calls `handOverHead()` after the round.
+    var onHeadReady: (TransferState) -> Void = { _ in }
 
     init(transfer: CurlTransfer, easy: EasyHandle, loop: CurlLoop, continuation: CheckedContinuation<Response, any Error>) {
         self.transfer = transfer
@@ -243,9 +249,20 @@ final class TransferState {
             onResume: { loop.submit(.resumeDownload(id)) },
             onAbort: { loop.submit(.abort(id)) })
         self.writer = writer
-        let response = Response(status: head.status, headerFields: fields, bodyStream: stream, request: transfer.request)
-        continuation?.resume(returning: response)
-        continuation = nil
+        pendingResponse = Response(status: head.status, headerFields: fields, bodyStream: stream, request: transfer.request)
+        onHeadReady(self)
+    }
+
+    /// Resumes `send` with the response whose head completed during this round of `curl_multi_perform`.
+    ///
+    /// Waiting for the end of the round rather than resuming from the header callback means a small
+    /// body, and often the end of the transfer, are already in the stream when the caller reads it:
+    /// one wakeup of the caller per request instead of two, and no suspension while collecting.
+    func handOverHead() {
+        guard let response = pendingResponse, let continuation else { return }
+        pendingResponse = nil
+        self.continuation = nil
+        continuation.resume(returning: response)
     }
 
     /// Lets the stream's paused body flow again; returns curl's verdict when a refused chunk was redelivered.
@@ -289,10 +306,11 @@ final class TransferState {
     func fail(_ error: CourierError) {
         transfer.upload?.close()
         if failure == nil { failure = error }
-        if let continuation {
+        if let continuation, pendingResponse == nil {
             self.continuation = nil
             continuation.resume(throwing: error)
         } else {
+            // The head is complete: `send` returns it (now or at `handOverHead`) and the body throws.
             writer?.fail(error)
         }
     }
