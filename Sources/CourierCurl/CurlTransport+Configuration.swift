@@ -45,8 +45,9 @@ extension CurlTransport {
 
         /// Whether this libcurl can send a second request on a cleartext HTTP/2 connection opened
         /// with prior knowledge. libcurl 7.88 (Debian 12) fails it with "Error in the HTTP2 framing
-        /// layer", its own command-line tool included; HTTP/2 over TLS is not affected. Below 8.0,
-        /// each prior-knowledge request therefore gets a connection of its own.
+        /// layer", its own command-line tool included, whether the connection is reused or a second
+        /// stream is multiplexed onto it; HTTP/2 over TLS is not affected. Below 8.0, each
+        /// prior-knowledge request therefore gets a connection of its own (fresh, never reused).
         static let libcurlReusesPriorKnowledgeConnections = ccurl_version_num() >= 0x08_00_00
 
         /// Sets the per-transfer options that come from this configuration.
@@ -64,6 +65,7 @@ extension CurlTransport {
                 if Self.libcurlReusesPriorKnowledgeConnections {
                     try easy.set(CURLOPT_PIPEWAIT, 1)
                 } else {
+                    try easy.set(CURLOPT_FRESH_CONNECT, 1)
                     try easy.set(CURLOPT_FORBID_REUSE, 1)
                 }
             }

@@ -122,8 +122,7 @@ final class CurlLoopDriver {
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
-            guard let state = byHandle[handle] else { continue }
-            remove(state)
+            guard let state = byHandle[handle], remove(state) else { continue }
             state.complete(code)
             recycle(state.easy)
             finished = true
@@ -153,16 +152,21 @@ final class CurlLoopDriver {
 
     /// Aborts a running transfer: removing an unfinished transfer makes curl close its connection.
     private func end(_ state: TransferState, with error: CourierError) {
-        remove(state)
+        guard remove(state) else { return }
         state.fail(error)
         recycle(state.easy)
     }
 
-    private func remove(_ state: TransferState) {
+    /// Takes a running transfer out of the multi handle; `false` when it was no longer running,
+    /// so that an abort racing a completion cannot recycle the same easy handle twice.
+    @discardableResult
+    private func remove(_ state: TransferState) -> Bool {
+        guard byHandle[state.easy.raw] === state else { return false }
         loop.connectionsOpened.add(state.easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, state.easy.raw)
         active[state.transfer.id] = nil
         byHandle[state.easy.raw] = nil
+        return true
     }
 
     private func recycle(_ easy: EasyHandle) {
