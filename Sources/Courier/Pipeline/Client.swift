@@ -67,40 +67,38 @@ public struct Client: Sendable {
     public nonisolated(nonsending) func stream(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
         let context = InterceptorContext(attempt: 1, requestID: RequestID.next(), logger: configuration.logger,
                                          limits: configuration.limits)
-        let chain = InterceptorChain(interceptors: interceptors + request.options[InterceptorsOption.self] + extra,
-                                     terminal: makeTerminal())
+        let perRequest = request.options[InterceptorsOption.self]
+        let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
+        let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)
         return try await chain.run(from: 0, request, context: context)
     }
 
-    /// The stage after the interceptors: follow redirects, sending each hop through the transport.
-    private func makeTerminal() -> InterceptorChain.Terminal {
-        let transport = self.transport
-        let configuration = self.configuration
-        return { request, _ in
-            var current = request
-            var redirects = 0
-            while true {
-                let response = try await Self.send(current, through: transport, configuration: configuration)
-                let next: Request?
-                do {
-                    next = try RedirectFollower.nextRequest(after: response, to: current, policy: configuration.redirects)
-                } catch var error as CourierError {
-                    response.bodyStream?.discard()
-                    error.stage = "redirects"
-                    throw error
-                }
-                guard let next else { return response }
+    /// The stage after the interceptors: follows redirects, sending each hop through the transport.
+    nonisolated(nonsending) static func followingRedirects(_ request: Request, through transport: any Transport,
+                                                           configuration: Configuration) async throws -> Response {
+        var current = request
+        var redirects = 0
+        while true {
+            let response = try await Self.send(current, through: transport, configuration: configuration)
+            let next: Request?
+            do {
+                next = try RedirectFollower.nextRequest(after: response, to: current, policy: configuration.redirects)
+            } catch var error as CourierError {
                 response.bodyStream?.discard()
-                redirects += 1
-                guard redirects <= configuration.limits.maxRedirects else {
-                    var error = CourierError(.tooManyRedirects,
-                                             "stopped after \(configuration.limits.maxRedirects) redirects (last to \(next.url.absoluteString))",
-                                             source: "Limits.maxRedirects", request: request, response: response)
-                    error.stage = "redirects"
-                    throw error
-                }
-                current = next
+                error.stage = "redirects"
+                throw error
             }
+            guard let next else { return response }
+            response.bodyStream?.discard()
+            redirects += 1
+            guard redirects <= configuration.limits.maxRedirects else {
+                var error = CourierError(.tooManyRedirects,
+                                         "stopped after \(configuration.limits.maxRedirects) redirects (last to \(next.url.absoluteString))",
+                                         source: "Limits.maxRedirects", request: request, response: response)
+                error.stage = "redirects"
+                throw error
+            }
+            current = next
         }
     }
 

@@ -2,18 +2,18 @@ import Synchronization
 
 /// The interceptors of one send and the terminal stage (redirects, then the transport) after them.
 ///
-/// Built once per send; each `Next` holds the chain and its own position, so passing through a
-/// stage costs one call and no allocation.
+/// Built once per send, the only allocation the pipeline makes; each `Next` holds the chain and
+/// its own position, so passing through a stage costs one call and no allocation.
 final class InterceptorChain: Sendable {
-    typealias Terminal = nonisolated(nonsending) @Sendable (Request, InterceptorContext) async throws -> Response
-
     let interceptors: [any Interceptor]
-    let terminal: Terminal
+    let transport: any Transport
+    let configuration: Client.Configuration
     private let passes = Atomic(0)
 
-    init(interceptors: [any Interceptor], terminal: @escaping Terminal) {
+    init(interceptors: [any Interceptor], transport: any Transport, configuration: Client.Configuration) {
         self.interceptors = interceptors
-        self.terminal = terminal
+        self.transport = transport
+        self.configuration = configuration
     }
 
     /// How many times this send has reached the terminal stage so far.
@@ -24,7 +24,7 @@ final class InterceptorChain: Sendable {
         try Task.checkCancellation(request: request)
         guard index < interceptors.count else {
             passes.add(1, ordering: .relaxed)
-            return try await terminal(request, context)
+            return try await Client.followingRedirects(request, through: transport, configuration: configuration)
         }
         let interceptor = interceptors[index]
         do {
