@@ -21,7 +21,7 @@ struct ResponseHead {
     ///
     /// - Throws: `limitExceeded` when the head has more lines or bytes than `limits` allow (checked
     ///   after AsyncHTTPClient parsed it: it has no such bounds of its own); `invalidResponse` for a
-    ///   field name swift-http-types rejects.
+    ///   field name swift-http-types rejects or ambiguous framing (`HTTPFields.framingProblem`).
     init(_ response: HTTPClientResponse, method: HTTPRequest.Method, limits: Limits, decompresses: Bool,
          request: Request) throws {
         let headers = response.headers
@@ -40,15 +40,22 @@ struct ResponseHead {
         let code = Int(response.status.code)
         let hasBody = method != .head && code != 204 && code != 304 && !(100..<200).contains(code)
         let decoded = decompresses && hasBody && Self.isDecodedByAsyncHTTPClient(headers)
-        var fields = HTTPFields()
-        fields.reserveCapacity(headers.count)
+        var received = HTTPFields()
+        received.reserveCapacity(headers.count)
         for (name, value) in headers {
             guard let fieldName = HTTPField.Name(name) else {
                 throw CourierError(.invalidResponse, "the response has a header field named \"\(name)\", which is not a valid token",
                                    source: "AsyncHTTPClientTransport", request: request)
             }
-            if decoded, fieldName == .contentEncoding || fieldName == .contentLength { continue }
-            fields.append(HTTPField(name: fieldName, value: value))
+            received.append(HTTPField(name: fieldName, value: value))
+        }
+        if let problem = received.framingProblem {
+            throw CourierError(.invalidResponse, problem, source: "AsyncHTTPClientTransport", request: request)
+        }
+        var fields = received
+        if decoded {
+            fields[.contentEncoding] = nil
+            fields[.contentLength] = nil
         }
         status = HTTPResponse.Status(code: code, reasonPhrase: response.status.reasonPhrase)
         self.fields = fields
