@@ -16,14 +16,23 @@ public struct Method: RequestBuildable, Sendable, Equatable {
         self.rawName = name
     }
 
+    /// `GET`.
     public static let GET = Method(.get)
+    /// `POST`.
     public static let POST = Method(.post)
+    /// `PUT`.
     public static let PUT = Method(.put)
+    /// `DELETE`.
     public static let DELETE = Method(.delete)
+    /// `PATCH`.
     public static let PATCH = Method(.patch)
+    /// `HEAD`.
     public static let HEAD = Method(.head)
+    /// `OPTIONS`.
     public static let OPTIONS = Method(.options)
+    /// `TRACE`.
     public static let TRACE = Method(.trace)
+    /// `CONNECT`.
     public static let CONNECT = Method(.connect)
 
     /// An extension method such as `LINK` or `PROPFIND`; a name that is not an HTTP token fails the build.

@@ -10,6 +10,7 @@ public struct MIMEType: RawRepresentable, Hashable, Sendable, ExpressibleByStrin
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Creates a media type from its wire form.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// Creates a media type from a string literal such as `"application/vnd.api+json"`.
     public init(stringLiteral value: String) { self.rawValue = value }
 
     public var description: String { rawValue }
@@ -48,80 +49,131 @@ extension MIMEType {
 
     /// `application/*` types.
     public enum Application {
+        /// `application/json`
         public static let json: MIMEType = "application/json"
+        /// `application/problem+json`
         public static let problemJSON: MIMEType = "application/problem+json"
+        /// `application/json-patch+json`
         public static let jsonPatch: MIMEType = "application/json-patch+json"
+        /// `application/x-ndjson`
         public static let ndjson: MIMEType = "application/x-ndjson"
+        /// `application/xml`
         public static let xml: MIMEType = "application/xml"
+        /// `application/pdf`
         public static let pdf: MIMEType = "application/pdf"
+        /// `application/zip`
         public static let zip: MIMEType = "application/zip"
+        /// `application/gzip`
         public static let gzip: MIMEType = "application/gzip"
+        /// `application/octet-stream`
         public static let octetStream: MIMEType = "application/octet-stream"
+        /// `application/x-www-form-urlencoded`
         public static let formURLEncoded: MIMEType = "application/x-www-form-urlencoded"
+        /// `application/javascript`
         public static let javascript: MIMEType = "application/javascript"
+        /// `application/x-protobuf`
         public static let protobuf: MIMEType = "application/x-protobuf"
+        /// `application/msgpack`
         public static let msgpack: MIMEType = "application/msgpack"
+        /// `application/wasm`
         public static let wasm: MIMEType = "application/wasm"
     }
 
     /// `text/*` types.
     public enum Text {
+        /// `text/plain`
         public static let plain: MIMEType = "text/plain"
+        /// `text/html`
         public static let html: MIMEType = "text/html"
+        /// `text/css`
         public static let css: MIMEType = "text/css"
+        /// `text/csv`
         public static let csv: MIMEType = "text/csv"
+        /// `text/xml`
         public static let xml: MIMEType = "text/xml"
+        /// `text/markdown`
         public static let markdown: MIMEType = "text/markdown"
+        /// `text/javascript`
         public static let javascript: MIMEType = "text/javascript"
+        /// `text/event-stream`
         public static let eventStream: MIMEType = "text/event-stream"
     }
 
     /// `image/*` types.
     public enum Image {
+        /// `image/png`
         public static let png: MIMEType = "image/png"
+        /// `image/jpeg`
         public static let jpeg: MIMEType = "image/jpeg"
+        /// `image/gif`
         public static let gif: MIMEType = "image/gif"
+        /// `image/webp`
         public static let webp: MIMEType = "image/webp"
+        /// `image/svg+xml`
         public static let svg: MIMEType = "image/svg+xml"
+        /// `image/avif`
         public static let avif: MIMEType = "image/avif"
+        /// `image/heic`
         public static let heic: MIMEType = "image/heic"
+        /// `image/bmp`
         public static let bmp: MIMEType = "image/bmp"
+        /// `image/x-icon`
         public static let icon: MIMEType = "image/x-icon"
     }
 
     /// `audio/*` types.
     public enum Audio {
+        /// `audio/mpeg`
         public static let mpeg: MIMEType = "audio/mpeg"
+        /// `audio/ogg`
         public static let ogg: MIMEType = "audio/ogg"
+        /// `audio/wav`
         public static let wav: MIMEType = "audio/wav"
+        /// `audio/webm`
         public static let webm: MIMEType = "audio/webm"
+        /// `audio/aac`
         public static let aac: MIMEType = "audio/aac"
+        /// `audio/flac`
         public static let flac: MIMEType = "audio/flac"
     }
 
     /// `video/*` types.
     public enum Video {
+        /// `video/mp4`
         public static let mp4: MIMEType = "video/mp4"
+        /// `video/mpeg`
         public static let mpeg: MIMEType = "video/mpeg"
+        /// `video/webm`
         public static let webm: MIMEType = "video/webm"
+        /// `video/ogg`
         public static let ogg: MIMEType = "video/ogg"
+        /// `video/quicktime`
         public static let quicktime: MIMEType = "video/quicktime"
     }
 
     /// `multipart/*` types; the boundary parameter is added by the multipart body.
     public enum Multipart {
+        /// `multipart/form-data`
         public static let formData: MIMEType = "multipart/form-data"
+        /// `multipart/mixed`
         public static let mixed: MIMEType = "multipart/mixed"
+        /// `multipart/alternative`
         public static let alternative: MIMEType = "multipart/alternative"
+        /// `multipart/related`
         public static let related: MIMEType = "multipart/related"
+        /// `multipart/byteranges`
         public static let byteranges: MIMEType = "multipart/byteranges"
     }
 
     /// `font/*` types.
     public enum Font {
+        /// `font/woff`
         public static let woff: MIMEType = "font/woff"
+        /// `font/woff2`
         public static let woff2: MIMEType = "font/woff2"
+        /// `font/ttf`
         public static let ttf: MIMEType = "font/ttf"
+        /// `font/otf`
         public static let otf: MIMEType = "font/otf"
     }
 }

@@ -4,14 +4,21 @@
 public struct CacheControl: RequestBuildable, Sendable {
     /// One request cache directive.
     public enum Directive: Sendable, Hashable {
+        /// `no-cache`: revalidate with the origin before using a stored response.
         case noCache
+        /// `no-store`: store neither the request nor its response.
         case noStore
+        /// `no-transform`: intermediaries must not change the content.
         case noTransform
+        /// `only-if-cached`: answer from a cache or with 504.
         case onlyIfCached
+        /// `max-age=N`: accept a stored response at most N seconds old.
         case maxAge(Int)
         /// `max-stale`, optionally with a limit in seconds.
         case maxStale(Int?)
+        /// `min-fresh=N`: the response must stay fresh for at least N more seconds.
         case minFresh(Int)
+        /// `stale-if-error=N`: a stale response up to N seconds old may answer when the origin fails.
         case staleIfError(Int)
         /// A directive written as given, such as an extension directive.
         case custom(String)

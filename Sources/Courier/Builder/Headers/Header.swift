@@ -3,17 +3,27 @@
 /// `setValue` replaces every line of that name; `addValue` joins the new value to the existing
 /// one with `, `, as `URLRequest.addValue(_:forHTTPHeaderField:)` does.
 public enum Header {
+    /// The `Content-Type` field.
     public static let contentType = HeaderName("Content-Type", block: "Header.contentType")
+    /// The `Accept` field.
     public static let accept = HeaderName("Accept", block: "Header.accept")
+    /// The `Authorization` field.
     public static let authorization = HeaderName("Authorization", block: "Header.authorization")
+    /// The `User-Agent` field.
     public static let userAgent = HeaderName("User-Agent", block: "Header.userAgent")
+    /// The `Origin` field.
     public static let origin = HeaderName("Origin", block: "Header.origin")
     /// `Cookie`; `addValue` joins with `; ` as RFC 6265 requires a single Cookie line.
     public static let cookie = HeaderName("Cookie", block: "Header.cookie", separator: "; ")
+    /// The `Referer` field.
     public static let referer = HeaderName("Referer", block: "Header.referer")
+    /// The `Host` field.
     public static let host = HeaderName("Host", block: "Header.host")
+    /// The `Accept-Language` field.
     public static let acceptLanguage = HeaderName("Accept-Language", block: "Header.acceptLanguage")
+    /// The `Accept-Encoding` field.
     public static let acceptEncoding = HeaderName("Accept-Encoding", block: "Header.acceptEncoding")
+    /// The `Cache-Control` field.
     public static let cacheControl = HeaderName("Cache-Control", block: "Header.cacheControl")
 
     /// Any header field by name; an invalid name fails the build.
