@@ -2,13 +2,11 @@
 import Foundation
 import HTTPTypes
 import Synchronization
+import Testing
 
-/// Builds a request whose URL starts as `url`, without depending on the URL blocks under test elsewhere.
+/// Builds a request whose URL starts as `url`.
 func build(_ url: String = "https://api.example.com/v1", @RequestBuilder _ content: () throws -> RequestBlockGroup) throws -> Request {
-    var draft = RequestDraft()
-    draft.url = URLComponents(string: url)!
-    try content().apply(to: &draft)
-    return try draft.build()
+    try #require(URL(string: url)).buildRequest(content)
 }
 
 /// The header lines of `fields` as `name: value` strings, in order.
