@@ -162,35 +162,32 @@ extension ResponseBodyStream {
         }
 
         func next() async throws -> Data? {
-            if !Task.isCancelled, let ready = readIfReady() { return try ready.get() }
+            if !Task.isCancelled, let ready = take(orPark: nil) { return try ready.get() }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                    let (immediate, resume) = state.withLock { state -> (Result<Data?, CourierError>?, Bool) in
-                        let action = state.buffer.read()
-                        if case .wait = action {
-                            state.waiter = continuation
-                            return (nil, false)
-                        }
-                        if case .deliver(_, let resume) = action { return (Self.result(of: action, error: state.error), resume) }
-                        return (Self.result(of: action, error: state.error), false)
-                    }
-                    if resume { onResume() }
-                    if let immediate { continuation.resume(with: immediate) }
+                    if let ready = take(orPark: continuation) { continuation.resume(with: ready) }
                 }
             } onCancel: {
                 abandon(error: CourierError(.cancelled, "reading the response body was cancelled", source: "ResponseBodyStream"))
             }
         }
 
-        /// A chunk, the end or the failure when one is already there, read without a continuation: a
-        /// body that arrived with its head is collected without suspending or leaving the caller's executor.
-        private func readIfReady() -> Result<Data?, CourierError>? {
+        /// The next chunk, the end or the failure when one is already there; otherwise `nil`, with
+        /// `continuation` (if given) parked until the producer writes or finishes.
+        ///
+        /// Called first without a continuation, so a body that arrived with its head is read without
+        /// suspending or leaving the caller's executor.
+        private func take(orPark continuation: CheckedContinuation<Data?, any Error>?) -> Result<Data?, CourierError>? {
             let (ready, resume) = state.withLock { state -> (Result<Data?, CourierError>?, Bool) in
                 let action = state.buffer.read()
                 switch action {
-                case .wait: return (nil, false)
-                case .deliver(_, let resume): return (Self.result(of: action, error: state.error), resume)
-                case .end, .fail: return (Self.result(of: action, error: state.error), false)
+                case .wait:
+                    if let continuation { state.waiter = continuation }
+                    return (nil, false)
+                case .deliver(_, let resume):
+                    return (Self.result(of: action, error: state.error), resume)
+                case .end, .fail:
+                    return (Self.result(of: action, error: state.error), false)
                 }
             }
             if resume { onResume() }
