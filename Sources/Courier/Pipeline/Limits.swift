@@ -12,6 +12,8 @@ public struct Limits: Sendable, Hashable {
     public var maxBodyBytes: Int64 = 64 * 1024 * 1024
     /// The most a compressed body may grow when decoded (decoded bytes ÷ received bytes).
     public var maxDecompressionRatio: Int = 100
+    /// The longest line in a Server-Sent Events stream, in bytes without its line ending.
+    public var maxEventLineBytes: Int = 1024 * 1024
     /// The most redirects followed for one request.
     public var maxRedirects: Int = 10
 
