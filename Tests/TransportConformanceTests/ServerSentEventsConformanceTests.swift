@@ -1,0 +1,44 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Transport conformance: Server-Sent Events", .timeLimit(.minutes(1)))
+struct ServerSentEventsConformanceTests {
+    @Test(arguments: TransportUnderTest.all, [false, true])
+    func eventsSurviveDropsMidEventWithoutLossOrRepeat(transport: TransportUnderTest, bytewise: Bool) async throws {
+        try await transport.withClient { client, server in
+            var policy = ReconnectionPolicy()
+            let waits = Atomic<Int>(0)
+            policy.sleep = { _ in waits.add(1, ordering: .relaxed) }
+            var ids: [String?] = []
+            for try await event in client.events(try server.request("/sse?count=5&drop_after=2&newline=crlf\(bytewise ? "&chunk=1" : "")"),
+                                                 reconnection: policy) {
+                #expect(event.type == "tick")
+                #expect(event.data == "event \(event.id ?? "?")\nof 5")
+                ids.append(event.id)
+            }
+            #expect(ids == (1...5).map { "\($0)" })
+            let resumedFrom = server.receivedRequests.filter { $0.path == "/sse" }.map { $0.header("last-event-id") }
+            #expect(resumedFrom == [nil, "2", "4", "5"])
+            #expect(waits.load(ordering: .relaxed) == 3)
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func cancellingAnEventStreamEndsItWithCancelled(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let request = try server.request("/sse?count=100000&interval_ms=20")
+            let received = Atomic<Int>(0)
+            let task = Task {
+                for try await _ in client.events(request) { received.add(1, ordering: .relaxed) }
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while received.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            task.cancel()
+            let error = await courierError { try await task.value }
+            #expect(error?.code == .cancelled)
+        }
+    }
+}
