@@ -134,4 +134,21 @@ public enum ReadmeExamples {
         }
     }
     // README: end
+
+    // README: events
+    public static func firstTicks(from server: URL, count: Int) async throws -> [ServerSentEvent] {
+        let client = Client()
+        let request = try Request {
+            BaseURL(server)
+            Endpoint("/sse")
+            Query("count", 1000)
+        }
+        var ticks: [ServerSentEvent] = []
+        for try await event in client.events(request) where event.type == "tick" {
+            ticks.append(event)
+            if ticks.count == count { break }
+        }
+        return ticks
+    }
+    // README: end
 }

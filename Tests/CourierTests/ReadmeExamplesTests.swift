@@ -14,7 +14,7 @@ struct ReadmeExamplesTests {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/ReadmeExamples/ReadmeExamples.swift"), encoding: .utf8)
         let snippets = Self.snippets(in: source)
-        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "send", "bad-input"])
+        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "send", "bad-input", "events"])
         for snippet in snippets {
             #expect(readme.contains(snippet.code), "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
         }
@@ -113,6 +113,15 @@ struct ReadmeExamplesTests {
         let error = try #require(ReadmeExamples.injectedHeader())
         #expect(error.code == .invalidRequest)
         #expect(error.source == "Header.custom")
+    }
+
+    @Test func eventsStreamFromARealServerUntilTheLoopEnds() async throws {
+        try await withTestServer { server in
+            let ticks = try await ReadmeExamples.firstTicks(from: server.baseURL, count: 2)
+            #expect(ticks.map(\.id) == ["1", "2"])
+            #expect(ticks.first?.data == "event 1\nof 1000")
+            #expect(server.receivedRequests.count == 1)
+        }
     }
 
     /// The regions between `// README: name` and `// README: end`, with their common indentation removed.
