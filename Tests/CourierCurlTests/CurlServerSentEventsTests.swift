@@ -45,6 +45,16 @@ struct CurlServerSentEventsTests {
         }
     }
 
+    @Test func anEventCutOffByADisconnectIsDiscarded() async throws {
+        let sleeps = SleepRecorder()
+        try await withEventClient(routes: [EventRoutes.cutOff()]) { client, server in
+            let events = try await collect(client.events(try server.request("/sse-cut"), reconnection: sleeps.policy()))
+            #expect(events == [ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "1")])
+            #expect(server.lastEventIDs("/sse-cut") == [nil, "1", "1"])
+            #expect(sleeps.delays.count == 2)
+        }
+    }
+
     @Test func everyReconnectionGoesThroughTheInterceptors() async throws {
         let passes = Atomic<Int>(0)
         let stamp = ClosureInterceptor("token") { request, _, next in
@@ -177,6 +187,28 @@ enum EventRoutes {
         return TestServerResponse(headers: [("Content-Type", "text/event-stream")], body: Data(text.utf8))
     }
 
+    /// `/sse-cut`: the first connection sends event 1, then half of event 2 (a whole `data` line
+    /// and part of another) and closes mid-body; the second sends `data: b`; later ones get 204.
+    static func cutOff() -> Route {
+        let connections = Connections()
+        return Route("/sse-cut") { _ in
+            let parts: [BodyStreamPart]
+            switch connections.next() {
+            case 1: parts = [.bytes(Data("id: 1\ndata: a\n\nid: 2\ndata: partial\ndata: cu".utf8)), .fault(.close)]
+            case 2: parts = [.bytes(Data("data: b\n\n".utf8))]
+            default: return TestServerResponse(status: 204)
+            }
+            return TestServerResponse(headers: [("Content-Type", "text/event-stream")],
+                                      stream: StreamedBody(length: nil, stream: ScriptedBodyStream(parts)))
+        }
+    }
+
+    /// Counts the connections a route has answered.
+    final class Connections: Sendable {
+        private let count = Atomic<Int>(0)
+        func next() -> Int { count.add(1, ordering: .relaxed).newValue }
+    }
+
     /// `/sse-json`: three events with JSON data; `bad=1` adds one that is not JSON.
     static let json = Route("/sse-json") { request in
         var text = (1...3).map { "data: {\"n\": \($0)}\n\n" }.joined()
@@ -220,15 +252,16 @@ func waitUntil(_ condition: () -> Bool) async throws {
     }
 }
 
-/// Runs `body` with a curl client and a test server that has `/sse` and `EventRoutes`, shutting both down after.
+/// Runs `body` with a curl client and a test server that has `/sse`, `EventRoutes` and `routes`, shutting both down after.
 func withEventClient<Result>(
     configuration: Client.Configuration = Client.Configuration(),
     interceptors: [any Interceptor] = [],
+    routes: [Route] = [],
     _ body: (Client, TestServer) async throws -> Result
 ) async throws -> Result {
     let transport = CurlTransport()
     do {
-        let result = try await withTestServer(routes: Route.defaults + [EventRoutes.line, EventRoutes.json]) { server in
+        let result = try await withTestServer(routes: Route.defaults + [EventRoutes.line, EventRoutes.json] + routes) { server in
             try await body(Client(transport: transport, interceptors: interceptors, configuration: configuration), server)
         }
         await transport.shutdown()
