@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension Client {
     /// The Server-Sent Events of `request`, as an async sequence that reconnects like an `EventSource`.

@@ -1,5 +1,6 @@
-public import Foundation
+import Foundation
 import HTTPTypes
+import Logging
 
 /// The events of a Server-Sent Events endpoint, reconnecting as an `EventSource` does; made by `Client.events`.
 ///
@@ -37,6 +38,7 @@ public struct EventStream: AsyncSequence, Sendable {
         private let stream: EventStream
         private var phase = Phase.idle
         private var parser: EventStreamParser
+        /// Events parsed but not yet returned, the next one last.
         private var pending: [ServerSentEvent] = []
         private var body: ResponseBodyStream?
         private var chunks: ResponseBodyStream.AsyncIterator?
@@ -64,9 +66,9 @@ public struct EventStream: AsyncSequence, Sendable {
 
         private mutating func nextEvent() async throws -> ServerSentEvent? {
             while true {
-                if !pending.isEmpty {
+                if let event = pending.popLast() {
                     reconnectsWithoutEvent = 0
-                    return pending.removeFirst()
+                    return event
                 }
                 switch phase {
                 case .finished:
@@ -83,6 +85,10 @@ public struct EventStream: AsyncSequence, Sendable {
                         return nil
                     }
                     let delay = stream.reconnection.delay(beforeReconnect: reconnectsWithoutEvent, serverRetry: parser.reconnectionTime)
+                    stream.client.configuration.logger.debug("event stream reconnecting", metadata: [
+                        "url": "\(stream.request.url.absoluteString)", "delay": "\(delay)",
+                        "last-event-id": "\(parser.lastEventID)", "cause": "\(error.map(String.init(describing:)) ?? "end of stream")",
+                    ])
                     try await stream.reconnection.sleep(delay)
                     try Task.checkCancellation()
                     try await connect()
@@ -131,7 +137,7 @@ public struct EventStream: AsyncSequence, Sendable {
                 return
             }
             do {
-                pending = try parser.parse(chunk)
+                pending = try parser.parse(chunk).reversed()
             } catch {
                 var error = error
                 error.request = stream.request
