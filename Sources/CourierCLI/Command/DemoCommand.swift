@@ -8,7 +8,8 @@ import HTTPTypes
 public struct DemoCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Start an embedded loopback server and send a few requests to it through Courier's pipeline."
+        abstract: "Start an embedded loopback server and send a few requests to it through Courier's pipeline.",
+        usage: "courier demo"
     )
 
     public init() {}

@@ -6,10 +6,12 @@ import Foundation
 public struct ServeCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run Courier's loopback test server on 127.0.0.1 until Ctrl-C (SIGINT) or SIGTERM.",
+        abstract: "Run Courier's loopback test server on 127.0.0.1 until Ctrl-C or SIGTERM.",
+        usage: "courier serve [--port <port>]",
         discussion: """
-            Routes: /anything/… and /echo/… (the request as JSON), /status/{code}, /bytes/{n},
-            /delay/{ms}, /redirect/{n}, /basic-auth/{user}/{password}, /bearer, /gzip, /sse and more.
+            Routes: /anything/… and /echo/… (the request as JSON), /status/{code},
+            /bytes/{n}, /delay/{ms}, /redirect/{n}, /basic-auth/{user}/{password},
+            /bearer, /gzip, /sse and more.
             """
     )
 

@@ -16,13 +16,19 @@ public struct ProgressBar: Sendable {
             return fitted("\(ByteCount.format(received))  \(rate)")
         }
         let fraction = min(Double(received) / Double(total), 1)
-        let tail = " \(ByteCount.format(received)) / \(ByteCount.format(total))  \(rate)"
-        let percent = "\(Int(fraction * 100))%"
+        let totalText = ByteCount.format(total)
+        let tail = " \(Self.padded(ByteCount.format(received), to: totalText.count)) / \(totalText)  \(Self.padded(rate, to: 12))"
+        let percent = Self.padded("\(Int(fraction * 100))%", to: 4)
         let barWidth = columns - 1 - percent.count - 3 - tail.count
         guard barWidth >= 5 else { return fitted(percent + tail) }
         let filled = Int(Double(barWidth) * fraction)
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: barWidth - filled)
         return fitted("\(percent) [\(bar)]\(tail)")
+    }
+
+    /// `text` with spaces before it up to `width`, so the bar keeps its length as numbers grow.
+    private static func padded(_ text: String, to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// `text` cut to the terminal, behind a carriage return so the next line overwrites it.
