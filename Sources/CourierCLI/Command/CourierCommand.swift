@@ -19,14 +19,16 @@ public struct CourierCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp(
         "[METHOD] URL [ITEM…]: the method (GET without data, POST with), the URL (:8080/path is http://127.0.0.1:8080/path), then items.",
         valueName: "request"))
-    public var request: [String] = []
+    var request: [String] = []
 
-    @OptionGroup(title: "Body") public var body: BodyOptions
-    @OptionGroup(title: "Output") public var output: OutputOptions
-    @OptionGroup(title: "Pipeline") public var pipeline: PipelineOptions
+    @OptionGroup(title: "Body") var body: BodyOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
+    /// The command with no arguments, as argument-parser creates it before parsing.
     public init() {}
 
+    /// Reads piped input, then builds, sends and prints the request; a failure becomes the exit status.
     public func run() async throws {
         let status = await execute(console: .standard, standardInput: body.ignoreStdin ? nil : await StandardInput.read())
         if status != .success { throw ExitCode(status.rawValue) }

@@ -1,20 +1,20 @@
-public import ArgumentParser
+import ArgumentParser
 import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
 
 /// `courier demo`: a tour that needs no network, sending real requests to an embedded loopback server.
-public struct DemoCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Start an embedded loopback server and send a few requests to it through Courier's pipeline.",
         usage: "courier demo"
     )
 
-    public init() {}
+    init() {}
 
-    public func run() async throws {
+    func run() async throws {
         let console = Console.standard
         let status = try await withTestServer { server in
             try await Self.tour(port: server.port, console: console)

@@ -3,28 +3,28 @@ public import ArgumentParser
 extension PrettyMode: ExpressibleByArgument {}
 
 /// The options that choose what is printed and where: `--print`, `--pretty`, `--download`, `--curl`.
-public struct OutputOptions: ParsableArguments, Sendable {
+struct OutputOptions: ParsableArguments, Sendable {
     @Option(name: [.short, .long],
             help: ArgumentHelp("What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).",
                                valueName: "HBhb"))
-    public var print: String?
+    var print: String?
 
     @Option(help: ArgumentHelp("all: indent and colour JSON; colors; format; none (default all on a terminal, none when piped).",
                                valueName: "all|colors|format|none"))
-    public var pretty: PrettyMode?
+    var pretty: PrettyMode?
 
     @Flag(name: [.short, .long], help: "Save the response body to a file (named after the response, or --output), with a progress bar on a terminal.")
-    public var download = false
+    var download = false
 
     @Option(name: [.short, .long], help: ArgumentHelp("With --download, the file to save to; without, where to write the output instead of standard output.", valueName: "file"))
-    public var output: String?
+    var output: String?
 
     @Flag(help: "Print the equivalent curl command instead of sending the request.")
-    public var curl = false
+    var curl = false
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         if let print { _ = try PrintSelection(letters: print) }
         if curl, download { throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download") }
     }
@@ -36,19 +36,19 @@ public struct OutputOptions: ParsableArguments, Sendable {
 }
 
 /// The options about the body: how data items are encoded, and whether to read standard input.
-public struct BodyOptions: ParsableArguments, Sendable {
+struct BodyOptions: ParsableArguments, Sendable {
     @Flag(name: [.short, .long], help: "Send data items as a JSON object (the default) and ask for JSON.")
-    public var json = false
+    var json = false
 
     @Flag(name: [.short, .long], help: "Send data items as a form: URL-encoded, or multipart/form-data when a file is attached.")
-    public var form = false
+    var form = false
 
     @Flag(name: [.customShort("I"), .long], help: "Do not read a body from standard input, even when it is piped.")
-    public var ignoreStdin = false
+    var ignoreStdin = false
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         if json, form { throw ValidationError("--json and --form cannot be used together") }
     }
 }

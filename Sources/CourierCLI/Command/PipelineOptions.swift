@@ -1,12 +1,12 @@
-public import ArgumentParser
+import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
 
 /// The options that shape the client: deadline, credentials, redirects, transport and status check.
-public struct PipelineOptions: ParsableArguments, Sendable {
+struct PipelineOptions: ParsableArguments, Sendable {
     /// Which transport sends the request.
-    public enum TransportName: String, ExpressibleByArgument, CaseIterable, Sendable {
+    enum TransportName: String, ExpressibleByArgument, CaseIterable, Sendable {
         /// libcurl (`CurlTransport`), the default.
         case curl
         /// AsyncHTTPClient (`AsyncHTTPClientTransport`) on SwiftNIO.
@@ -14,29 +14,29 @@ public struct PipelineOptions: ParsableArguments, Sendable {
     }
 
     @Option(help: ArgumentHelp("The most seconds the whole exchange may take.", valueName: "seconds"))
-    public var timeout: Double?
+    var timeout: Double?
 
     @Option(name: [.short, .long], help: ArgumentHelp("Basic credentials.", valueName: "user:password"))
-    public var auth: String?
+    var auth: String?
 
     @Option(help: ArgumentHelp("A bearer token (Authorization: Bearer …).", valueName: "token"))
-    public var bearer: String?
+    var bearer: String?
 
     @Flag(name: [.customShort("F"), .long], help: "Follow redirects (not followed by default).")
-    public var follow = false
+    var follow = false
 
     @Option(help: "The most redirects --follow follows.")
-    public var maxRedirects = 30
+    var maxRedirects = 30
 
     @Option(help: ArgumentHelp("The transport: curl (libcurl) or ahc (AsyncHTTPClient).", valueName: "curl|ahc"))
-    public var transport: TransportName = .curl
+    var transport: TransportName = .curl
 
     @Flag(help: "Exit with 3, 4 or 5 for a 3xx, 4xx or 5xx response.")
-    public var checkStatus = false
+    var checkStatus = false
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if maxRedirects < 0 { throw ValidationError("--max-redirects cannot be negative") }
         if auth != nil, bearer != nil { throw ValidationError("--auth and --bearer cannot be used together") }

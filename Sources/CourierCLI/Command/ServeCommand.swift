@@ -1,10 +1,10 @@
-public import ArgumentParser
+import ArgumentParser
 import CourierTestServer
 import Foundation
 
 /// `courier serve`: the project's loopback test server in the foreground, to try `courier` against.
-public struct ServeCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run Courier's loopback test server on 127.0.0.1 until Ctrl-C or SIGTERM.",
         usage: "courier serve [--port <port>]",
@@ -16,15 +16,15 @@ public struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The port to listen on; 0 picks a free one.")
-    public var port = 0
+    var port = 0
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     }
 
-    public func run() async throws {
+    func run() async throws {
         let console = Console.standard
         let server: TestServer
         do {

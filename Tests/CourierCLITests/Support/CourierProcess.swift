@@ -13,6 +13,9 @@ struct CourierRun {
     var errLines: [Substring] { err.split(separator: "\n") }
 }
 
+/// The `courier` executable was found neither next to the test bundle nor in `.build/debug`.
+struct NotBuilt: Error {}
+
 /// Runs the `courier` executable that `swift build` put next to the test bundle.
 enum CourierProcess {
     /// The built executable: beside the test bundle, or in the package's `.build/debug`.
@@ -58,7 +61,8 @@ enum CourierProcess {
     /// A process for `courier arguments…` writing into `scratch`.
     static func makeProcess(_ arguments: [String], scratch: Scratch, stdin: Data? = nil) throws -> Process {
         let process = Process()
-        process.executableURL = try #require(Self.builtExecutable, "the courier executable was not built next to the tests")
+        guard let executable = builtExecutable else { throw NotBuilt() }
+        process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: scratch.out)
         process.standardError = try FileHandle(forWritingTo: scratch.err)
