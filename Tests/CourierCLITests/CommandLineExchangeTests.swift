@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The built `courier` executable against the loopback server: what reaches the server, what is printed, the exit status.
-@Suite("courier executable: requests")
+@Suite("courier executable: requests", .serialized)
 struct CommandLineExchangeTests {
     func echo(_ run: CourierRun) throws -> EchoedRequest {
         try JSONDecoder().decode(EchoedRequest.self, from: run.stdout)

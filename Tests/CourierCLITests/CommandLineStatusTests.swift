@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Exit statuses, error lines, downloads and the `serve` and `demo` subcommands of the built executable.
-@Suite("courier executable: status, errors, downloads, subcommands")
+@Suite("courier executable: status, errors, downloads, subcommands", .serialized)
 struct CommandLineStatusTests {
     @Test(arguments: [(302, Int32(3)), (404, 4), (500, 5), (503, 5), (204, 0)])
     func checkStatusMapsTheStatusClassToTheExitStatus(code: Int, expected: Int32) async throws {

@@ -19,16 +19,15 @@ public struct RequestLine: Sendable, Equatable {
     ///
     /// - Throws: `RequestLineError.missingURL`, or the `RequestItemError` of the first bad item.
     public static func parse(_ arguments: [String], readFile: (String) throws -> String = RequestItemParser.readTextFile) throws -> RequestLine {
-        guard let first = arguments.first else { throw RequestLineError.missingURL }
+        guard var url = arguments.first else { throw RequestLineError.missingURL }
         var rest = arguments.dropFirst()
         var method: String?
-        if !rest.isEmpty, looksLikeMethod(first) {
-            method = first.uppercased()
-            guard let url = rest.first else { throw RequestLineError.missingURL }
+        if let second = rest.first, looksLikeMethod(url) {
+            method = url.uppercased()
+            url = second
             rest = rest.dropFirst()
-            return RequestLine(method: method, url: url, items: try rest.map { try RequestItemParser.parse($0, readFile: readFile) })
         }
-        return RequestLine(method: method, url: first, items: try rest.map { try RequestItemParser.parse($0, readFile: readFile) })
+        return RequestLine(method: method, url: url, items: try rest.map { try RequestItemParser.parse($0, readFile: readFile) })
     }
 
     /// The methods recognised in any case; other methods must be written in capitals (`PURGE`).

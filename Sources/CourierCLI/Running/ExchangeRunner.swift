@@ -43,7 +43,8 @@ public struct ExchangeRunner: Sendable {
         }
         if selection.contains(.responseHead) { console.out(printer.responseHead(response)) }
         if selection.contains(.responseBody) {
-            try await printResponseBody(response)
+            let last = try await printResponseBody(response)
+            if console.isOutTerminal, let last, last != UInt8(ascii: "\n") { console.out("\n") }
         } else {
             response.bodyStream?.discard()
         }
@@ -63,15 +64,16 @@ public struct ExchangeRunner: Sendable {
         console.writeOut(printer.body(bytes, contentType: contentType))
     }
 
-    private func printResponseBody(_ response: Response) async throws {
+    /// Prints the body and returns its last byte printed, so a terminal prompt can start on a line of its own.
+    private func printResponseBody(_ response: Response) async throws -> UInt8? {
         let contentType = response.headerFields[.contentType]
         guard let stream = response.bodyStream else {
-            console.writeOut(printer.body(response.body, contentType: contentType))
-            return
+            return write(printer.body(response.body, contentType: contentType))
         }
         guard printer.pretty != .none || printer.isTerminal else {
-            for try await chunk in stream { console.writeOut(chunk) }
-            return
+            var last: UInt8?
+            for try await chunk in stream { last = write(chunk) ?? last }
+            return last
         }
         var buffered = Data()
         var iterator = stream.makeAsyncIterator()
@@ -79,14 +81,19 @@ public struct ExchangeRunner: Sendable {
             buffered.append(chunk)
             guard buffered.count > formatLimit else { continue }
             if printer.isTerminal, buffered.contains(0) {
-                console.writeOut(printer.body(buffered, contentType: contentType))
                 stream.discard()
-                return
+                return write(printer.body(buffered, contentType: contentType))
             }
-            console.writeOut(buffered)
-            while let more = try await iterator.next() { console.writeOut(more) }
-            return
+            var last = write(buffered)
+            while let more = try await iterator.next() { last = write(more) ?? last }
+            return last
         }
-        console.writeOut(printer.body(buffered, contentType: contentType))
+        return write(printer.body(buffered, contentType: contentType))
+    }
+
+    /// Writes `bytes` to standard output and returns the last one.
+    private func write(_ bytes: Data) -> UInt8? {
+        console.writeOut(bytes)
+        return bytes.last
     }
 }

@@ -33,11 +33,14 @@ enum CourierProcess {
 
     /// Runs `courier arguments…` with `stdin` piped in (or `/dev/null`), stdout and stderr captured
     /// in files (never a full pipe), killed after `deadline` so a hang fails instead of blocking.
-    static func run(_ arguments: [String], stdin: Data? = nil, directory: URL? = nil,
+    ///
+    /// `program` runs instead of `courier` itself, for a wrapper such as `script` that gives it a terminal.
+    static func run(_ arguments: [String], stdin: Data? = nil, directory: URL? = nil, program: URL? = nil,
                     deadline: Duration = .seconds(60)) async throws -> CourierRun {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let process = try makeProcess(arguments, scratch: scratch, stdin: stdin)
+        if let program { process.executableURL = program }
         if let directory { process.currentDirectoryURL = directory }
         let status = try await exitStatus(of: process, deadline: deadline)
         return CourierRun(status: status, stdout: try Data(contentsOf: scratch.out), stderr: try Data(contentsOf: scratch.err))
