@@ -68,7 +68,7 @@ public enum JSONText {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     open(isObject: byte == UInt8(ascii: "{"))
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    containers.removeLast()
+                    if !containers.isEmpty { containers.removeLast() }
                     newline()
                     output.append(byte)
                     position += 1
