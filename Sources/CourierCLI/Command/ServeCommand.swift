@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         """
         Courier test server on http://127.0.0.1:\(port) (Ctrl-C to stop)
 
-        Try, in another terminal:
+        Try, in another terminal (from a checkout, `swift run courier` or .build/debug/courier):
           courier :\(port)/anything lang==en X-Demo:yes
           courier :\(port)/anything name=Ada age:=36 admin:=true
           courier --form :\(port)/anything title=Notes file@README.md
