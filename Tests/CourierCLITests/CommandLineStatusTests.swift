@@ -32,15 +32,15 @@ struct CommandLineStatusTests {
         }
     }
 
-    @Test func unreachablePortIsOneErrorLineAndStatusOne() async throws {
-        let server = try await TestServer.start()
-        let port = server.port
-        try await server.shutdown()
-        let run = try await CourierProcess.run([":\(port)/anything"])
+    /// Port 1 on the loopback interface, as the transport conformance tests use: privileged, and nothing listens there.
+    @Test(arguments: ["curl", "ahc"])
+    func unreachablePortIsOneErrorLineAndStatusOne(transport: String) async throws {
+        let run = try await CourierProcess.run(["--transport", transport, "--timeout", "20", ":1/anything"])
         #expect(run.status == 1)
         #expect(run.errLines.count == 1, "\(run.err)")
         #expect(run.err.hasPrefix("courier: error: "))
-        #expect(run.err.contains("127.0.0.1:\(port)"))
+        #expect(run.err.contains("http://127.0.0.1:1/anything"))
+        #expect(run.out.isEmpty)
     }
 
     @Test func timeoutIsStatusTwo() async throws {
