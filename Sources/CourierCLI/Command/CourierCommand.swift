@@ -40,11 +40,11 @@ public struct CourierCommand: AsyncParsableCommand {
     public func execute(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []) async -> ExitStatus {
         do {
             let request = try makeRequest(standardInput: standardInput)
+            let target = try outputConsole(console)
             if output.curl {
-                console.out(request.curlCommand + "\n")
+                target.out(request.curlCommand + "\n")
                 return .success
             }
-            let target = try outputConsole(console)
             return try await pipeline.withClient(adding: extraInterceptors) { client in
                 try await send(request, with: client, console: target)
             }
