@@ -68,6 +68,7 @@ public struct RequestFactory: Sendable {
             if let body { body }
             if let timeout { Timeout(timeout) }
         }
+        // The builder adds the body's Content-Type after every block, so `Content-Type:` is applied again here.
         for case .removedHeader(let name) in headerItems {
             if let field = HTTPField.Name(name) { request.headerFields[field] = nil }
         }
