@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "courier-examples", targets: ["courier-examples"]),
+        .executable(name: "courier", targets: ["CourierTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.36.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.30.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .target(
@@ -91,6 +93,24 @@ let package = Package(
             path: "Examples/courier-examples",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "CourierCLI",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CourierTool",
+            dependencies: ["CourierCLI"],
+            path: "Sources/courier",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [
@@ -131,6 +151,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierCLITests",
+            dependencies: [
+                "CourierCLI",
+                "CourierTool",
+                "Courier",
+                "CourierTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),

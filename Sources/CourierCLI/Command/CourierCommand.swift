@@ -1,0 +1,93 @@
+public import ArgumentParser
+public import Courier
+public import Foundation
+
+/// `courier [METHOD] URL [ITEM…]`: sends one request through Courier's pipeline and prints the exchange.
+public struct CourierCommand: AsyncParsableCommand {
+    /// The version `--version` and the default `User-Agent` report.
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "courier",
+        abstract: "Send HTTP requests through Courier's pipeline, in the style of HTTPie.",
+        usage: HelpText.usage,
+        discussion: HelpText.discussion,
+        version: version,
+        subcommands: [ServeCommand.self, DemoCommand.self]
+    )
+
+    @Argument(help: ArgumentHelp(
+        "[METHOD] URL [ITEM…]: the method (GET without data, POST with), the URL (:8080/path is http://127.0.0.1:8080/path), then items.",
+        valueName: "request"))
+    var request: [String] = []
+
+    @OptionGroup(title: "Body") var body: BodyOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
+
+    /// The command with no arguments, as argument-parser creates it before parsing.
+    public init() {}
+
+    /// Reads piped input, then builds, sends and prints the request; a failure becomes the exit status.
+    public func run() async throws {
+        let status = await execute(console: .standard, standardInput: body.ignoreStdin ? nil : await StandardInput.read())
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    /// Builds, sends and prints the request; every error becomes one `courier: error:` line and a status.
+    ///
+    /// - Parameter extraInterceptors: interceptors added innermost, for the demo.
+    public func execute(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []) async -> ExitStatus {
+        do {
+            let request = try makeRequest(standardInput: standardInput)
+            let target = try outputConsole(console)
+            if output.curl {
+                target.out(request.curlCommand + "\n")
+                return .success
+            }
+            return try await pipeline.withClient(adding: extraInterceptors) { client in
+                try await send(request, with: client, console: target)
+            }
+        } catch {
+            console.error(ErrorReport.message(for: error))
+            return .failing(with: error)
+        }
+    }
+
+    /// The request the arguments describe, built through Courier's builder.
+    public func makeRequest(standardInput: Data?) throws -> Request {
+        var factory = RequestFactory(line: try RequestLine.parse(request))
+        factory.style = body.form ? .form : .json
+        factory.forcesJSON = body.json
+        factory.standardInput = standardInput
+        factory.credentials = pipeline.credentials
+        factory.timeout = pipeline.deadline
+        return try factory.makeRequest()
+    }
+
+    private func send(_ request: Request, with client: Client, console: Console) async throws -> ExitStatus {
+        let pretty = output.pretty ?? .default(isTerminal: console.isOutTerminal)
+        if output.download {
+            let printer = ExchangePrinter(pretty: output.pretty ?? .default(isTerminal: console.isErrTerminal),
+                                          isTerminal: console.isErrTerminal)
+            return try await Downloader(client: client, console: console, printer: printer, outputPath: output.output).run(request)
+        }
+        var runner = ExchangeRunner(client: client, console: console,
+                                    printer: ExchangePrinter(pretty: pretty, isTerminal: console.isOutTerminal),
+                                    selection: try output.selection(isTerminal: console.isOutTerminal))
+        runner.checksStatus = pipeline.checkStatus
+        return try await runner.run(request)
+    }
+
+    /// `console`, or with `--output` (and no `--download`) one whose standard output is that file.
+    private func outputConsole(_ console: Console) throws -> Console {
+        guard let path = output.output, !output.download else { return console }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw CourierError(.invalidRequest, "cannot create \(path)", source: "--output")
+        }
+        var redirected = console
+        redirected.isOutTerminal = false
+        redirected.writeOut = { file.write($0) }
+        return redirected
+    }
+}

@@ -1,0 +1,47 @@
+/// The long help of `courier --help`: the item syntax, examples, and the exit status table.
+///
+/// Lines stay under 80 columns: argument-parser wraps longer ones when it prints.
+enum HelpText {
+    static let usage = """
+        courier [<options>] [METHOD] URL [ITEM ...]
+          courier serve [--port <port>]
+          courier demo
+        """
+
+    static let discussion = """
+        ITEMS:
+          Name:Value       header (the first of a name replaces the default)
+          Name:            remove a header, such as the default User-Agent
+          Name;            send a header with an empty value
+          name==value      query item, added to the URL's
+          name=value       JSON string field (a form field with --form)
+          name:=json       raw JSON field: numbers, booleans, arrays, objects
+          name=@file       string field read from a file (name:=@file: JSON)
+          field@path       file upload; makes the body multipart/form-data
+                           (field@path;type=image/png sets its type)
+          A backslash escapes a separator: a\\:b==c is the query item a:b=c.
+
+        URL SHORTHANDS:
+          :8080/path       http://127.0.0.1:8080/path
+          :/path           http://127.0.0.1/path (port 80)
+          example.org/x    http://example.org/x
+
+        The method is POST with data items or a piped body, GET otherwise.
+        A body piped to standard input is sent as it is; --ignore-stdin
+        skips it. Piped input and data items together are an error.
+
+        EXAMPLES:
+          courier :8080/anything q==swift Accept:application/json
+          courier PUT example.org/users/42 name=Ada age:=36 tags:='["x"]'
+          courier --form POST :8080/anything title=Trip photo@beach.jpg
+          echo '{"raw":true}' | courier :8080/anything
+          courier -p HBhb --auth ada:secret :8080/basic-auth/ada/secret
+          courier --follow --check-status :8080/redirect/2
+          courier --download -o big.bin :8080/bytes/104857600
+          courier --curl POST example.org/api id:=7
+          courier serve --port 8080   (a local server to try these on)
+          courier demo                (a tour that needs no network)
+
+        \(ExitStatus.table)
+        """
+}

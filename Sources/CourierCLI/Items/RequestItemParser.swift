@@ -1,0 +1,161 @@
+import Foundation
+
+/// Splits an `ITEM` argument at its separator, as HTTPie does, and unescapes it.
+///
+/// The separator is the earliest one in the argument that is not escaped; at one position the
+/// longest wins, so `a:=1` is raw JSON, not the header `a` with value `=1`. A backslash before a
+/// separator character (or before another backslash) makes it literal, in the name and in the
+/// value: `a\:b==c` is the query item `a:b=c`. A backslash before anything else stays as it is.
+public enum RequestItemParser {
+    /// The separators, longest first so that a longer one wins at the same position.
+    static let separators = [":=@", "=@", "==", ":=", "@", "=", ":", ";"]
+
+    /// The characters a backslash escapes.
+    static let specialCharacters: Set<Character> = [":", "=", "@", ";", "\\"]
+
+    /// Parses one argument into an item.
+    ///
+    /// - Parameter readFile: reads the text of a file for `name=@file` and `name:=@file`.
+    /// - Throws: `RequestItemError` naming the argument, when it has no separator, no name, or a bad value.
+    public static func parse(_ argument: String, readFile: (String) throws -> String = readTextFile) throws -> RequestItem {
+        let tokens = tokenize(argument)
+        guard let (name, separator, value) = split(tokens) else {
+            throw RequestItemError(argument: argument, reason: "it is not a request item (Name:Value, name==value, name=value, name:=json or field@path)")
+        }
+        guard !name.isEmpty else {
+            throw RequestItemError(argument: argument, reason: "the part before \"\(separator)\" is empty")
+        }
+        switch separator {
+        case ":":
+            return value.isEmpty ? .removedHeader(name: name) : .header(name: name, value: value)
+        case ";":
+            guard value.isEmpty else {
+                throw RequestItemError(argument: argument, reason: "\"Name;\" sends an empty header and takes no value; write \"Name:Value\" for a value")
+            }
+            return .emptyHeader(name: name)
+        case "==":
+            return .query(name: name, value: value)
+        case "=":
+            return .dataField(name: name, value: value)
+        case "=@":
+            return .dataField(name: name, value: try read(value, for: argument, with: readFile))
+        case ":=":
+            return .rawJSONField(name: name, json: try checkedJSON(value, argument: argument))
+        case ":=@":
+            return .rawJSONField(name: name, json: try checkedJSON(try read(value, for: argument, with: readFile), argument: argument))
+        default:
+            return try file(field: name, spec: value, argument: argument)
+        }
+    }
+
+    /// The text of the file at `path`, for `=@` and `:=@` items.
+    public static func readTextFile(_ path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// A piece of an argument: text as written, or one character that was escaped with a backslash.
+    enum Token: Equatable {
+        case text(String)
+        case escaped(Character)
+
+        var literal: String {
+            switch self {
+            case .text(let text): text
+            case .escaped(let character): String(character)
+            }
+        }
+    }
+
+    /// The argument as text runs and escaped characters; an escaped character never starts a separator.
+    static func tokenize(_ argument: String) -> [Token] {
+        var tokens: [Token] = []
+        var current = ""
+        var characters = argument.makeIterator()
+        while let character = characters.next() {
+            guard character == "\\" else {
+                current.append(character)
+                continue
+            }
+            guard let next = characters.next() else {
+                current.append("\\")
+                break
+            }
+            if specialCharacters.contains(next) {
+                tokens.append(.text(current))
+                tokens.append(.escaped(next))
+                current = ""
+            } else {
+                current.append("\\")
+                current.append(next)
+            }
+        }
+        tokens.append(.text(current))
+        return tokens
+    }
+
+    /// The name, separator and value at the earliest unescaped separator, or `nil` when there is none.
+    static func split(_ tokens: [Token]) -> (name: String, separator: String, value: String)? {
+        var name = ""
+        for (index, token) in tokens.enumerated() {
+            guard case .text(let text) = token, let (range, separator) = earliestSeparator(in: text) else {
+                name += token.literal
+                continue
+            }
+            name += text[..<range.lowerBound]
+            let value = String(text[range.upperBound...]) + tokens[(index + 1)...].map(\.literal).joined()
+            return (name, separator, value)
+        }
+        return nil
+    }
+
+    private static func earliestSeparator(in text: String) -> (Range<String.Index>, String)? {
+        var index = text.startIndex
+        while index < text.endIndex {
+            for separator in separators where text[index...].hasPrefix(separator) {
+                return (index..<text.index(index, offsetBy: separator.count), separator)
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    private static func read(_ path: String, for argument: String, with readFile: (String) throws -> String) throws -> String {
+        do {
+            return try readFile(path)
+        } catch {
+            throw RequestItemError(argument: argument, reason: "cannot read \"\(path)\" as UTF-8 text")
+        }
+    }
+
+    private static func checkedJSON(_ text: String, argument: String) throws -> String {
+        guard JSONText.isValid(text) else {
+            throw RequestItemError(argument: argument, reason: "the value after \":=\" is not valid JSON")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `path` or `path;type=MIME`, as HTTPie writes a file's content type.
+    private static func file(field: String, spec: String, argument: String) throws -> RequestItem {
+        guard !spec.isEmpty else {
+            throw RequestItemError(argument: argument, reason: "no file path after \"@\"")
+        }
+        if let marker = spec.range(of: ";type=", options: .backwards) {
+            let type = String(spec[marker.upperBound...])
+            guard !type.isEmpty else {
+                throw RequestItemError(argument: argument, reason: "no content type after \";type=\"")
+            }
+            return .file(field: field, path: String(spec[..<marker.lowerBound]), type: type)
+        }
+        return .file(field: field, path: spec, type: nil)
+    }
+}
+
+/// A request item that could not be parsed, with the argument quoted so the user sees which one.
+public struct RequestItemError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The argument as given on the command line.
+    public var argument: String
+    /// What is wrong with it.
+    public var reason: String
+
+    public var description: String { "invalid request item \"\(argument)\": \(reason)" }
+}

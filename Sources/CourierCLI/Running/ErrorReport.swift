@@ -1,0 +1,18 @@
+import Foundation
+import Courier
+
+/// The one line an error gets on standard error, without the stack or the request dump.
+enum ErrorReport {
+    static func message(for error: any Error) -> String {
+        guard let error = error as? CourierError else { return "\(error)" }
+        var text = error.message
+        if let source = error.source { text = "\(source): " + text }
+        switch error.code {
+        case .cannotConnect, .timedOut, .insecureConnection, .invalidResponse, .cancelled:
+            if let url = error.request?.url.absoluteString, !text.contains(url) { text += " (\(url))" }
+        default:
+            break
+        }
+        return text
+    }
+}

@@ -1,0 +1,99 @@
+public import Courier
+import Foundation
+import HTTPTypes
+
+/// Sends one request through a client and prints the parts of the exchange `selection` asks for.
+///
+/// The response is streamed: a body is buffered only up to `formatLimit` to lay out JSON, and a
+/// larger one, or any body when nothing is formatted, goes to the output chunk by chunk.
+public struct ExchangeRunner: Sendable {
+    /// The client that sends the request.
+    public var client: Client
+    /// Where output goes.
+    public var console: Console
+    /// How bodies and heads are laid out.
+    public var printer: ExchangePrinter
+    /// Which parts are printed.
+    public var selection: PrintSelection
+    /// Whether a 3xx, 4xx or 5xx response makes the exit status 3, 4 or 5.
+    public var checksStatus = false
+    /// The most body bytes buffered to format; larger bodies are printed as they arrive.
+    public var formatLimit = 16 * 1024 * 1024
+    /// The most request body bytes printed for `B`; a larger body is summarised.
+    public var requestBodyLimit = 1024 * 1024
+
+    /// A runner printing `selection` of each exchange with `printer` to `console`.
+    public init(client: Client, console: Console, printer: ExchangePrinter, selection: PrintSelection) {
+        self.client = client
+        self.console = console
+        self.printer = printer
+        self.selection = selection
+    }
+
+    /// Sends `request`, prints the exchange, and returns the exit status it earns.
+    ///
+    /// - Throws: the `CourierError` the send or the body ended with.
+    public func run(_ request: Request) async throws -> ExitStatus {
+        let response = try await client.stream(request)
+        let sent = response.request
+        if selection.contains(.requestHead) { console.out(printer.requestHead(sent)) }
+        if selection.contains(.requestBody), let body = sent.body, !body.isEmpty {
+            try await printRequestBody(body, contentType: sent.headerFields[.contentType])
+            if !selection.isDisjoint(with: [.responseHead, .responseBody]) { console.out("\n\n") }
+        }
+        if selection.contains(.responseHead) { console.out(printer.responseHead(response)) }
+        if selection.contains(.responseBody) {
+            let last = try await printResponseBody(response)
+            if console.isOutTerminal, let last, last != UInt8(ascii: "\n") { console.out("\n") }
+        } else {
+            response.bodyStream?.discard()
+        }
+        let status = checksStatus ? ExitStatus.checking(statusCode: response.status.code) : .success
+        if status != .success, !console.isOutTerminal {
+            console.err("courier: warning: HTTP \(response.status.code) \(response.status.reasonPhrase)\n")
+        }
+        return status
+    }
+
+    private func printRequestBody(_ body: RequestBody, contentType: String?) async throws {
+        if let length = body.contentLength, length > requestBodyLimit {
+            console.out("(\(ByteCount.format(length)) body not shown)")
+            return
+        }
+        let bytes = try await body.collect(upTo: requestBodyLimit)
+        console.writeOut(printer.body(bytes, contentType: contentType))
+    }
+
+    /// Prints the body and returns its last byte printed, so a terminal prompt can start on a line of its own.
+    private func printResponseBody(_ response: Response) async throws -> UInt8? {
+        let contentType = response.headerFields[.contentType]
+        guard let stream = response.bodyStream else {
+            return write(printer.body(response.body, contentType: contentType))
+        }
+        guard printer.pretty != .none || printer.isTerminal else {
+            var last: UInt8?
+            for try await chunk in stream { last = write(chunk) ?? last }
+            return last
+        }
+        var buffered = Data()
+        var iterator = stream.makeAsyncIterator()
+        while let chunk = try await iterator.next() {
+            buffered.append(chunk)
+            guard buffered.count > formatLimit else { continue }
+            if printer.isTerminal, buffered.contains(0) {
+                stream.discard()
+                return write(printer.body(buffered, contentType: contentType))
+            }
+            var last = write(buffered)
+            while let more = try await iterator.next() { last = write(more) ?? last }
+            return last
+        }
+        return write(printer.body(buffered, contentType: contentType))
+    }
+
+    /// Writes `bytes` to standard output and returns the last one.
+    private func write(_ bytes: Data) -> UInt8? {
+        console.writeOut(bytes)
+        return bytes.last
+    }
+}
