@@ -168,9 +168,23 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
         }
     }
 
+    /// The refresh's credential; a waiter whose task is cancelled leaves at once with `cancelled`
+    /// while the refresh goes on for the others.
     private static func outcome(of task: Task<Credential, any Error>, request: Request?, refused: Response?) async throws -> Credential {
+        let waiter = RefreshWaiter<Credential>()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Credential, any Error>, Never>) in
+                waiter.wait(with: continuation)
+                Task { waiter.finish(await task.result) }
+            }
+        } onCancel: {
+            waiter.finish(.failure(CancellationError()))
+        }
         do {
-            return try await task.value
+            return try result.get()
+        } catch is CancellationError {
+            throw CourierError(.cancelled, "the request was cancelled while its credential was refreshed",
+                               source: "AuthenticationInterceptor", request: request)
         } catch {
             throw CourierError(.authenticationFailed, "refreshing the credential failed", source: "AuthenticationInterceptor",
                                request: request, response: refused, underlying: error)
@@ -185,5 +199,43 @@ extension AuthenticationInterceptor where Credential == String {
         AuthenticationInterceptor(credential: token, policy: policy, apply: { token, request in
             request.headerFields[.authorization] = "Bearer \(token)"
         }, refresh: refresh)
+    }
+}
+
+/// One waiter for a refresh: resumed once, by the refresh finishing or by its own cancellation,
+/// whichever comes first.
+private final class RefreshWaiter<Credential: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<Credential, any Error>, Never>?
+        var early: Result<Credential, any Error>?
+        var isDone = false
+    }
+
+    private let state = Mutex(State())
+
+    func wait(with continuation: CheckedContinuation<Result<Credential, any Error>, Never>) {
+        let early = state.withLock { state -> Result<Credential, any Error>? in
+            if let early = state.early {
+                state.isDone = true
+                return early
+            }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func finish(_ result: Result<Credential, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result<Credential, any Error>, Never>? in
+            guard !state.isDone else { return nil }
+            guard let continuation = state.continuation else {
+                if state.early == nil { state.early = result }
+                return nil
+            }
+            state.isDone = true
+            state.continuation = nil
+            return continuation
+        }
+        continuation?.resume(returning: result)
     }
 }

@@ -63,14 +63,22 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// The hidden values that occur in `fields` and `url`: whole header values, the credential
-    /// parts within them (a bearer token, a cookie's value), the URL's password and hidden query values.
+    /// within them (what follows the scheme in `Bearer abc`, each cookie's value, a `Set-Cookie`'s
+    /// value but not its attributes), the URL's password and hidden query values.
     func secrets(in fields: HTTPFields, url: URL? = nil) -> [String] {
         var secrets: [String] = []
         for field in fields where hides(field.name) {
             secrets.append(field.value)
-            for part in field.value.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "," }) {
-                let value = part.split(separator: "=", maxSplits: 1).last ?? part
-                secrets.append(String(value))
+            switch field.name {
+            case .cookie, .setCookie:
+                let pairs = field.value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                for pair in field.name == .setCookie ? Array(pairs.prefix(1)) : pairs {
+                    if let value = pair.split(separator: "=", maxSplits: 1).dropFirst().first { secrets.append(String(value)) }
+                }
+            default:
+                if let space = field.value.firstIndex(of: " ") {
+                    secrets.append(field.value[field.value.index(after: space)...].trimmingCharacters(in: .whitespaces))
+                }
             }
         }
         if let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {

@@ -62,14 +62,16 @@ struct AuthenticationInterceptorTests {
     @Test func aRequestStartedDuringARefreshWaitsForIt() async throws {
         try await withTestServer { server in
             let gate = AsyncStream<Void>.makeStream()
+            let started = Counter()
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
+                started.increment()
                 for await _ in gate.stream { break }
                 return "fresh"
             }
             let client = Client(interceptors: [auth])
             let first = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
-            while server.hits("/bearer") == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(50))
+            while started.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(20))
             let second = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
             try await Task.sleep(for: .milliseconds(100))
             gate.continuation.yield()
@@ -77,6 +79,30 @@ struct AuthenticationInterceptorTests {
             #expect(try await second.value.status == .ok)
             #expect(server.receivedRequests.map { $0.header("authorization") } == ["Bearer expired", "Bearer fresh", "Bearer fresh"])
             #expect(auth.refreshCount == 1)
+        }
+    }
+
+    @Test func aWaiterCancelledDuringARefreshLeavesAtOnceAndTheRefreshGoesOn() async throws {
+        try await withTestServer { server async throws in
+            let gate = AsyncStream<Void>.makeStream()
+            let started = Counter()
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
+                started.increment()
+                for await _ in gate.stream { break }
+                return "fresh"
+            }
+            let client = Client(interceptors: [auth])
+            let cancelled = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
+            while started.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let patient = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
+            try await Task.sleep(for: .milliseconds(20))
+            cancelled.cancel()
+            let error = await #expect(throws: CourierError.self) { try await cancelled.value }
+            #expect(error?.code == .cancelled)
+            gate.continuation.finish()
+            #expect(try await patient.value.status == .ok)
+            #expect(auth.credential == "fresh")
+            #expect(started.value == 1)
         }
     }
 

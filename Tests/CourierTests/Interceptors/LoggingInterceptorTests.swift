@@ -1,4 +1,4 @@
-import Courier
+@testable import Courier
 import CourierCurl
 import CourierTestServer
 import Foundation
@@ -38,6 +38,16 @@ struct LoggingInterceptorTests {
         fields[.authorization] = "Bearer abcdef123456"
         fields[.accept] = "text/plain"
         #expect(lines(redaction.redacting(fields)) == ["Authorization: <redacted>", "Accept: text/plain"])
+    }
+
+    @Test func scrubbingCutsCredentialsButNotSchemesOrCookieAttributes() {
+        let redaction = Redaction()
+        var fields = HTTPFields()
+        fields[.authorization] = "Bearer token-abcdef"
+        fields[.setCookie] = "session=cookie-value-1; Domain=api.example.com; HttpOnly"
+        let text = "Bearer token-abcdef sent; cookie-value-1 set for api.example.com, HttpOnly"
+        #expect(redaction.scrubbing(text, secretsFrom: fields) == "<redacted> sent; <redacted> set for api.example.com, HttpOnly")
+        #expect(redaction.scrubbing("WWW-Authenticate: Bearer realm=x", secretsFrom: fields) == "WWW-Authenticate: Bearer realm=x")
     }
 
     @Test func logsOneLinePerExchangeByDefault() async throws {
