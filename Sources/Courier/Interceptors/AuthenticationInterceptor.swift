@@ -60,6 +60,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
         var recentRefreshes: [ContinuousClock.Instant] = []
     }
 
+    /// `AuthenticationInterceptor`, without the credential type, in errors and explanations.
     public var name: String { "AuthenticationInterceptor" }
     /// The rules for refreshing.
     public let policy: Policy

@@ -11,7 +11,24 @@ public struct Explanation: Codable, Sendable, Hashable {
     public struct Change: Codable, Sendable, Hashable {
         /// What kind of change.
         public enum Kind: String, Codable, Sendable, Hashable {
-            case method, url, headerAdded, headerRemoved, headerChanged, bodyAdded, bodyRemoved, bodyReplaced, status
+            /// The request method changed.
+            case method
+            /// The request URL changed (or a redirect moved it, for the transport step).
+            case url
+            /// A header field appeared.
+            case headerAdded
+            /// A header field disappeared.
+            case headerRemoved
+            /// A header field's values changed.
+            case headerChanged
+            /// A request body appeared.
+            case bodyAdded
+            /// The request body was dropped.
+            case bodyRemoved
+            /// The body was swapped for different content.
+            case bodyReplaced
+            /// The response status changed.
+            case status
         }
 
         /// What kind of change.
