@@ -9,6 +9,7 @@ public import CoreMetrics
 /// - `courier_request_failures_total` (counter; `method`, `code`: the `CourierError.Code`);
 /// - `courier_request_duration_seconds` (timer; `method`), recorded in nanoseconds.
 ///
+/// The duration runs until the stages after this one return: for a streamed body, until its head arrives.
 /// Dimensions deliberately leave out the URL and host, whose values are unbounded. Place it
 /// outside retry to measure what callers see, or inside to measure each attempt.
 public struct MetricsInterceptor: Interceptor {

@@ -8,7 +8,8 @@ public import Tracing
 /// The span is named after the method (`GET`), as OpenTelemetry's HTTP conventions ask, and carries
 /// `http.request.method`, `url.full` (redacted), `server.address`, `server.port` and
 /// `http.response.status_code`; a 4xx or 5xx status or a thrown error marks it as failed, with
-/// `error.type`. The span is the parent of anything inner stages start (`ServiceContext.current`).
+/// `error.type`. The span is the parent of anything inner stages start (`ServiceContext.current`),
+/// and ends when the stages after this one return: with the response head for a streamed body.
 ///
 /// Place it outside retry to get one span per call, or inside to get one per attempt.
 public struct TracingInterceptor: Interceptor {

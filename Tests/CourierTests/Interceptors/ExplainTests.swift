@@ -139,4 +139,30 @@ struct ExplainTests {
             }
         }
     }
+
+    @Test func methodURLAndBodyChangesAndARedirectAreRecorded() async throws {
+        try await withTestServer { server async throws in
+            let rewrite = ClosureInterceptor("rewrite") { request, _, next in
+                var changed = request
+                changed.method = .post
+                changed.url = server.url("/redirect-to?url=/status/204")
+                changed.body = .string("{}", type: .json)
+                return try await next(changed)
+            }
+            let (client, recorder) = Client(interceptors: [rewrite]).explaining()
+            let response = try await client.send(Request(url: server.url("/echo")))
+            #expect(response.status == .noContent)
+            let steps = try #require(recorder.last?.steps)
+            #expect(steps[0].requestChanges == [
+                .init(.method, from: "GET", to: "POST"),
+                .init(.url, from: server.url("/echo").absoluteString, to: server.url("/redirect-to?url=/status/204").absoluteString),
+                .init(.bodyAdded, to: "(2 bytes, application/json)"),
+            ])
+            #expect(steps[1].stage == "transport")
+            #expect(steps[1].requestChanges == [
+                .init(.url, from: server.url("/redirect-to?url=/status/204").absoluteString, to: server.url("/status/204").absoluteString),
+            ])
+            #expect(recorder.last?.text.contains("url \(server.url("/echo").absoluteString) → ") == true)
+        }
+    }
 }
