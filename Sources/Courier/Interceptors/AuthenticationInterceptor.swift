@@ -20,6 +20,7 @@ import Synchronization
 /// A failed or rate-limited refresh throws `authenticationFailed` carrying the refused response
 /// and, as `underlying`, the refresh's error. A refusal counts whether it arrives as a response or
 /// as the `unacceptableStatus` error of a `ValidationInterceptor` registered after this one.
+/// Place it inside `RetryInterceptor`, so a retried request carries the refreshed credential.
 public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor {
     /// Puts a credential on a request.
     public typealias Apply = @Sendable (Credential, inout Request) throws -> Void

@@ -8,6 +8,9 @@ import HTTPTypes
 /// `catch` can show the server's explanation. By default the acceptable types are the ones the
 /// request's own `Accept` header names, as Alamofire's `validate()` does: a request asking for
 /// JSON that receives an HTML error page fails here instead of in the decoder.
+///
+/// Register it last (innermost): `RetryInterceptor` and `AuthenticationInterceptor` before it read
+/// the status of its `unacceptableStatus` error as they would a response's.
 public struct ValidationInterceptor: Interceptor {
     /// Which response content types are acceptable.
     public enum ContentTypes: Sendable, Hashable {
