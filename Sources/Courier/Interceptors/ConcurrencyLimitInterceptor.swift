@@ -4,8 +4,10 @@ import Synchronization
 /// `maxConcurrentRequestsPerHost` to any one host; the rest wait their turn in arrival order.
 ///
 /// A waiting request whose task is cancelled leaves the queue at once with `cancelled`. A slot is
-/// held until the response head arrives from the stages after this one (a streamed body read
-/// later does not hold it). The defaults are OkHttp's: 64 in all, 5 per host.
+/// held until the response head arrives from the stages after this one, so a streamed body read
+/// later does not hold it; set `holdsSlotUntilBodyIsRead` to read the body (within
+/// `Limits.maxBodyBytes`) before the slot is freed, counting downloads in full. The defaults are
+/// OkHttp's: 64 in all, 5 per host.
 ///
 /// Place it inside retry, so a retry waits for a slot like any request and a request waiting for
 /// its backoff holds none.
@@ -23,10 +25,14 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     /// The most requests in flight to one host at once.
     public let maxConcurrentRequestsPerHost: Int
 
+    /// Whether the response body is read before the slot is freed.
+    public let holdsSlotUntilBodyIsRead: Bool
+
     /// Limits requests in flight to `maxConcurrentRequests` in all and `maxConcurrentRequestsPerHost` per host.
-    public init(maxConcurrentRequests: Int = 64, maxConcurrentRequestsPerHost: Int = 5) {
+    public init(maxConcurrentRequests: Int = 64, maxConcurrentRequestsPerHost: Int = 5, holdsSlotUntilBodyIsRead: Bool = false) {
         self.maxConcurrentRequests = max(1, maxConcurrentRequests)
         self.maxConcurrentRequestsPerHost = max(1, maxConcurrentRequestsPerHost)
+        self.holdsSlotUntilBodyIsRead = holdsSlotUntilBodyIsRead
         self.state = Mutex(State(limiter: ConcurrencyLimiter(maxTotal: maxConcurrentRequests,
                                                              maxPerHost: maxConcurrentRequestsPerHost)))
     }
@@ -41,7 +47,8 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
         let host = request.host.map { "\($0):\(request.port.map(String.init) ?? request.scheme ?? "")" } ?? ""
         try await acquire(host: host, request: request)
         defer { release(host: host) }
-        return try await next(request)
+        let response = try await next(request)
+        return holdsSlotUntilBodyIsRead ? try await response.collectingBody(upTo: context.limits.maxBodyBytes) : response
     }
 
     private func acquire(host: String, request: Request) async throws {

@@ -92,6 +92,24 @@ struct ConcurrencyLimitInterceptorTests {
         }
     }
 
+    @Test func holdingTheSlotUntilTheBodyIsReadCountsSlowDownloadsInFull() async throws {
+        try await withTestServer { server async throws in
+            let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1, holdsSlotUntilBodyIsRead: true)
+            let client = Client(interceptors: [limit])
+            let first = Task { try await client.stream(Request(url: server.url("/drip?numbytes=4&duration_ms=2000"))) }
+            while server.hits("/drip") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let second = Task { try await client.stream(Request(url: server.url("/status/200"))) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(limit.waitingCount == 1, "the head arrived long ago, but the body is still dripping")
+            #expect(server.hits("/status") == 0)
+            let dripped = try await first.value
+            #expect(!dripped.isStreaming && dripped.body.count == 4)
+            #expect(try await second.value.status == .ok)
+            let paths = server.receivedRequests.map(\.path)
+            #expect(paths == ["/drip", "/status/200"])
+        }
+    }
+
     @Test func aFailedRequestReleasesItsSlot() async throws {
         let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1)
         let mock = MockTransport()
