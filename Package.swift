@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.36.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.30.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -33,6 +35,8 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -77,7 +81,7 @@ let package = Package(
         ),
         .target(
             name: "ReadmeExamples",
-            dependencies: ["Courier", "CourierCurl"],
+            dependencies: ["Courier", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Examples/ReadmeExamples",
             swiftSettings: strictSettings
         ),
@@ -115,9 +119,13 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier",
+                "CourierCurl",
                 "CourierTestServer",
                 "ReadmeExamples",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 public import CourierCurl
 public import Foundation
+import HTTPTypes
 
 /// The README's examples, compiled and tested: every block between `README:` markers appears
 /// word for word in README.md, and `ReadmeExamplesTests` checks the request each one builds.
@@ -149,6 +150,32 @@ public enum ReadmeExamples {
             if ticks.count == count { break }
         }
         return ticks
+    }
+    // README: end
+
+    // README: interceptors
+    public static func productionClient(refreshToken: @escaping @Sendable () async throws -> String) -> Client {
+        var retryPolicy = RetryInterceptor.Policy()
+        retryPolicy.maxAttempts = 4
+        retryPolicy.addsIdempotencyKey = true
+        return Client(interceptors: [
+            LoggingInterceptor(redaction: Redaction(headers: [HTTPField.Name("X-Api-Key")!])),
+            MetricsInterceptor(dimensions: [("client", "billing")]),
+            TracingInterceptor(),
+            SingleFlightInterceptor(),
+            RetryInterceptor(policy: retryPolicy, budget: RetryBudget(maxTokens: 20, depositPerRequest: 0.1)),
+            ConcurrencyLimitInterceptor(maxConcurrentRequests: 32, maxConcurrentRequestsPerHost: 8),
+            AuthenticationInterceptor.bearer(token: nil) { _ in try await refreshToken() },
+            ValidationInterceptor(statuses: 200..<300, contentTypes: .fromAcceptHeader),
+        ])
+    }
+    // README: end
+
+    // README: explain
+    public static func explain(_ request: Request, with client: Client) async -> Explanation? {
+        let (explaining, recorder) = client.explaining()
+        _ = try? await explaining.send(request)
+        return recorder.last  // .text for a terminal, .json() for tools
     }
     // README: end
 }

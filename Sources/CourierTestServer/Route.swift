@@ -88,7 +88,7 @@ extension Route {
             .bytes, .streamBytes, .stream, .drip, .upload, .serverSentEvents,
             .redirect, .absoluteRedirect, .redirectTo, .redirectLoop,
             .cookies, .setCookies, .deleteCookies, .basicAuth, .bearer(),
-            .gzip, .gzipBomb, .fault, .raw,
+            .gzip, .gzipBomb, .fault, .raw, .flaky(), .inFlight(),
         ]
     }
 }

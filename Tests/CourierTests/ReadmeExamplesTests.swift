@@ -1,4 +1,5 @@
 import Courier
+import CourierCurl
 import Foundation
 import HTTPTypes
 import CourierTestServer
@@ -14,7 +15,8 @@ struct ReadmeExamplesTests {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/ReadmeExamples/ReadmeExamples.swift"), encoding: .utf8)
         let snippets = Self.snippets(in: source)
-        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "send", "bad-input", "events"])
+        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "send", "bad-input",
+                                       "events", "interceptors", "explain"])
         for snippet in snippets {
             #expect(readme.contains(snippet.code), "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
         }
@@ -142,5 +144,28 @@ struct ReadmeExamplesTests {
             }
         }
         return result
+    }
+
+    @Test func theProductionClientRegistersEveryBuiltInInTheRecommendedOrder() async throws {
+        let client = ReadmeExamples.productionClient { "courier-test-token" }
+        #expect(client.interceptors.map(\.name) == [
+            "LoggingInterceptor", "MetricsInterceptor", "TracingInterceptor", "SingleFlightInterceptor",
+            "RetryInterceptor", "ConcurrencyLimitInterceptor", "AuthenticationInterceptor", "ValidationInterceptor",
+        ])
+        try await withTestServer { server in
+            let response = try await client.send(Request(url: server.baseURL.appending(path: "bearer")))
+            #expect(response.status == .ok)
+            #expect(server.receivedRequests.first?.header("authorization") == "Bearer courier-test-token")
+        }
+    }
+
+    @Test func explainShowsEachStage() async throws {
+        try await withTestServer { server in
+            let client = Client(interceptors: [ValidationInterceptor()])
+            let explanation = try #require(await ReadmeExamples.explain(Request(url: server.baseURL.appending(path: "status/204")),
+                                                                         with: client))
+            #expect(explanation.steps.map(\.stage) == ["ValidationInterceptor", "transport"])
+            #expect(explanation.text.contains("→ 204 No Content"))
+        }
     }
 }

@@ -80,6 +80,8 @@ extension CourierError {
         public static let limitExceeded = Code("limitExceeded")
         /// Too many redirects were followed, or a redirect loop was found.
         public static let tooManyRedirects = Code("tooManyRedirects")
+        /// Credentials were refused and could not be refreshed (the refresh failed or was rate-limited).
+        public static let authenticationFailed = Code("authenticationFailed")
         /// An interceptor failed; `source` names it.
         public static let interceptorFailed = Code("interceptorFailed")
     }

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+public import Logging
+
+/// Logs each exchange through swift-log: one line per exchange at `level`, and at `debug` the
+/// full request and response heads and bodies, with secrets hidden everywhere.
+///
+/// The summary line reads `GET https://api.example.com/users → 200 OK (1234 bytes, 12.5 ms)`
+/// (the size is the announced one while the body still streams)
+/// and carries `request-id`, `method`, `url`, `status` and `duration-ms` as metadata. At
+/// `debug` the response body is read (within `Limits.maxBodyBytes`) so it can be logged, and
+/// the response passed on is buffered; at higher levels nothing is read and streams stay streams.
+///
+/// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the names in `redaction`
+/// are replaced with `<redacted>` in every line, the optional curl command included; their values
+/// are also cut out of logged bodies and error messages wherever they appear (a body that
+/// echoes the request). Other secrets in bodies are logged as they are: log bodies only where
+/// they hold none.
+///
+/// Register it first (outermost), so it logs the exchange once, as the caller sees it, however
+/// often inner stages retry.
+public struct LoggingInterceptor: Interceptor {
+    /// Where lines go; `nil` uses the client's logger (`InterceptorContext.logger`).
+    public var logger: Logger?
+    /// The level of the one-line summary.
+    public var level: Logger.Level
+    /// What to hide.
+    public var redaction: Redaction
+    /// Whether to log the request as a curl command (at `debug`), redacted.
+    public var logsCurlCommand: Bool
+    /// The most body bytes written to one log entry; longer bodies are cut with a note.
+    public var maxLoggedBodyBytes: Int
+
+    /// Creates a logging interceptor.
+    public init(logger: Logger? = nil, level: Logger.Level = .info, redaction: Redaction = Redaction(),
+                logsCurlCommand: Bool = false, maxLoggedBodyBytes: Int = 4096) {
+        self.logger = logger
+        self.level = level
+        self.redaction = redaction
+        self.logsCurlCommand = logsCurlCommand
+        self.maxLoggedBodyBytes = maxLoggedBodyBytes
+    }
+
+    public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+        var logger = self.logger ?? context.logger
+        logger[metadataKey: "request-id"] = "\(context.requestID)"
+        let verbose = logger.logLevel <= .debug
+        let shown = redaction.redacting(request)
+        var secrets = redaction.secrets(in: request.headerFields, url: request.url)
+        let target = "\(request.method) \(shown.url.absoluteString)"
+        if verbose {
+            let entry = Self.head("→ \(target)", shown.headerFields) + bodyText(of: request.body)
+            logger.debug("\(redaction.scrubbing(entry, secrets: secrets))")
+            if logsCurlCommand { logger.debug("\(redaction.scrubbing(shown.curlCommand, secrets: secrets))") }
+        }
+        let start = ContinuousClock.now
+        do {
+            var response = try await next(request)
+            if verbose {
+                response = try await response.collectingBody(upTo: context.limits.maxBodyBytes)
+                secrets = (secrets + redaction.secrets(in: response.headerFields)).sorted { $0.count > $1.count }
+                let status = "← \(response.status.code) \(response.status.reasonPhrase)"
+                let entry = Self.head(status, redaction.redacting(response.headerFields)) + bodyText(of: response.body)
+                logger.debug("\(redaction.scrubbing(entry, secrets: secrets))")
+            }
+            let elapsed = ContinuousClock.now - start
+            let size = !response.isStreaming ? "\(response.body.count) bytes"
+                : response.bodyStream?.expectedLength.map { "\($0) bytes" } ?? "streaming"
+            logger.log(level: level, "\(target) → \(response.status.code) \(response.status.reasonPhrase) (\(size), \(Self.milliseconds(elapsed)) ms)",
+                       metadata: [
+                           "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
+                           "status": "\(response.status.code)", "duration-ms": "\(Self.milliseconds(elapsed))",
+                       ])
+            return response
+        } catch {
+            let elapsed = ContinuousClock.now - start
+            let code = (error as? CourierError)?.code.description ?? "error"
+            let reason = redaction.scrubbing("\(error)", secrets: secrets)
+            logger.log(level: level, "\(target) failed: \(reason) (\(Self.milliseconds(elapsed)) ms)",
+                       metadata: [
+                           "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
+                           "error": "\(code)", "duration-ms": "\(Self.milliseconds(elapsed))",
+                       ])
+            throw error
+        }
+    }
+
+    /// A start line followed by one line per header field.
+    static func head(_ startLine: String, _ fields: HTTPFields) -> String {
+        ([startLine] + fields.map { "\($0.name.rawName): \($0.value)" }).joined(separator: "\n")
+    }
+
+    /// The body as it goes in a log entry: a blank line then the text, or a note for what cannot be shown.
+    func bodyText(of body: RequestBody?) -> String {
+        guard let body, !body.isEmpty else { return "" }
+        guard let segments = body.segments else { return "\n\n(streamed body, not logged)" }
+        if segments.count == 1, case .bytes(let bytes) = segments[0] { return bodyText(of: bytes) }
+        return "\n\n(\(body.contentLength.map { "\($0) bytes" } ?? "a body") from files and memory, not logged)"
+    }
+
+    /// `bytes` as text when they are UTF-8, cut at `maxLoggedBodyBytes`.
+    func bodyText(of bytes: Data) -> String {
+        guard !bytes.isEmpty else { return "" }
+        let shown = bytes.prefix(maxLoggedBodyBytes)
+        guard let text = String(validating: shown, as: UTF8.self) ?? String(validating: shown.dropLast(3), as: UTF8.self)
+        else { return "\n\n(\(bytes.count) bytes of binary data)" }
+        let cut = bytes.count > shown.count ? "\n(\(bytes.count - shown.count) more bytes not logged)" : ""
+        return "\n\n" + text + cut
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.1f", duration.seconds * 1000)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+public import HTTPTypes
+import Synchronization
+
+/// Lets identical requests in flight at the same time share one transport call: the first
+/// goes out, the others wait for its response, and each gets its own buffered copy.
+///
+/// Only `GET` and `HEAD` requests without a body are shared, and only when method, URL and every
+/// header field (in order) are equal, so requests for different users never share a response.
+/// Headers that differ per call by design are left out of the comparison: by default the trace
+/// context a `TracingInterceptor` registered before this one adds (`traceparent`, `tracestate`,
+/// `baggage`); the shared call carries the first caller's.
+/// The shared body is read in full, within `Limits.maxBodyBytes`; a larger one fails every
+/// member with `limitExceeded`, so do not register this for large downloads. The call runs in
+/// its own task: cancelling one member, the first included, does not cancel the others; when
+/// every member has gone, the transfer is cancelled.
+///
+/// Place it after logging, metrics and tracing (each caller is logged, counted and traced) and
+/// before retry, so callers share one retry loop as well as one call. Authentication after it is
+/// safe when the client has one credential; a credential set per request is part of the key.
+public final class SingleFlightInterceptor: Interceptor {
+    private let calls = Mutex<[String: SharedCall]>([:])
+
+    /// The header fields that do not make two requests different.
+    public let ignoredHeaders: Set<HTTPField.Name>
+
+    /// Creates an interceptor with nothing in flight, ignoring `ignoredHeaders` when comparing requests.
+    public init(ignoredHeaders: Set<HTTPField.Name> = [HTTPField.Name("traceparent")!, HTTPField.Name("tracestate")!,
+                                                         HTTPField.Name("baggage")!]) {
+        self.ignoredHeaders = ignoredHeaders
+    }
+
+    /// How many distinct calls are in flight now.
+    public var inFlightCount: Int { calls.withLock { $0.count } }
+
+    public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+        guard request.method == .get || request.method == .head, request.body?.isEmpty ?? true else {
+            return try await next(request)
+        }
+        let key = sharingKey(for: request)
+        let (call, leads) = calls.withLock { calls -> (SharedCall, Bool) in
+            if let existing = calls[key], existing.join() { return (existing, false) }
+            let call = SharedCall()
+            _ = call.join()
+            calls[key] = call
+            return (call, true)
+        }
+        if leads {
+            let limit = context.limits.maxBodyBytes
+            call.start({
+                try await next(request).collectingBody(upTo: limit)
+            }, finished: { [self] in
+                self.calls.withLock { calls in
+                    if calls[key] === call { calls[key] = nil }
+                }
+            })
+        }
+        var response = try await call.value(for: request)
+        response.request = request
+        return response
+    }
+
+    /// What makes two requests identical: method, URL and every header line not ignored, in order.
+    func sharingKey(for request: Request) -> String {
+        var key = "\(request.method.rawValue) \(request.url.absoluteString)"
+        for field in request.headerFields where !ignoredHeaders.contains(field.name) {
+            key += "\n\(field.name.canonicalName): \(field.value)"
+        }
+        return key
+    }
+}

@@ -1,0 +1,229 @@
+import Courier
+import CourierCurl
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@Suite("Authentication interceptor")
+struct AuthenticationInterceptorTests {
+    struct RefreshFailed: Error {}
+
+    @Test func appliesTheCredentialToEveryRequest() async throws {
+        try await withTestServer { server in
+            let auth = AuthenticationInterceptor.bearer(token: "courier-test-token") { _ in Issue.record("no refresh expected"); return "" }
+            let response = try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer")))
+            #expect(response.status == .ok)
+            #expect(server.receivedRequests.first?.header("authorization") == "Bearer courier-test-token")
+            #expect(auth.refreshCount == 0)
+        }
+    }
+
+    @Test func a401RefreshesAndRetriesWithTheNewCredential() async throws {
+        try await withTestServer { server in
+            let refreshes = Counter()
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { stale in
+                #expect(stale == "expired")
+                refreshes.increment()
+                return "fresh"
+            }
+            let response = try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
+            #expect(response.status == .ok)
+            #expect(server.receivedRequests.map { $0.header("authorization") } == ["Bearer expired", "Bearer fresh"])
+            #expect(refreshes.value == 1)
+            #expect(auth.credential == "fresh")
+        }
+    }
+
+    @Test func concurrent401sCauseExactlyOneRefresh() async throws {
+        try await withTestServer { server in
+            let refreshes = Counter()
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
+                refreshes.increment()
+                try await Task.sleep(for: .milliseconds(200))
+                return "fresh"
+            }
+            let client = Client(interceptors: [auth])
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await client.send(Request(url: server.url("/bearer?token=fresh"))).status.code }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 20))
+            #expect(refreshes.value == 1)
+            #expect(auth.refreshCount == 1)
+            let sent = server.receivedRequests.compactMap { $0.header("authorization") }
+            #expect(sent.filter { $0 == "Bearer fresh" }.count == 20)
+        }
+    }
+
+    @Test func aRequestStartedDuringARefreshWaitsForIt() async throws {
+        try await withTestServer { server in
+            let gate = AsyncStream<Void>.makeStream()
+            let started = Counter()
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
+                started.increment()
+                for await _ in gate.stream { break }
+                return "fresh"
+            }
+            let client = Client(interceptors: [auth])
+            let first = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
+            while started.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(20))
+            let second = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
+            try await Task.sleep(for: .milliseconds(100))
+            gate.continuation.yield()
+            #expect(try await first.value.status == .ok)
+            #expect(try await second.value.status == .ok)
+            #expect(server.receivedRequests.map { $0.header("authorization") } == ["Bearer expired", "Bearer fresh", "Bearer fresh"])
+            #expect(auth.refreshCount == 1)
+        }
+    }
+
+    @Test func aWaiterCancelledDuringARefreshLeavesAtOnceAndTheRefreshGoesOn() async throws {
+        try await withTestServer { server async throws in
+            let gate = AsyncStream<Void>.makeStream()
+            let started = Counter()
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
+                started.increment()
+                for await _ in gate.stream { break }
+                return "fresh"
+            }
+            let client = Client(interceptors: [auth])
+            let cancelled = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
+            while started.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let patient = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
+            try await Task.sleep(for: .milliseconds(20))
+            cancelled.cancel()
+            let error = await #expect(throws: CourierError.self) { try await cancelled.value }
+            #expect(error?.code == .cancelled)
+            gate.continuation.finish()
+            #expect(try await patient.value.status == .ok)
+            #expect(auth.credential == "fresh")
+            #expect(started.value == 1)
+        }
+    }
+
+    @Test func aFailedRefreshIsATypedErrorForEveryWaiter() async throws {
+        try await withTestServer { server in
+            let refreshes = Counter()
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
+                refreshes.increment()
+                try await Task.sleep(for: .milliseconds(100))
+                throw RefreshFailed()
+            }
+            let client = Client(interceptors: [auth])
+            let errors = await withTaskGroup(of: CourierError?.self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        do {
+                            _ = try await client.send(Request(url: server.url("/bearer?token=fresh")))
+                            return nil
+                        } catch {
+                            return error as? CourierError
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(errors.count == 5)
+            for error in errors {
+                #expect(error?.code == .authenticationFailed)
+                #expect(error?.response?.status == .unauthorized)
+                #expect(error?.underlying is RefreshFailed)
+                #expect(error?.stage == "AuthenticationInterceptor")
+            }
+            #expect(refreshes.value == 1)
+        }
+    }
+
+    @Test func aCredentialRefusedAgainAfterRefreshIsReturnedWithoutLooping() async throws {
+        try await withTestServer { server in
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "still-wrong" }
+            let response = try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
+            #expect(response.status == .unauthorized)
+            #expect(server.hits("/bearer") == 2)
+        }
+    }
+
+    @Test func refreshesAreLimitedPerWindow() async throws {
+        try await withTestServer { server async throws in
+            var policy = AuthenticationInterceptor<String>.Policy()
+            policy.maxRefreshes = 2
+            policy.refreshWindow = .seconds(600)
+            let refreshes = Counter()
+            let auth = AuthenticationInterceptor.bearer(token: "t0", policy: policy) { _ in
+                refreshes.increment()
+                return "t\(refreshes.value)"
+            }
+            let client = Client(interceptors: [auth])
+            for _ in 0..<2 {
+                #expect(try await client.send(Request(url: server.url("/bearer?token=never"))).status == .unauthorized)
+            }
+            let error = await #expect(throws: CourierError.self) {
+                try await client.send(Request(url: server.url("/bearer?token=never")))
+            }
+            #expect(error?.code == .authenticationFailed)
+            #expect(error?.message.contains("2 times") == true)
+            #expect(refreshes.value == 2)
+        }
+    }
+
+    @Test func withoutACredentialTheFirstRequestObtainsOne() async throws {
+        try await withTestServer { server async throws in
+            let auth = AuthenticationInterceptor.bearer(token: nil) { stale in
+                #expect(stale == nil)
+                return "courier-test-token"
+            }
+            #expect(try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer"))).status == .ok)
+            #expect(server.hits("/bearer") == 1)
+        }
+    }
+
+    @Test func refreshesOnConfiguredStatusesWithACustomScheme() async throws {
+        try await withTestServer { server in
+            var policy = AuthenticationInterceptor<String>.Policy()
+            policy.refreshStatuses = [403]
+            let auth = AuthenticationInterceptor<String>(credential: "old", policy: policy, apply: { key, request in
+                request.headerFields[HTTPField.Name("X-Api-Key")!] = key
+            }, refresh: { _ in "new" })
+            let client = Client(interceptors: [auth])
+            let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=403")))
+            #expect(response.status == .ok)
+            #expect(server.receivedRequests.map { $0.header("x-api-key") } == ["old", "new"])
+        }
+    }
+
+    @Test func a401ThrownByAnInnerValidationIsRefreshedToo() async throws {
+        try await withTestServer { server async throws in
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "fresh" }
+            let client = Client(interceptors: [auth, ValidationInterceptor()])
+            #expect(try await client.send(Request(url: server.url("/bearer?token=fresh"))).status == .ok)
+            #expect(auth.refreshCount == 1)
+            let refused = AuthenticationInterceptor.bearer(token: "expired") { _ in "wrong" }
+            let error = await #expect(throws: CourierError.self) {
+                try await Client(interceptors: [refused, ValidationInterceptor()]).send(Request(url: server.url("/bearer?token=fresh")))
+            }
+            #expect(error?.code == .unacceptableStatus)
+            #expect(error?.response?.status == .unauthorized)
+        }
+    }
+
+    @Test func aOneShotBodyIsNotResentAfterARefresh() async throws {
+        try await withTestServer { server in
+            let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "fresh" }
+            let chunks = AsyncStream<Data> { $0.yield(Data("once".utf8)); $0.finish() }
+            let request = try server.url("/bearer?token=fresh").buildRequest {
+                Method.POST
+                RequestBody.stream(chunks, length: 4)
+            }
+            let error = await #expect(throws: CourierError.self) { try await Client(interceptors: [auth]).send(request) }
+            #expect(error?.code == .bodyNotReplayable)
+            #expect(error?.response?.status == .unauthorized)
+            #expect(server.hits("/bearer") == 1)
+            #expect(auth.credential == "fresh")
+        }
+    }
+}

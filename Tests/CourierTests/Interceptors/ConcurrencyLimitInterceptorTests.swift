@@ -1,0 +1,141 @@
+@testable import Courier
+import CourierCurl
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@Suite("Concurrency limit interceptor")
+struct ConcurrencyLimitInterceptorTests {
+    @Test func theLimitHoldsUnder100ConcurrentSends() async throws {
+        try await withTestServer { server in
+            let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 4, maxConcurrentRequestsPerHost: 4)
+            let passes = PassCounter()
+            let client = Client(interceptors: [limit, passes.interceptor])
+            let counts = try await withThrowingTaskGroup(of: InFlightCount.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        try await client.send(Request(url: server.url("/inflight/20")), decoding: InFlightCount.self)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts.count == 100)
+            #expect(passes.total == 100)
+            #expect(passes.maxInFlight == 4)
+            #expect(counts.map(\.maxInFlight).max()! <= 4)
+            #expect(limit.runningCount == 0 && limit.waitingCount == 0)
+        }
+    }
+
+    @Test func thePerHostLimitLeavesOtherHostsFree() async throws {
+        try await withTestServer { busy in
+            try await withTestServer { other in
+                let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 10, maxConcurrentRequestsPerHost: 2)
+                let client = Client(interceptors: [limit])
+                let busyCounts = try await withThrowingTaskGroup(of: (Bool, InFlightCount).self) { group in
+                    for index in 0..<24 {
+                        let server = index.isMultiple(of: 2) ? busy : other
+                        group.addTask {
+                            (server === busy, try await client.send(Request(url: server.url("/inflight/30")), decoding: InFlightCount.self))
+                        }
+                    }
+                    return try await group.reduce(into: [Bool: Int]()) { most, result in
+                        most[result.0] = max(most[result.0] ?? 0, result.1.maxInFlight)
+                    }
+                }
+                #expect(busyCounts[true] == 2)
+                #expect(busyCounts[false] == 2)
+            }
+        }
+    }
+
+    @Test func waitersAreAdmittedInArrivalOrder() async throws {
+        let order = Trace()
+        let gate = AsyncStream<Void>.makeStream()
+        let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1, maxConcurrentRequestsPerHost: 1)
+        let mock = MockTransport { request in
+            order.add(request.url.lastPathComponent)
+            if request.url.lastPathComponent == "0" {
+                for await _ in gate.stream { break }
+            }
+            return .status(.ok)
+        }
+        let client = Client(transport: mock, interceptors: [limit])
+        var tasks: [Task<Response, any Error>] = []
+        for index in 0..<8 {
+            tasks.append(Task { try await client.send(Request(url: URL(string: "https://example.com/\(index)")!)) })
+            while limit.waitingCount < index || limit.runningCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        gate.continuation.finish()
+        for task in tasks { _ = try await task.value }
+        #expect(order.all == (0..<8).map(String.init))
+    }
+
+    @Test func cancellingAWaiterRemovesItFromTheQueue() async throws {
+        try await withTestServer { server in
+            let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1)
+            let client = Client(interceptors: [limit])
+            let holder = Task { try await client.send(Request(url: server.url("/delay/500"))) }
+            while limit.runningCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let waiter = Task { try await client.send(Request(url: server.url("/status/200"))) }
+            while limit.waitingCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            waiter.cancel()
+            let error = await #expect(throws: CourierError.self) { try await waiter.value }
+            #expect(error?.code == .cancelled)
+            #expect(limit.waitingCount == 0)
+            #expect(try await holder.value.status == .ok)
+            #expect(server.hits("/status") == 0)
+            #expect(try await client.send(Request(url: server.url("/status/200"))).status == .ok)
+            #expect(limit.runningCount == 0)
+        }
+    }
+
+    @Test func holdingTheSlotUntilTheBodyIsReadCountsSlowDownloadsInFull() async throws {
+        try await withTestServer { server async throws in
+            let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1, holdsSlotUntilBodyIsRead: true)
+            let client = Client(interceptors: [limit])
+            let first = Task { try await client.stream(Request(url: server.url("/drip?numbytes=4&duration_ms=2000"))) }
+            while server.hits("/drip") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let second = Task { try await client.stream(Request(url: server.url("/status/200"))) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(limit.waitingCount == 1, "the head arrived long ago, but the body is still dripping")
+            #expect(server.hits("/status") == 0)
+            let dripped = try await first.value
+            #expect(!dripped.isStreaming && dripped.body.count == 4)
+            #expect(try await second.value.status == .ok)
+            let paths = server.receivedRequests.map(\.path)
+            #expect(paths == ["/drip", "/status/200"])
+        }
+    }
+
+    @Test func aFailedRequestReleasesItsSlot() async throws {
+        let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1)
+        let mock = MockTransport()
+        mock.enqueue(.failure(.cannotConnect))
+        mock.enqueue(.status(.ok))
+        let client = Client(transport: mock, interceptors: [limit])
+        await #expect(throws: CourierError.self) { try await client.send(Request(url: URL(string: "https://example.com")!)) }
+        #expect(limit.runningCount == 0)
+        #expect(try await client.send(Request(url: URL(string: "https://example.com")!)).status == .ok)
+    }
+
+    @Test func theStateMachineSkipsWaitersForAFullHostButKeepsOrder() {
+        var limiter = ConcurrencyLimiter(maxTotal: 2, maxPerHost: 1)
+        let acquired = [
+            limiter.acquire(id: 1, host: "a"), limiter.acquire(id: 2, host: "a"), limiter.acquire(id: 3, host: "b"),
+            limiter.acquire(id: 4, host: "c"), limiter.acquire(id: 5, host: "b"),
+        ]
+        #expect(acquired == [true, false, true, false, false])
+        let admittedAfterB = limiter.release(host: "b")
+        #expect(admittedAfterB == [4])
+        let admittedAfterA = limiter.release(host: "a")
+        #expect(admittedAfterA == [2])
+        let cancelled = [limiter.cancel(id: 5), limiter.cancel(id: 5)]
+        #expect(cancelled == [true, false])
+        let admittedAfterC = limiter.release(host: "c")
+        #expect(admittedAfterC.isEmpty)
+        #expect(limiter.running == 1)
+    }
+}

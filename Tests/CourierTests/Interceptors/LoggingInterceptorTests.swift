@@ -1,0 +1,140 @@
+@testable import Courier
+import CourierCurl
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Logging
+import Testing
+
+@Suite("Logging interceptor")
+struct LoggingInterceptorTests {
+    static let secrets = ["bearer-secret-0042", "cookie-secret-0042", "apikey-secret-0042", "query-secret-0042",
+                          "session-secret-0042"]
+
+    static let redaction = Redaction(headers: [HTTPField.Name("X-Api-Key")!], queryItems: ["api_key"])
+
+    /// Answers with a `Set-Cookie` and echoes the request, secrets included, in its body.
+    static let login = Route("/login") { request in
+        var response = try TestServerResponse.json(EchoedRequest(request))
+        response.headers.append(("Set-Cookie", "session=session-secret-0042; Path=/; HttpOnly"))
+        return response
+    }
+
+    static func secretRequest(_ server: TestServer) throws -> Request {
+        try server.url("/login?api_key=query-secret-0042&page=2").buildRequest {
+            Method.POST
+            Authorization.bearer("bearer-secret-0042")
+            Header.custom("Cookie").setValue("theme=dark; sid=cookie-secret-0042")
+            Header.custom("X-Api-Key").setValue("apikey-secret-0042")
+            RequestBody.string("hello")
+        }
+    }
+
+    @Test func redactionHidesTheURLPasswordAndNamedQueryValues() throws {
+        let redaction = Redaction(queryItems: ["Token"])
+        let url = try #require(URL(string: "https://ada:hunter2-long@api.example.com/x?token=abc123456&q=swift"))
+        #expect(redaction.redacting(url).absoluteString == "https://ada:%3Credacted%3E@api.example.com/x?token=%3Credacted%3E&q=swift")
+        var fields = HTTPFields()
+        fields[.authorization] = "Bearer abcdef123456"
+        fields[.accept] = "text/plain"
+        #expect(lines(redaction.redacting(fields)) == ["Authorization: <redacted>", "Accept: text/plain"])
+    }
+
+    @Test func scrubbingCutsCredentialsButNotSchemesOrCookieAttributes() {
+        let redaction = Redaction()
+        var fields = HTTPFields()
+        fields[.authorization] = "Bearer token-abcdef"
+        fields[.setCookie] = "session=cookie-value-1; Domain=api.example.com; HttpOnly"
+        let text = "Bearer token-abcdef sent; cookie-value-1 set for api.example.com, HttpOnly"
+        #expect(redaction.scrubbing(text, secretsFrom: fields) == "<redacted> sent; <redacted> set for api.example.com, HttpOnly")
+        #expect(redaction.scrubbing("WWW-Authenticate: Bearer realm=x", secretsFrom: fields) == "WWW-Authenticate: Bearer realm=x")
+    }
+
+    @Test func logsOneLinePerExchangeByDefault() async throws {
+        let capture = LogCapture()
+        try await withTestServer { server in
+            let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info))])
+            _ = try await client.send(Request(url: server.url("/status/201")))
+            let lines = capture.all
+            #expect(lines.count == 1)
+            let line = try #require(lines.first)
+            #expect(line.hasPrefix("info GET \(server.baseURL.absoluteString)/status/201 → 201 Created (0 bytes, "))
+            #expect(line.contains("status=201"))
+            #expect(line.contains("request-id=req-"))
+        }
+    }
+
+    @Test func usesTheClientsLoggerWhenGivenNone() async throws {
+        let capture = LogCapture()
+        try await withTestServer { server in
+            var configuration = Client.Configuration()
+            configuration.logger = capture.logger(level: .info)
+            let client = Client(interceptors: [LoggingInterceptor()], configuration: configuration)
+            _ = try await client.send(Request(url: server.url("/status/200")))
+            #expect(capture.all.count == 1)
+        }
+    }
+
+    @Test func redactionHidesSecretsInEveryLogLine() async throws {
+        let capture = LogCapture()
+        try await withTestServer(routes: Route.defaults + [Self.login]) { server in
+            let logging = LoggingInterceptor(logger: capture.logger(level: .debug), redaction: Self.redaction, logsCurlCommand: true)
+            let response = try await Client(interceptors: [logging]).send(Self.secretRequest(server))
+            #expect(response.status == .ok)
+            #expect(response.text.contains("bearer-secret-0042"), "the response itself is untouched")
+            let lines = capture.all
+            #expect(lines.count == 4)
+            for line in lines {
+                for secret in Self.secrets {
+                    #expect(!line.contains(secret), "\(secret) leaked in: \(line)")
+                }
+            }
+            let all = lines.joined(separator: "\n")
+            #expect(all.contains("Authorization: <redacted>"))
+            #expect(all.contains("Cookie: <redacted>"))
+            #expect(all.contains("X-Api-Key: <redacted>"))
+            #expect(all.contains("Set-Cookie: <redacted>"))
+            #expect(all.contains("api_key=%3Credacted%3E&page=2"))
+            #expect(all.contains("curl '"))
+            #expect(all.contains("-H 'Authorization: <redacted>'"))
+            #expect(all.contains("\n\nhello"), "the request body is logged at debug")
+        }
+    }
+
+    @Test func atDebugTheResponseBodyIsLoggedAndStillReturned() async throws {
+        let capture = LogCapture()
+        try await withTestServer { server in
+            let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .debug), maxLoggedBodyBytes: 10)])
+            let response = try await client.stream(Request(url: server.url("/bytes/100")))
+            #expect(!response.isStreaming)
+            #expect(response.body.count == 100)
+            let responseEntry = try #require(capture.all.first { $0.hasPrefix("debug ← 200") })
+            #expect(responseEntry.contains("bytes of binary data") || responseEntry.contains("(90 more bytes not logged)"))
+        }
+    }
+
+    @Test func aboveDebugTheBodyKeepsStreaming() async throws {
+        let capture = LogCapture()
+        try await withTestServer { server in
+            let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info))])
+            let response = try await client.stream(Request(url: server.url("/bytes/100")))
+            #expect(response.isStreaming)
+            #expect(try await response.collectingBody(upTo: 1000).body.count == 100)
+            #expect(capture.all.first?.contains("(100 bytes, ") == true)
+        }
+    }
+
+    @Test func aFailureIsOneLineNamingTheErrorCodeWithoutSecrets() async throws {
+        let capture = LogCapture()
+        let server = try await TestServer.start()
+        let request = try Self.secretRequest(server)
+        try await server.shutdown()
+        let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info), redaction: Self.redaction)])
+        await #expect(throws: CourierError.self) { try await client.send(request) }
+        let lines = capture.all
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("failed: cannotConnect") == true)
+        #expect(lines.first?.contains("error=cannotConnect") == true)
+        for secret in Self.secrets { #expect(lines.first?.contains(secret) == false) }
+    }
+}

@@ -1,0 +1,154 @@
+import Courier
+import CourierCurl
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import InMemoryTracing
+import MetricsTestKit
+import Synchronization
+import Testing
+import Tracing
+
+/// A test tracer that propagates in the W3C form: spans come from an `InMemoryTracer` whose
+/// IDs are hex, and `inject` writes `traceparent: 00-<trace>-<span>-01`.
+struct W3CTestTracer: Tracer {
+    typealias Span = InMemorySpan
+    let spans: InMemoryTracer
+
+    init() {
+        let counter = Counter()
+        let next: @Sendable (Int) -> String = { width in
+            counter.increment()
+            let value = counter.value
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: width - hex.count) + hex
+        }
+        spans = InMemoryTracer(idGenerator: .init(nextTraceID: { "4bf92f3577b34da6" + next(16) }, nextSpanID: { next(16) }))
+    }
+
+    func startSpan<Instant: TracerInstant>(_ operationName: String, context: @autoclosure () -> ServiceContext,
+                                           ofKind kind: SpanKind, at instant: @autoclosure () -> Instant,
+                                           function: String, file fileID: String, line: UInt) -> InMemorySpan {
+        spans.startSpan(operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID, line: line)
+    }
+
+    func forceFlush() { spans.forceFlush() }
+
+    func inject<Carrier, Inject: Injector>(_ context: ServiceContext, into carrier: inout Carrier, using injector: Inject)
+    where Carrier == Inject.Carrier {
+        guard let span = context.inMemorySpanContext else { return }
+        injector.inject("00-\(span.traceID)-\(span.spanID)-01", forKey: "traceparent", into: &carrier)
+    }
+
+    func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract)
+    where Carrier == Extract.Carrier {}
+}
+
+@Suite("Metrics and tracing interceptors")
+struct MetricsAndTracingTests {
+    @Test func countsRequestsFailuresAndDurations() async throws {
+        let metrics = TestMetrics()
+        try await withTestServer { server in
+            let client = Client(interceptors: [MetricsInterceptor(dimensions: [("client", "test")], factory: metrics)])
+            _ = try await client.send(Request(url: server.url("/status/200")))
+            _ = try await client.send(Request(url: server.url("/status/200")))
+            _ = try await client.send(Request(url: server.url("/status/503")))
+            let closed = try await TestServer.start()
+            let unreachable = closed.url("/")
+            try await closed.shutdown()
+            await #expect(throws: CourierError.self) { try await client.send(Request(url: unreachable)) }
+
+            let ok = try metrics.expectCounter("courier_requests_total", [("client", "test"), ("method", "GET"), ("status", "200")])
+            #expect(ok.totalValue == 2)
+            let unavailable = try metrics.expectCounter("courier_requests_total", [("client", "test"), ("method", "GET"), ("status", "503")])
+            #expect(unavailable.totalValue == 1)
+            let failed = try metrics.expectCounter("courier_request_failures_total", [("client", "test"), ("method", "GET"), ("code", "cannotConnect")])
+            #expect(failed.totalValue == 1)
+            let timer = try metrics.expectTimer("courier_request_duration_seconds", [("client", "test"), ("method", "GET")])
+            #expect(timer.values.count == 4)
+            #expect(timer.values.allSatisfy { $0 > 0 })
+        }
+    }
+
+    @Test func insideRetryEveryAttemptIsCounted() async throws {
+        let metrics = TestMetrics()
+        try await withTestServer { server in
+            let sleeps = SleepRecorder()
+            let client = Client(interceptors: [RetryInterceptor(budget: .unlimited, sleep: sleeps.sleep),
+                                               MetricsInterceptor(factory: metrics)])
+            _ = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/2")))
+            #expect(try metrics.expectCounter("courier_requests_total", [("method", "GET"), ("status", "503")]).totalValue == 2)
+            #expect(try metrics.expectCounter("courier_requests_total", [("method", "GET"), ("status", "200")]).totalValue == 1)
+        }
+    }
+
+    @Test func aClientSpanIsRecordedWithHTTPAttributesAndInjectedIntoTheRequest() async throws {
+        let tracer = InMemoryTracer()
+        try await withTestServer { server in
+            let client = Client(interceptors: [TracingInterceptor(tracer: tracer)])
+            _ = try await client.send(Request(url: server.url("/status/200?api=1")))
+            let span = try #require(tracer.finishedSpans.first)
+            #expect(tracer.finishedSpans.count == 1)
+            #expect(span.operationName == "GET")
+            #expect(span.kind == .client)
+            #expect(span.attributes.get("http.request.method") == .string("GET"))
+            #expect(span.attributes.get("url.full") == .string(server.url("/status/200?api=1").absoluteString))
+            #expect(span.attributes.get("server.address") == .string("127.0.0.1"))
+            #expect(span.attributes.get("server.port") == .int64(Int64(server.port)))
+            #expect(span.attributes.get("http.response.status_code") == .int64(200))
+            #expect(span.status == nil)
+            let received = try #require(server.receivedRequests.first)
+            #expect(received.header(InMemoryTracer.traceIDKey) == span.traceID)
+            #expect(received.header(InMemoryTracer.spanIDKey) == span.spanID)
+        }
+    }
+
+    @Test func aW3CTracerPutsTraceparentOnTheWire() async throws {
+        let tracer = W3CTestTracer()
+        try await withTestServer { server in
+            let client = Client(interceptors: [TracingInterceptor(tracer: tracer)])
+            _ = try await client.send(Request(url: server.url("/echo")))
+            let span = try #require(tracer.spans.finishedSpans.first)
+            let traceparent = try #require(server.receivedRequests.first?.header("traceparent"))
+            #expect(traceparent == "00-\(span.traceID)-\(span.spanID)-01")
+            #expect(traceparent.range(of: #"^00-[0-9a-f]{32}-[0-9a-f]{16}-01$"#, options: .regularExpression) != nil)
+        }
+    }
+
+    @Test func theSpanIsAChildOfTheCallersContext() async throws {
+        let tracer = InMemoryTracer()
+        try await withTestServer { server in
+            let client = Client(interceptors: [TracingInterceptor(tracer: tracer)])
+            let parent = tracer.startSpan("checkout")
+            try await ServiceContext.$current.withValue(parent.context) {
+                _ = try await client.send(Request(url: server.url("/status/200")))
+            }
+            parent.end()
+            let http = try #require(tracer.finishedSpans.first { $0.operationName == "GET" })
+            #expect(http.parentSpanID == parent.spanID)
+            #expect(http.traceID == parent.traceID)
+        }
+    }
+
+    @Test func failuresMarkTheSpanAsAnError() async throws {
+        let tracer = InMemoryTracer()
+        try await withTestServer { server in
+            let client = Client(interceptors: [TracingInterceptor(tracer: tracer), ValidationInterceptor()])
+            await #expect(throws: CourierError.self) { try await client.send(Request(url: server.url("/status/500"))) }
+            let span = try #require(tracer.finishedSpans.first)
+            #expect(span.status?.code == .error)
+            #expect(span.errors.count == 1)
+            #expect(span.attributes.get("error.type") == .string("unacceptableStatus"))
+        }
+    }
+
+    @Test func aSecretInTheURLIsNotRecorded() async throws {
+        let tracer = InMemoryTracer()
+        try await withTestServer { server in
+            let client = Client(interceptors: [TracingInterceptor(tracer: tracer, redaction: Redaction(queryItems: ["key"]))])
+            _ = try await client.send(Request(url: server.url("/status/200?key=hidden-value")))
+            let span = try #require(tracer.finishedSpans.first)
+            #expect(span.attributes.get("url.full") == .string(server.url("/status/200?key=%3Credacted%3E").absoluteString))
+        }
+    }
+}
