@@ -133,7 +133,11 @@ typedef enum courier_code {
     /** The operation does not apply to this object, such as reading a body streamed from a file. */
     COURIER_E_UNSUPPORTED = 18,
     /** Any other failure; the error message says what. */
-    COURIER_E_INTERNAL = 19
+    COURIER_E_INTERNAL = 19,
+    /** The response's content type was not acceptable (raised by interceptors that validate). */
+    COURIER_E_UNACCEPTABLE_CONTENT_TYPE = 20,
+    /** A response body could not be decoded (raised by interceptors that decode). */
+    COURIER_E_DECODING = 21
 } courier_code;
 
 /** An error: a code, a message for people, and the pipeline stage it came from. */
