@@ -43,7 +43,7 @@ struct CAPIFailure: Error {
             let code = (error.underlying as? InterceptorCode)?.code ?? Self.code(for: error.code)
             self.init(code, error.message, stage: error.stage, status: error.response.map { $0.status.code } ?? 0)
             if let source = error.source, source != error.stage, !message.hasPrefix(source) {
-                message = "\(source): \(message)"
+                message = "\(source): \(message)".replacing(/\((?:_:)+\)/, with: "")
             }
         default:
             self.init(COURIER_E_INTERNAL, "\(function): \(error)")

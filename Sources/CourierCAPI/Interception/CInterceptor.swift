@@ -133,26 +133,29 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         return error
     }
 
-    /// Runs `around` on a Courier thread, where its blocking `proceed` can drain the executor.
+    /// Runs `around` on a Courier thread, where its blocking `proceed` can drain the executor;
+    /// cancelling the send cancels what `proceed` waits for.
     private func interceptAround(_ around: courier_exchange_fn, _ request: Request, context: InterceptorContext,
                                  next: Next) async throws -> Response {
-        if let executor = ThreadRole.drainingExecutor {
-            return try runAround(around, request, context: context, next: next, executor: executor)
-        }
-        let pool = CallbackPool.shared
-        let box = UncheckedBox(self)
-        let result: Result<Response, any Error> = await pool.run {
-            Result { try box.value.runAround(around, request, context: context, next: next, executor: pool) }
-        }
-        return try result.get()
-    }
-
-    private func runAround(_ around: courier_exchange_fn, _ request: Request, context: InterceptorContext, next: Next,
-                           executor: any DrainingExecutor) throws -> Response {
+        let executor = ThreadRole.drainingExecutor ?? CallbackPool.shared
         let exchange = ExchangeBox(phase: .around, request: request, response: nil, context: context,
                                    interceptorName: name, next: next, executor: executor)
-        let outcome = try call(around, with: exchange, deadlineOf: request)
-        switch outcome {
+        return try await withTaskCancellationHandler {
+            if ThreadRole.drainingExecutor != nil {
+                return try runAround(around, exchange: exchange, request: request)
+            }
+            let box = UncheckedBox(self)
+            let result: Result<Response, any Error> = await CallbackPool.shared.run {
+                Result { try box.value.runAround(around, exchange: exchange, request: request) }
+            }
+            return try result.get()
+        } onCancel: {
+            exchange.cancelInner()
+        }
+    }
+
+    private func runAround(_ around: courier_exchange_fn, exchange: ExchangeBox, request: Request) throws -> Response {
+        switch try call(around, with: exchange, deadlineOf: request) {
         case .continue:
             guard let response = exchange.response else {
                 throw misbehaved("returned COURIER_ACTION_CONTINUE from around without a successful courier_exchange_proceed")
