@@ -53,6 +53,17 @@ extension RequestDraft {
     }
 }
 
+extension HTTPField {
+    /// A field from a name and value checked as the builder checks them (RFC 9110 token name; no CR,
+    /// LF, NUL or other control character in the value; surrounding spaces trimmed).
+    ///
+    /// - Throws: `invalidRequest` naming `source`, where `HTTPField(name:value:)` would silently
+    ///   turn a line break into a space.
+    public static func validated(_ name: String, _ value: String, source: String) throws -> HTTPField {
+        try RequestDraft.validatedField(name, value, block: source)
+    }
+}
+
 extension Unicode.Scalar {
     /// A readable name for a control character in an error message.
     var controlName: String {

@@ -96,7 +96,7 @@ public func courier_request_set_header(_ request: OpaquePointer?, _ name: Unsafe
         let name = try CInput.string(name, "name", in: #function)
         let value = try CInput.string(value, "value", in: #function)
         try box.edit { state in
-            try HeaderEditing.apply(Header.custom(name).setValue(value), to: &state.request.headerFields, in: #function)
+            try HeaderEditing.set(name, value, in: &state.request.headerFields, function: #function)
         }
     }
 }
@@ -110,7 +110,7 @@ public func courier_request_add_header(_ request: OpaquePointer?, _ name: Unsafe
         let name = try CInput.string(name, "name", in: #function)
         let value = try CInput.string(value, "value", in: #function)
         try box.edit { state in
-            try HeaderEditing.apply(Header.custom(name).addValue(value), to: &state.request.headerFields, in: #function)
+            try HeaderEditing.append(name, value, to: &state.request.headerFields, function: #function)
         }
     }
 }

@@ -111,7 +111,7 @@ public func courier_response_set_header(_ response: OpaquePointer?, _ name: Unsa
         let box = try responseBox(response, in: #function)
         let name = try CInput.string(name, "name", in: #function)
         let value = try CInput.string(value, "value", in: #function)
-        try box.edit { try HeaderEditing.apply(Header.custom(name).setValue(value), to: &$0.headerFields, in: #function) }
+        try box.edit { try HeaderEditing.set(name, value, in: &$0.headerFields, function: #function) }
     }
 }
 
@@ -123,7 +123,7 @@ public func courier_response_add_header(_ response: OpaquePointer?, _ name: Unsa
         let box = try responseBox(response, in: #function)
         let name = try CInput.string(name, "name", in: #function)
         let value = try CInput.string(value, "value", in: #function)
-        try box.edit { try HeaderEditing.apply(Header.custom(name).addValue(value), to: &$0.headerFields, in: #function) }
+        try box.edit { try HeaderEditing.append(name, value, to: &$0.headerFields, function: #function) }
     }
 }
 

@@ -3,23 +3,21 @@ import HTTPTypes
 
 /// Header edits from C, validated by the same blocks the Swift builder uses.
 enum HeaderEditing {
-    /// Applies a header block to `fields`; an invalid name or value names the C function.
-    static func apply(_ block: HeaderBlock, to fields: inout HTTPFields, in function: StaticString) throws {
-        var draft = RequestDraft()
-        draft.headerFields = fields
-        do {
-            try block.apply(to: &draft)
-        } catch var error as CourierError {
-            error.source = "\(function)"
-            throw error
-        }
-        fields = draft.headerFields
+    /// Sets `name` to `value`, replacing every line of that name; validated as the builder validates.
+    static func set(_ name: String, _ value: String, in fields: inout HTTPFields, function: StaticString) throws {
+        let field = try HTTPField.validated(name, value, source: cName(function))
+        fields[field.name] = field.value
+    }
+
+    /// Appends the line `name: value`, keeping existing lines of that name.
+    static func append(_ name: String, _ value: String, to fields: inout HTTPFields, function: StaticString) throws {
+        fields.append(try HTTPField.validated(name, value, source: cName(function)))
     }
 
     /// Removes every line named `name`, or fails with `COURIER_E_NOT_FOUND` when there is none.
     static func remove(_ name: String, from fields: inout HTTPFields, in function: StaticString) throws {
         guard let fieldName = HTTPField.Name(name) else {
-            throw CourierError(.invalidRequest, "\"\(name)\" is not a valid header name", source: "\(function)")
+            throw CourierError(.invalidRequest, "\"\(name)\" is not a valid header name", source: cName(function))
         }
         guard fields[fieldName] != nil else {
             throw CAPIFailure(COURIER_E_NOT_FOUND, "\(function): there is no header \(name)")
@@ -47,3 +45,9 @@ enum HeaderEditing {
 }
 
 import CCourier
+
+/// A C function's name from `#function`, which spells it `courier_x(_:_:)`.
+func cName(_ function: StaticString) -> String {
+    let name = "\(function)"
+    return name.firstIndex(of: "(").map { String(name[..<$0]) } ?? name
+}
