@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 extension RequestDraft {
     /// Sets `name` to `value`, replacing every existing field of that name.
