@@ -20,6 +20,12 @@ static courier_action stamp(void *user_data, courier_exchange *exchange) {
     return COURIER_ACTION_CONTINUE;
 }
 
+static courier_action pass(void *user_data, courier_exchange *exchange) {
+    (void)user_data;
+    (void)exchange;
+    return COURIER_ACTION_CONTINUE;
+}
+
 static courier_action answer(void *user_data, courier_exchange *exchange) {
     (void)user_data;
     courier_response *response = NULL;
@@ -34,8 +40,8 @@ static double now_ns(void) {
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Nanoseconds per send through `stamps` header-editing interceptors and the answering one. */
-static double measure(int stamps, long sends) {
+/* Nanoseconds per send through `stamps` interceptors running `callback` and the answering one. */
+static double measure(courier_exchange_fn callback, int stamps, long sends) {
     courier_client *client = NULL;
     courier_request *request = NULL;
     if (courier_client_new(NULL, &client, NULL) != COURIER_OK) exit(1);
@@ -43,7 +49,7 @@ static double measure(int stamps, long sends) {
     for (int i = 0; i < stamps; i++) {
         courier_interceptor_init(&interceptor);
         interceptor.name = "stamp";
-        interceptor.on_request = stamp;
+        interceptor.on_request = callback;
         if (courier_client_add_interceptor(client, &interceptor, NULL) != COURIER_OK) exit(1);
     }
     courier_interceptor_init(&interceptor);
@@ -71,11 +77,14 @@ static double measure(int stamps, long sends) {
 int main(int argc, char **argv) {
     long sends = argc > 1 ? atol(argv[1]) : 20000;
     int chains[] = {0, 1, 4, 16};
-    double ns[4];
+    double pass_ns[4], stamp_ns[4];
     for (int i = 0; i < 4; i++) {
-        ns[i] = measure(chains[i], sends);
-        printf("c-interceptors-%d: %.0f ns per send\n", chains[i], ns[i]);
+        pass_ns[i] = measure(pass, chains[i], sends);
+        stamp_ns[i] = measure(stamp, chains[i], sends);
+        printf("c-interceptors-%d: %.0f ns per send passing on, %.0f ns setting a header\n", chains[i], pass_ns[i],
+               stamp_ns[i]);
     }
-    printf("c-interceptor crossing: %.0f ns per interceptor (slope 0..16)\n", (ns[3] - ns[0]) / 16.0);
+    printf("c-interceptor crossing: %.0f ns per interceptor that passes on, %.0f ns per interceptor that sets a header "
+           "(slope 0..16)\n", (pass_ns[3] - pass_ns[0]) / 16.0, (stamp_ns[3] - stamp_ns[0]) / 16.0);
     return 0;
 }

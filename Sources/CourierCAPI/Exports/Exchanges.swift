@@ -10,7 +10,9 @@ public func courier_exchange_request(_ exchange: OpaquePointer?, _ request: Unsa
         guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
         request.pointee = try box.state.withLock { state in
             if let handle = state.requestHandle { return handle }
-            let handle = try register(state.request, in: #function)
+            let box = state.requestBox ?? RequestBox(state.request)
+            let handle = try register(box, in: #function)
+            state.requestBox = box
             state.requestHandle = handle
             return handle
         }
@@ -25,10 +27,11 @@ public func courier_exchange_response(_ exchange: OpaquePointer?, _ response: Un
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: #function) }
         response.pointee = try box.state.withLock { state in
             if let handle = state.responseHandle { return handle }
-            guard let current = state.response else {
-                throw CAPIFailure(COURIER_E_NOT_FOUND, "\(#function): there is no response yet in this exchange")
+            guard let current = state.responseBox ?? state.response.map(ResponseBox.init) else {
+                throw CAPIFailure(COURIER_E_NOT_FOUND, "\(cName(#function)): there is no response yet in this exchange")
             }
             let handle = try register(current, in: #function)
+            state.responseBox = current
             state.responseHandle = handle
             return handle
         }
@@ -42,7 +45,7 @@ public func courier_exchange_respond(_ exchange: OpaquePointer?, _ response: Opa
         let box = try exchangeBox(exchange, in: #function)
         let isOwnResponse = box.state.withLock { $0.responseHandle != nil && $0.responseHandle == response }
         if isOwnResponse {
-            box.state.withLock { $0.answer = $0.response?.response }
+            box.state.withLock { $0.answer = $0.responseBox?.response ?? $0.response }
             return
         }
         guard let answer = HandleRegistry.shared.remove(response, as: ResponseBox.self) else {

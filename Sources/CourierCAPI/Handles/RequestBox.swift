@@ -17,7 +17,29 @@ final class RequestBox: HandleObject {
         var multipartParts: [MultipartPart]?
         /// The Content-Type the current body set, so the next body replaces it rather than keeping it.
         var bodyContentType: String?
-        var borrowed = BorrowedStrings()
+        /// Copies handed out to C; made on the first read, as most requests are never read from C.
+        private var borrowedStorage: BorrowedStrings?
+
+        init(request: Request) { self.request = request }
+
+        var borrowed: BorrowedStrings {
+            mutating get {
+                if let borrowedStorage { return borrowedStorage }
+                let created = BorrowedStrings()
+                borrowedStorage = created
+                return created
+            }
+        }
+
+        /// Frees the copies handed out: the request changed.
+        mutating func invalidateBorrowed() { borrowedStorage?.invalidate() }
+
+        /// This state without the copies, for a clone.
+        var withoutBorrowed: State {
+            var copy = self
+            copy.borrowedStorage = nil
+            return copy
+        }
     }
 
     let state: Locked<State>
@@ -33,9 +55,8 @@ final class RequestBox: HandleObject {
         try state.withLock { state in
             var copy = state
             try edit(&copy)
-            copy.borrowed = state.borrowed
             state = copy
-            state.borrowed.invalidate()
+            state.invalidateBorrowed()
         }
     }
 

@@ -6,7 +6,21 @@ final class ResponseBox: HandleObject {
 
     struct State {
         var response: Response
-        var borrowed = BorrowedStrings()
+        /// Copies handed out to C; made on the first read.
+        private var borrowedStorage: BorrowedStrings?
+
+        init(response: Response) { self.response = response }
+
+        var borrowed: BorrowedStrings {
+            mutating get {
+                if let borrowedStorage { return borrowedStorage }
+                let created = BorrowedStrings()
+                borrowedStorage = created
+                return created
+            }
+        }
+
+        mutating func invalidateBorrowed() { borrowedStorage?.invalidate() }
     }
 
     let state: Locked<State>
@@ -23,7 +37,7 @@ final class ResponseBox: HandleObject {
             var copy = state.response
             try edit(&copy)
             state.response = copy
-            state.borrowed.invalidate()
+            state.invalidateBorrowed()
         }
     }
 }

@@ -12,10 +12,14 @@ final class ExchangeBox: HandleObject, @unchecked Sendable {
 
     enum Phase { case request, response, around }
 
+    /// The request and response stay plain values until the callback asks for a handle, so a
+    /// callback that never reads them costs no extra objects.
     struct State {
-        var request: RequestBox
+        var request: Request
+        var requestBox: RequestBox?
         var requestHandle: OpaquePointer?
-        var response: ResponseBox?
+        var response: Response?
+        var responseBox: ResponseBox?
         var responseHandle: OpaquePointer?
         var answer: Response?
         var failure: CAPIFailure?
@@ -40,21 +44,21 @@ final class ExchangeBox: HandleObject, @unchecked Sendable {
         self.interceptorName = interceptorName
         self.next = next
         self.executor = executor
-        state = Locked(State(request: RequestBox(request), response: response.map(ResponseBox.init)))
+        state = Locked(State(request: request, response: response))
     }
 
     /// The request as the callback left it.
-    var request: Request { state.withLock { $0.request.request } }
+    var request: Request { state.withLock { $0.requestBox?.request ?? $0.request } }
 
     /// The response as the callback left it, if there is one.
-    var response: Response? { state.withLock { $0.response?.response } }
+    var response: Response? { state.withLock { $0.responseBox?.response ?? $0.response } }
 
     /// Revokes every handle the callback was given.
     func revoke(_ handle: OpaquePointer?) {
         HandleRegistry.shared.remove(handle, as: ExchangeBox.self)
         state.withLock { state in
-            HandleRegistry.shared.remove(state.requestHandle, as: RequestBox.self)
-            HandleRegistry.shared.remove(state.responseHandle, as: ResponseBox.self)
+            if let handle = state.requestHandle { HandleRegistry.shared.remove(handle, as: RequestBox.self) }
+            if let handle = state.responseHandle { HandleRegistry.shared.remove(handle, as: ResponseBox.self) }
             state.requestHandle = nil
             state.responseHandle = nil
             free(state.requestID)
@@ -100,7 +104,8 @@ final class ExchangeBox: HandleObject, @unchecked Sendable {
         state.withLock { state in
             HandleRegistry.shared.remove(state.responseHandle, as: ResponseBox.self)
             state.responseHandle = nil
-            state.response = ResponseBox(response)
+            state.responseBox = nil
+            state.response = response
         }
     }
 }
