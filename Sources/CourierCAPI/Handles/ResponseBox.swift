@@ -1,7 +1,7 @@
 import Courier
 
 /// What a `courier_response` handle names: a response whose body is in memory.
-final class ResponseBox: HandleObject {
+final class ResponseBox: Locked<ResponseBox.State>, HandleObject {
     static let handleKind = HandleKind.response
 
     struct State {
@@ -23,20 +23,17 @@ final class ResponseBox: HandleObject {
         mutating func invalidateBorrowed() { borrowedStorage?.invalidate() }
     }
 
-    let state: Locked<State>
-
     init(_ response: Response) {
-        state = Locked(State(response: response))
+        super.init(State(response: response))
     }
 
-    var response: Response { state.withLock { $0.response } }
+    var response: Response { withLock { $0.response } }
 
-    /// Applies `edit`; on success, pointers handed out before become invalid.
+    /// Applies `edit` in place (edits check their input first); on success, pointers handed out
+    /// before become invalid.
     func edit(_ edit: (inout Response) throws -> Void) throws {
-        try state.withLock { state in
-            var copy = state.response
-            try edit(&copy)
-            state.response = copy
+        try withLock { state in
+            try edit(&state.response)
             state.invalidateBorrowed()
         }
     }

@@ -106,13 +106,13 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         case COURIER_ACTION_CONTINUE:
             return .continue
         case COURIER_ACTION_RESPOND:
-            guard var answer = exchange.state.withLock({ $0.answer }) else {
+            guard var answer = exchange.withLock({ $0.answer }) else {
                 throw misbehaved("returned COURIER_ACTION_RESPOND without calling courier_exchange_respond")
             }
             answer.request = exchange.request
             return .respond(answer)
         case COURIER_ACTION_FAIL:
-            let failure = exchange.state.withLock { $0.failure }
+            let failure = exchange.withLock { $0.failure }
                 ?? CAPIFailure(COURIER_E_INTERCEPTOR, "failed without a message", stage: name)
             var error = CourierError(CAPIFailure.courierCode(for: failure.code), "\(name): \(failure.message)",
                                      source: name, request: request, underlying: InterceptorCode(code: failure.code))
