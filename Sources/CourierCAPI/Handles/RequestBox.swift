@@ -17,27 +17,15 @@ final class RequestBox: Locked<RequestBox.State>, HandleObject {
         var multipartParts: [MultipartPart]?
         /// The Content-Type the current body set, so the next body replaces it rather than keeping it.
         var bodyContentType: String?
-        /// Copies handed out to C; made on the first read, as most requests are never read from C.
-        private var borrowedStorage: BorrowedStrings?
+        /// Copies handed out to C.
+        var borrowed = BorrowedSlot()
 
         init(request: Request) { self.request = request }
-
-        var borrowed: BorrowedStrings {
-            mutating get {
-                if let borrowedStorage { return borrowedStorage }
-                let created = BorrowedStrings()
-                borrowedStorage = created
-                return created
-            }
-        }
-
-        /// Frees the copies handed out: the request changed.
-        mutating func invalidateBorrowed() { borrowedStorage?.invalidate() }
 
         /// This state without the copies, for a clone.
         var withoutBorrowed: State {
             var copy = self
-            copy.borrowedStorage = nil
+            copy.borrowed = BorrowedSlot()
             return copy
         }
     }
@@ -55,7 +43,7 @@ final class RequestBox: Locked<RequestBox.State>, HandleObject {
     func edit(_ edit: (inout State) throws -> Void) throws {
         try withLock { state in
             try edit(&state)
-            state.invalidateBorrowed()
+            state.borrowed.invalidate()
         }
     }
 

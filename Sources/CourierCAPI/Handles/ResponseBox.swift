@@ -6,21 +6,10 @@ final class ResponseBox: Locked<ResponseBox.State>, HandleObject {
 
     struct State {
         var response: Response
-        /// Copies handed out to C; made on the first read.
-        private var borrowedStorage: BorrowedStrings?
+        /// Copies handed out to C.
+        var borrowed = BorrowedSlot()
 
         init(response: Response) { self.response = response }
-
-        var borrowed: BorrowedStrings {
-            mutating get {
-                if let borrowedStorage { return borrowedStorage }
-                let created = BorrowedStrings()
-                borrowedStorage = created
-                return created
-            }
-        }
-
-        mutating func invalidateBorrowed() { borrowedStorage?.invalidate() }
     }
 
     init(_ response: Response) {
@@ -34,7 +23,7 @@ final class ResponseBox: Locked<ResponseBox.State>, HandleObject {
     func edit(_ edit: (inout Response) throws -> Void) throws {
         try withLock { state in
             try edit(&state.response)
-            state.invalidateBorrowed()
+            state.borrowed.invalidate()
         }
     }
 }
