@@ -3,13 +3,16 @@
  * each set a header, ending in one that answers on its own (RESPOND), sent with
  * courier_client_send. The slope of time per send over N is the cost of one crossing.
  *
- *     capi_interceptor_bench [sends]
+ *     capi_interceptor_bench [sends]                     the table, timed
+ *     capi_interceptor_bench sends pass|stamp chain      one configuration, untimed, for
+ *                                                        `valgrind --tool=callgrind` instruction counts
  */
 #define _POSIX_C_SOURCE 199309L
 #include <courier.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static courier_action stamp(void *user_data, courier_exchange *exchange) {
@@ -74,8 +77,15 @@ static double measure(courier_exchange_fn callback, int stamps, long sends) {
     return best;
 }
 
+/* Sends `sends` requests through one chain, for counting instructions rather than time. */
+static int run_once(long sends, const char *kind, int stamps) {
+    measure(strcmp(kind, "stamp") == 0 ? stamp : pass, stamps, sends);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     long sends = argc > 1 ? atol(argv[1]) : 20000;
+    if (argc > 3) return run_once(sends, argv[2], atoi(argv[3]));
     int chains[] = {0, 1, 4, 16};
     double pass_ns[4], stamp_ns[4];
     for (int i = 0; i < 4; i++) {

@@ -1,43 +1,29 @@
 import Courier
 
 /// What a `courier_response` handle names: a response whose body is in memory.
-final class ResponseBox: HandleObject {
+final class ResponseBox: Locked<ResponseBox.State>, HandleObject {
     static let handleKind = HandleKind.response
 
     struct State {
         var response: Response
-        /// Copies handed out to C; made on the first read.
-        private var borrowedStorage: BorrowedStrings?
+        /// Copies handed out to C.
+        var borrowed = BorrowedSlot()
 
         init(response: Response) { self.response = response }
-
-        var borrowed: BorrowedStrings {
-            mutating get {
-                if let borrowedStorage { return borrowedStorage }
-                let created = BorrowedStrings()
-                borrowedStorage = created
-                return created
-            }
-        }
-
-        mutating func invalidateBorrowed() { borrowedStorage?.invalidate() }
     }
-
-    let state: Locked<State>
 
     init(_ response: Response) {
-        state = Locked(State(response: response))
+        super.init(State(response: response))
     }
 
-    var response: Response { state.withLock { $0.response } }
+    var response: Response { withLock { $0.response } }
 
-    /// Applies `edit`; on success, pointers handed out before become invalid.
+    /// Applies `edit` in place (edits check their input first); on success, pointers handed out
+    /// before become invalid.
     func edit(_ edit: (inout Response) throws -> Void) throws {
-        try state.withLock { state in
-            var copy = state.response
-            try edit(&copy)
-            state.response = copy
-            state.invalidateBorrowed()
+        try withLock { state in
+            try edit(&state.response)
+            state.borrowed.invalidate()
         }
     }
 }
