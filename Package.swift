@@ -128,9 +128,11 @@ let package = Package(
                 "Courier",
                 "CourierCurl",
                 "CourierAsyncHTTPClient",
+                "CourierCAPI",
                 "CourierTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -196,6 +198,7 @@ let package = Package(
                 "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
     ],
