@@ -94,7 +94,7 @@ extension CourierExecutableTests {
 
         @Test func explainJSONGoesToStandardOutputWhenNothingElseIsPrinted() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--print=", "--explain-json", "--bearer", "t0k", ":\(server.port)/anything"])
+                let run = try await CourierProcess.run(["--print", "", "--explain-json", "--bearer", "t0k", ":\(server.port)/anything"])
                 #expect(run.status == 0, "\(run.err)")
                 #expect(run.err.isEmpty)
                 let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])

@@ -86,7 +86,7 @@ public struct CourierCommand: AsyncParsableCommand {
     }
 
     /// Prints `explanation` after the exchange: on standard error, so it never mixes with the
-    /// response, unless `--print=` leaves standard output empty for it (`| jq` with `--explain-json`).
+    /// response, unless `--print ''` leaves standard output empty for it (`| jq` with `--explain-json`).
     private func printExplanation(_ explanation: Explanation?, console: Console) {
         guard let explanation else { return }
         let text = pipeline.explainJson

@@ -37,7 +37,7 @@ enum HelpText {
           plugins          --plugin, in the order given, each attempt
           redirects and the transport (--follow, --transport)
         --explain prints on standard error, or on standard output when
-        --print= prints nothing else. A --plugin that cannot be loaded is
+        --print '' prints nothing else. A --plugin that cannot be loaded is
         one error line and exit status 1.
 
         EXAMPLES:
@@ -52,7 +52,7 @@ enum HelpText {
           courier --retry 3 --check-status :8080/flaky/k/2
           courier -vv --bearer t0k :8080/anything
           courier --explain --bearer t0k :8080/anything
-          courier --print= --explain-json :8080/get | jq .steps
+          courier -p '' --explain-json :8080/anything | jq .steps
           courier --plugin ./stamp.so=hello :8080/anything
           courier serve --port 8080   (a local server to try these on)
           courier demo                (a tour that needs no network)

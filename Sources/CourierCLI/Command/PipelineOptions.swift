@@ -43,7 +43,7 @@ struct PipelineOptions: ParsableArguments, Sendable {
     @Flag(name: [.short, .long], help: "Log each exchange on standard error; -vv adds headers and bodies, secrets redacted.")
     var verbose: Int
 
-    @Flag(help: "After the exchange, print which stage changed what and how long each took (standard error; standard output with --print=).")
+    @Flag(help: "After the exchange, print which stage changed what and how long each took (standard error; standard output with --print '').")
     var explain = false
 
     @Flag(help: "As --explain, as JSON.")
