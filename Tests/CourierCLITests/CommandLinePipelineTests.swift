@@ -110,6 +110,17 @@ extension CourierExecutableTests {
             }
         }
 
+        @Test func explainIsPrintedBeforeTheErrorWhenTheExchangeFails() async throws {
+            let run = try await CourierProcess.run(["--explain", "--retry", "1", "--timeout", "20", ":1/anything"])
+            #expect(run.status == 1)
+            #expect(run.out.isEmpty)
+            #expect(run.errLines.first?.hasPrefix("GET http://127.0.0.1:1/anything → error cannotConnect") == true, "\(run.err)")
+            #expect(run.err.contains("RetryInterceptor"))
+            #expect(run.err.contains("[attempt 2]"))
+            #expect(run.errLines.last?.hasPrefix("courier: error: ") == true)
+            #expect(run.errLines.filter { $0.hasPrefix("courier: error: ") }.count == 1)
+        }
+
         @Test func pluginsAddTheirInterceptorsWithTheirConfig() async throws {
             let plugin = try await FixturePlugin.build()
             defer { plugin.remove() }
