@@ -4,7 +4,8 @@ import CourierAsyncHTTPClient
 import CourierCurl
 import Logging
 
-/// The options that shape the client: deadline, credentials, redirects, transport and status check.
+/// The options that shape the client: deadline, credentials, redirects, transport, status check,
+/// and the stages `--retry`, `--verbose`, `--explain` and `--plugin` add to its interceptor chain.
 struct PipelineOptions: ParsableArguments, Sendable {
     /// Which transport sends the request.
     enum TransportName: String, ExpressibleByArgument, CaseIterable, Sendable {
