@@ -139,9 +139,11 @@ let package = Package(
                 "Courier",
                 "CourierCurl",
                 "CourierAsyncHTTPClient",
+                "CourierCAPI",
                 "CourierTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -207,6 +209,7 @@ let package = Package(
                 "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
     ],

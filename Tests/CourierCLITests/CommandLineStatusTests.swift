@@ -82,6 +82,7 @@ extension CourierExecutableTests {
             #expect(run.status == 0)
             for text in ["--print", "--pretty", "--download", "--curl", "--timeout", "--auth", "--bearer", "--follow",
                          "--max-redirects", "--transport", "--check-status", "--form", "--json", "--ignore-stdin",
+                         "--retry", "--verbose", "--explain", "--explain-json", "--plugin", "PIPELINE",
                          "EXAMPLES:", "EXIT STATUS:", "name:=json", "serve", "demo"] {
                 #expect(run.out.contains(text), "\(text)")
             }

@@ -39,14 +39,17 @@ public struct CourierCommand: AsyncParsableCommand {
     /// - Parameter extraInterceptors: interceptors added innermost, for the demo.
     public func execute(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []) async -> ExitStatus {
         do {
-            let request = try makeRequest(standardInput: standardInput)
+            let request = try makeRequest(standardInput: standardInput, withCredentials: output.curl)
             let target = try outputConsole(console)
             if output.curl {
                 target.out(request.curlCommand + "\n")
                 return .success
             }
-            return try await pipeline.withClient(adding: extraInterceptors) { client in
-                try await send(request, with: client, console: target)
+            return try await pipeline.withClient(adding: extraInterceptors, console: console) { client in
+                guard pipeline.explains else { return try await send(request, with: client, console: target) }
+                let (explaining, recorder) = client.explaining()
+                defer { printExplanation(recorder.last, console: target) }
+                return try await send(request, with: explaining, console: target)
             }
         } catch {
             console.error(ErrorReport.message(for: error))
@@ -55,12 +58,15 @@ public struct CourierCommand: AsyncParsableCommand {
     }
 
     /// The request the arguments describe, built through Courier's builder.
-    public func makeRequest(standardInput: Data?) throws -> Request {
+    ///
+    /// - Parameter withCredentials: whether `--auth` or `--bearer` go on the request itself; a sent
+    ///   request gets them from the credentials stage instead, so `--explain` shows them added.
+    public func makeRequest(standardInput: Data?, withCredentials: Bool = true) throws -> Request {
         var factory = RequestFactory(line: try RequestLine.parse(request))
         factory.style = body.form ? .form : .json
         factory.forcesJSON = body.json
         factory.standardInput = standardInput
-        factory.credentials = pipeline.credentials
+        factory.credentials = withCredentials ? pipeline.credentials : nil
         factory.timeout = pipeline.deadline
         return try factory.makeRequest()
     }
@@ -77,6 +83,16 @@ public struct CourierCommand: AsyncParsableCommand {
                                     selection: try output.selection(isTerminal: console.isOutTerminal))
         runner.checksStatus = pipeline.checkStatus
         return try await runner.run(request)
+    }
+
+    /// Prints `explanation` after the exchange: on standard error, so it never mixes with the
+    /// response, unless `--print ''` leaves standard output empty for it (`| jq` with `--explain-json`).
+    private func printExplanation(_ explanation: Explanation?, console: Console) {
+        guard let explanation else { return }
+        let text = pipeline.explainJson
+            ? (try? explanation.json()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            : explanation.text
+        if output.print == "", !output.download { console.out(text + "\n") } else { console.err(text + "\n") }
     }
 
     /// `console`, or with `--output` (and no `--download`) one whose standard output is that file.

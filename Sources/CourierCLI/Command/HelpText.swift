@@ -30,6 +30,16 @@ enum HelpText {
         A body piped to standard input is sent as it is; --ignore-stdin
         skips it. Piped input and data items together are an error.
 
+        PIPELINE (outermost first; --explain shows each stage):
+          credentials      --auth/--bearer (AuthenticationInterceptor)
+          logging          -v/-vv (LoggingInterceptor), once per exchange
+          retry            --retry N (RetryInterceptor), resends what is inside
+          plugins          --plugin, in the order given, each attempt
+          redirects and the transport (--follow, --transport)
+        --explain prints on standard error, or on standard output when
+        --print '' prints nothing else. A --plugin that cannot be loaded is
+        one error line and exit status 1.
+
         EXAMPLES:
           courier :8080/anything q==swift Accept:application/json
           courier PUT example.org/users/42 name=Ada age:=36 tags:='["x"]'
@@ -39,6 +49,11 @@ enum HelpText {
           courier --follow --check-status :8080/redirect/2
           courier --download -o big.bin :8080/bytes/104857600
           courier --curl POST example.org/api id:=7
+          courier --retry 3 --check-status :8080/flaky/k/2
+          courier -vv --bearer t0k :8080/anything
+          courier --explain --bearer t0k :8080/anything
+          courier -p '' --explain-json :8080/anything | jq .steps
+          courier --plugin ./stamp.so=hello :8080/anything
           courier serve --port 8080   (a local server to try these on)
           courier demo                (a tour that needs no network)
 

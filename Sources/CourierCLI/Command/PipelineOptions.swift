@@ -2,8 +2,10 @@ import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
+import Logging
 
-/// The options that shape the client: deadline, credentials, redirects, transport and status check.
+/// The options that shape the client: deadline, credentials, redirects, transport, status check,
+/// and the stages `--retry`, `--verbose`, `--explain` and `--plugin` add to its interceptor chain.
 struct PipelineOptions: ParsableArguments, Sendable {
     /// Which transport sends the request.
     enum TransportName: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -34,6 +36,25 @@ struct PipelineOptions: ParsableArguments, Sendable {
     @Flag(help: "Exit with 3, 4 or 5 for a 3xx, 4xx or 5xx response.")
     var checkStatus = false
 
+    @Option(help: ArgumentHelp(
+        "Retry a connection failure or a 408, 429, 500, 502, 503 or 504 up to N more times, with backoff (POST and PATCH only with an Idempotency-Key item).",
+        valueName: "N"))
+    var retry = 0
+
+    @Flag(name: [.short, .long], help: "Log each exchange on standard error; -vv adds headers and bodies, secrets redacted.")
+    var verbose: Int
+
+    @Flag(help: "After the exchange, print which stage changed what and how long each took (standard error; standard output with --print '').")
+    var explain = false
+
+    @Flag(help: "As --explain, as JSON.")
+    var explainJson = false
+
+    @Option(name: .customLong("plugin"), help: ArgumentHelp(
+        "Load a C interceptor plugin, passing it the text after the first = (repeatable; first given is outermost).",
+        valueName: "path.so[=config]"))
+    var plugins: [String] = []
+
     init() {}
 
     func validate() throws {
@@ -41,7 +62,15 @@ struct PipelineOptions: ParsableArguments, Sendable {
         if maxRedirects < 0 { throw ValidationError("--max-redirects cannot be negative") }
         if auth != nil, bearer != nil { throw ValidationError("--auth and --bearer cannot be used together") }
         if let auth, !auth.contains(":") { throw ValidationError("--auth takes user:password") }
+        if retry < 0 { throw ValidationError("--retry cannot be negative") }
+        if explain, explainJson { throw ValidationError("--explain and --explain-json cannot be used together") }
+        if let empty = plugins.first(where: { PluginArgument($0).path.isEmpty }) {
+            throw ValidationError("--plugin \"\(empty)\" names no file")
+        }
     }
+
+    /// Whether `--explain` or `--explain-json` asks for an explanation.
+    var explains: Bool { explain || explainJson }
 
     /// The credentials `--auth` or `--bearer` give.
     var credentials: RequestFactory.Credentials? {
@@ -55,10 +84,31 @@ struct PipelineOptions: ParsableArguments, Sendable {
 
     /// The interceptors every request goes through, outermost first: each pipeline option that
     /// works through an interceptor adds it here, then `extra` (the demo's) come innermost.
-    func interceptors(adding extra: [any Interceptor]) -> [any Interceptor] {
+    ///
+    /// Credentials come first, so the log and the plugins see the request as it is sent (the log
+    /// redacts them); logging next, one line per exchange however often retry resends; retry
+    /// outside the plugins, so a plugin runs again on every attempt.
+    ///
+    /// - Throws: `pluginFailed` for a `--plugin` that cannot be loaded.
+    func interceptors(adding extra: [any Interceptor], console: Console) throws -> [any Interceptor] {
         var stages: [any Interceptor] = []
+        if let credentials { stages.append(CredentialsStage.interceptor(credentials)) }
+        if let logger = logger(console: console) { stages.append(LoggingInterceptor(logger: logger, level: .info)) }
+        if retry > 0 {
+            var policy = RetryInterceptor.Policy()
+            policy.maxAttempts = retry + 1
+            stages.append(RetryInterceptor(policy: policy, budget: .unlimited))
+        }
+        for plugin in plugins {
+            stages.append(contentsOf: try PluginArgument(plugin).load(requestTimeout: deadline))
+        }
         stages.append(contentsOf: extra)
         return stages
+    }
+
+    /// The logger `--verbose` writes to standard error: summaries at `-v`, everything at `-vv`.
+    func logger(console: Console) -> Logger? {
+        verbose > 0 ? LineLogHandler.logger(console: console, level: verbose > 1 ? .debug : .info) : nil
     }
 
     /// The client configuration: no default deadline (downloads may be long), redirects as asked.
@@ -72,15 +122,20 @@ struct PipelineOptions: ParsableArguments, Sendable {
     }
 
     /// Runs `body` with a client on the chosen transport, shutting the transport down afterwards.
-    func withClient<Result>(adding extra: [any Interceptor] = [],
+    ///
+    /// With `-vv` the client's logger is the verbose one too, so inner stages' debug lines (a retry
+    /// and its wait) appear between the exchange's lines.
+    func withClient<Result>(adding extra: [any Interceptor] = [], console: Console,
                             _ body: (Client) async throws -> Result) async throws -> Result {
+        let interceptors = try interceptors(adding: extra, console: console)
+        var configuration = configuration
+        if let logger = logger(console: console) { configuration.logger = logger }
         switch transport {
         case .curl:
-            return try await body(Client(transport: CurlTransport.shared, interceptors: interceptors(adding: extra),
-                                         configuration: configuration))
+            return try await body(Client(transport: CurlTransport.shared, interceptors: interceptors, configuration: configuration))
         case .ahc:
             let transport = AsyncHTTPClientTransport()
-            let client = Client(transport: transport, interceptors: interceptors(adding: extra), configuration: configuration)
+            let client = Client(transport: transport, interceptors: interceptors, configuration: configuration)
             do {
                 let result = try await body(client)
                 try? await transport.shutdown()

@@ -21,6 +21,14 @@ public struct RequestFactory: Sendable {
         case basic(username: String, password: String)
         /// `--bearer token`.
         case bearer(String)
+
+        /// The builder block that puts these credentials on a request.
+        public var authorization: Authorization {
+            switch self {
+            case .basic(let username, let password): Authorization.basic(username: username, password: password)
+            case .bearer(let token): Authorization.bearer(token)
+            }
+        }
     }
 
     /// The `User-Agent` sent unless an item replaces or removes it.
@@ -58,12 +66,7 @@ public struct RequestFactory: Sendable {
             for case .query(let name, let value) in headerItems { Query(name, value) }
             Header.userAgent.setValue(Self.userAgent)
             Header.accept.setValue(wantsJSON ? Self.jsonAccept : "*/*")
-            if let credentials {
-                switch credentials {
-                case .basic(let username, let password): Authorization.basic(username: username, password: password)
-                case .bearer(let token): Authorization.bearer(token)
-                }
-            }
+            if let credentials { credentials.authorization }
             for block in headerBlocks(headerItems) { block }
             if let body { body }
             if let timeout { Timeout(timeout) }

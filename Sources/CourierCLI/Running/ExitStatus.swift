@@ -4,7 +4,8 @@ import Courier
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The exchange completed (any status, unless `--check-status` is given).
     case success = 0
-    /// A usage error, a request that could not be built or sent, or any other failure.
+    /// A usage error, a request that could not be built or sent, a `--plugin` that could not be
+    /// loaded, or any other failure.
     case error = 1
     /// The request timed out.
     case timedOut = 2
@@ -41,7 +42,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     public static let table = """
         EXIT STATUS:
           0  success (any HTTP status unless --check-status is given)
-          1  usage error, bad request item, or the request failed (no connection…)
+          1  usage error, bad request item, a --plugin that cannot be loaded,
+             or the request failed (no connection…)
           2  the request timed out
           3  --check-status: a 3xx response that was not followed
           4  --check-status: a 4xx response
