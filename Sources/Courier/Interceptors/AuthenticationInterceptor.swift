@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-public import HTTPTypes
+import HTTPTypes
 import Synchronization
 
 /// Applies a credential to every request and, when the server refuses it (401 by default),
