@@ -8,7 +8,9 @@ final class JobQueue: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var items: [Work] = []
+    /// Waiting work from `head` on; taken slots are cleared at once, so a closure that ran
+    /// releases what it captured (a request body, a C callback's user data) right away.
+    private var items: [Work?] = []
     private var head = 0
 
     func push(_ work: Work) {
@@ -32,9 +34,12 @@ final class JobQueue: @unchecked Sendable {
         while true {
             if isDone() { return nil }
             if head < items.count {
-                let work = items[head]
+                let work = items[head].take()!
                 head += 1
-                if head > 64, head * 2 > items.count {
+                if head == items.count {
+                    items.removeAll(keepingCapacity: true)
+                    head = 0
+                } else if head > 64, head * 2 > items.count {
                     items.removeFirst(head)
                     head = 0
                 }
