@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds libcourier.so, Courier's C library, and a pkg-config file for it.
+#
+#   scripts/build-libcourier.sh [debug|release] [PREFIX]
+#
+# Without PREFIX, the library stays in the build directory (.build/debug or .build/release),
+# next to libcourier.so.1 (its SONAME) and pkgconfig/courier.pc, whose flags compile against
+# include/ and link with an rpath to the build directory, so programs run without
+# LD_LIBRARY_PATH:
+#
+#   PKG_CONFIG_PATH=.build/debug/pkgconfig cc app.c $(pkg-config --cflags --libs courier)
+#
+# With PREFIX, it also installs, like `make install`:
+#   PREFIX/lib/libcourier.so.1, PREFIX/lib/libcourier.so -> libcourier.so.1,
+#   PREFIX/include/courier.h, PREFIX/include/courier_plugin.h, PREFIX/lib/pkgconfig/courier.pc
+#
+# The library links the Swift runtime (libswiftCore.so and friends) dynamically; its RUNPATH
+# names the toolchain's runtime directory, so it runs where that toolchain is installed.
+# STATIC_STDLIB=1 (release only) links the Swift runtime into libcourier.so instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+configuration=${1:-debug}
+prefix=${2:-}
+case $configuration in
+    debug) build_flags=() ;;
+    release) build_flags=(-c release) ;;
+    *) echo "usage: $0 [debug|release] [PREFIX]" >&2; exit 2 ;;
+esac
+if [[ -n ${STATIC_STDLIB:-} ]]; then
+    [[ $configuration == release ]] || { echo "$0: STATIC_STDLIB needs a release build" >&2; exit 2; }
+    build_flags+=(-Xswiftc -static-stdlib)
+fi
+
+swift build "${build_flags[@]}" --product courier
+bin=$(swift build "${build_flags[@]}" --show-bin-path)
+[[ -f $bin/libcourier.so ]] || { echo "$0: $bin/libcourier.so was not built" >&2; exit 1; }
+# Programs record the SONAME, libcourier.so.1, so the build directory needs that name too.
+ln -sf libcourier.so "$bin/libcourier.so.1"
+
+# The release version, asked of the library itself (which also proves that it loads).
+probe_dir=$(mktemp -d "${TMPDIR:-/tmp}/courier-version.XXXXXX")
+trap 'rm -rf "$probe_dir"' EXIT
+printf '#include <courier.h>\n#include <stdio.h>\nint main(void) { puts(courier_version()); return 0; }\n' \
+    >"$probe_dir/version.c"
+cc -I"$repo/include" -o "$probe_dir/version" "$probe_dir/version.c" -L"$bin" -lcourier -Wl,-rpath,"$bin"
+version=$("$probe_dir/version")
+
+# write_pc FILE PREFIX_LINE INCLUDEDIR LIBDIR: a courier.pc for headers in INCLUDEDIR and the library in LIBDIR.
+write_pc() {
+    mkdir -p "$(dirname "$1")"
+    cat >"$1" <<PC
+$2
+includedir=$3
+libdir=$4
+
+Name: courier
+Description: Courier HTTP request pipeline, C API (libcourier.so.1)
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lcourier
+PC
+}
+
+write_pc "$bin/pkgconfig/courier.pc" "" "$repo/include" "$bin"
+echo "built $bin/libcourier.so ($version); pkg-config: PKG_CONFIG_PATH=$bin/pkgconfig"
+
+if [[ -n $prefix ]]; then
+    mkdir -p "$prefix/lib" "$prefix/include"
+    prefix=$(cd "$prefix" && pwd)
+    install -m 0755 "$bin/libcourier.so" "$prefix/lib/libcourier.so.1"
+    ln -sf libcourier.so.1 "$prefix/lib/libcourier.so"
+    install -m 0644 include/courier.h include/courier_plugin.h "$prefix/include/"
+    write_pc "$prefix/lib/pkgconfig/courier.pc" "prefix=$prefix" "\${prefix}/include" "\${prefix}/lib"
+    echo "installed into $prefix; pkg-config: PKG_CONFIG_PATH=$prefix/lib/pkgconfig"
+fi
