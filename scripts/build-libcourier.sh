@@ -17,6 +17,8 @@
 # The library links the Swift runtime (libswiftCore.so and friends) dynamically; its RUNPATH
 # names the toolchain's runtime directory, so it runs where that toolchain is installed.
 # STATIC_STDLIB=1 (release only) links the Swift runtime into libcourier.so instead.
+# COURIER_BUILD_DIR=DIR skips `swift build` and uses the library already in DIR (the C tests
+# use this from inside `swift test`, which has built it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -33,8 +35,12 @@ if [[ -n ${STATIC_STDLIB:-} ]]; then
     build_flags+=(-Xswiftc -static-stdlib)
 fi
 
-swift build "${build_flags[@]}" --product courier
-bin=$(swift build "${build_flags[@]}" --show-bin-path)
+if [[ -n ${COURIER_BUILD_DIR:-} ]]; then
+    bin=$(cd "$COURIER_BUILD_DIR" && pwd)
+else
+    swift build "${build_flags[@]}" --product courier
+    bin=$(swift build "${build_flags[@]}" --show-bin-path)
+fi
 [[ -f $bin/libcourier.so ]] || { echo "$0: $bin/libcourier.so was not built" >&2; exit 1; }
 # Programs record the SONAME, libcourier.so.1, so the build directory needs that name too.
 ln -sf libcourier.so "$bin/libcourier.so.1"
