@@ -63,14 +63,14 @@ static int check_finish(const char *name)
 }
 
 /* Sleeps `milliseconds` (usleep is not in C99 with POSIX 2008). */
-static void sleep_ms(long milliseconds)
+static inline void sleep_ms(long milliseconds)
 {
     struct timespec pause = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
     nanosleep(&pause, NULL);
 }
 
 /* Builds "<base><path>" into `buffer`. */
-static const char *url_at(char *buffer, size_t size, const char *base, const char *path)
+static inline const char *url_at(char *buffer, size_t size, const char *base, const char *path)
 {
     snprintf(buffer, size, "%s%s", base, path);
     return buffer;
