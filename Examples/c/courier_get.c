@@ -128,7 +128,9 @@ int main(int argc, char **argv)
     }
     if (code == COURIER_OK) {
         print_response(response);
-    } else if (error != NULL) {
+    } else if (error == NULL) {
+        fprintf(stderr, "courier_get: %s\n", courier_strerror(code));
+    } else {
         const char *stage = courier_error_stage(error);
         fprintf(stderr, "courier_get: %s (%s%s%s)\n", courier_error_message(error),
                 courier_strerror(courier_error_code(error)), stage ? ", in " : "", stage ? stage : "");

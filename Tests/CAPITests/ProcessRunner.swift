@@ -23,7 +23,9 @@ enum ProcessRunner {
     ) async throws -> CommandOutcome {
         let log = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-capi-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
+        }
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
