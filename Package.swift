@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        .library(name: "courier", type: .dynamic, targets: ["CourierCAPI"]),
         .executable(name: "courier-examples", targets: ["courier-examples"]),
     ],
     dependencies: [
@@ -63,6 +64,30 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
             swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CCourier",
+            path: "include",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "CourierCAPI",
+            dependencies: [
+                "CCourier",
+                "Courier",
+                "CourierCurl",
+                "CourierAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["libcourier.map"],
+            swiftSettings: strictSettings,
+            linkerSettings: [
+                .linkedLibrary("dl"),
+                // The ABI major in the SONAME; only courier_* symbols exported from release builds.
+                .unsafeFlags(["-Xlinker", "-soname=libcourier.so.1"]),
+                .unsafeFlags(["-Xlinker", "--version-script=Sources/CourierCAPI/libcourier.map"],
+                             .when(configuration: .release)),
+            ]
         ),
         .target(
             name: "CourierTestServer",

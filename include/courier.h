@@ -133,7 +133,11 @@ typedef enum courier_code {
     /** The operation does not apply to this object, such as reading a body streamed from a file. */
     COURIER_E_UNSUPPORTED = 18,
     /** Any other failure; the error message says what. */
-    COURIER_E_INTERNAL = 19
+    COURIER_E_INTERNAL = 19,
+    /** The response's content type was not acceptable (raised by interceptors that validate). */
+    COURIER_E_UNACCEPTABLE_CONTENT_TYPE = 20,
+    /** A response body could not be decoded (raised by interceptors that decode). */
+    COURIER_E_DECODING = 21
 } courier_code;
 
 /** An error: a code, a message for people, and the pipeline stage it came from. */
@@ -178,7 +182,11 @@ COURIER_API const char *courier_version(void);
 /* ---------------------------------------------------------------------------------------- */
 /* Callbacks shared by several objects                                                       */
 
-/** Releases `user_data` when the object that held it is freed. Runs once, on the freeing thread. */
+/**
+ * Releases `user_data` once nothing uses it any more: the object that held it was freed or
+ * removed and no send still runs its callbacks. Runs exactly once, on the thread that drops the
+ * last use (the freeing thread, or the thread that finishes the last send).
+ */
 typedef void (*courier_destroy_fn)(void *user_data);
 
 /* ---------------------------------------------------------------------------------------- */
@@ -542,7 +550,8 @@ COURIER_API courier_code courier_client_send_async(courier_client *client, const
 
 /**
  * Cancels the send: the transfer is aborted and the completion runs with COURIER_E_CANCELLED,
- * unless it already ran or is running. Cancelling twice, or after completion, is COURIER_OK.
+ * unless the send had already finished (then it runs with the outcome). Cancelling twice, or
+ * after completion, is COURIER_OK.
  */
 COURIER_API courier_code courier_call_cancel(courier_call *call, courier_error **error);
 
@@ -588,11 +597,15 @@ typedef courier_action (*courier_exchange_fn)(void *user_data, courier_exchange 
  *
  *  - on_request runs before the rest of the chain. It may edit the request
  *    (courier_exchange_request), answer on its own (RESPOND) or fail (FAIL).
- *  - on_response runs after the rest of the chain returned a response. It may edit the response
- *    (courier_exchange_response), replace it (RESPOND), fail, or RETRY (at most 8 times a send).
+ *  - on_response runs after the rest of the chain returned a response, with its body read into
+ *    memory (up to max_body_bytes). It may edit the response (courier_exchange_response), replace
+ *    it (RESPOND), fail, or RETRY (at most 8 times a send).
  *  - around wraps the rest of the chain: it calls courier_exchange_proceed, which blocks until
  *    the rest returns, as often as it likes, then returns CONTINUE with the last response, or
  *    RESPOND or FAIL.
+ *
+ * A callback that runs longer than the request's timeout fails the send with COURIER_E_TIMED_OUT
+ * once it returns (C code cannot be interrupted).
  *
  * Threads: on_request and on_response run on the thread running the send (the caller's thread
  * for a blocking send, a callback-pool thread for an asynchronous one, a Swift task's thread

@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 extension RequestDraft {
     /// Sets `name` to `value`, replacing every existing field of that name.
@@ -50,6 +50,17 @@ extension RequestDraft {
             throw CourierError.invalidRequest("\"\(trimmed.debugEscaped)\" is not a valid value for header \(name)", block: block)
         }
         return HTTPField(name: fieldName, value: trimmed)
+    }
+}
+
+extension HTTPField {
+    /// A field from a name and value checked as the builder checks them (RFC 9110 token name; no CR,
+    /// LF, NUL or other control character in the value; surrounding spaces trimmed).
+    ///
+    /// - Throws: `invalidRequest` naming `source`, where `HTTPField(name:value:)` would silently
+    ///   turn a line break into a space.
+    public static func validated(_ name: String, _ value: String, source: String) throws -> HTTPField {
+        try RequestDraft.validatedField(name, value, block: source)
     }
 }
 

@@ -82,6 +82,8 @@ extension CourierError {
         public static let tooManyRedirects = Code("tooManyRedirects")
         /// An interceptor failed; `source` names it.
         public static let interceptorFailed = Code("interceptorFailed")
+        /// An interceptor plugin could not be loaded: a missing file or symbol, another ABI, or a failed init.
+        public static let pluginFailed = Code("pluginFailed")
     }
 }
 

@@ -1,0 +1,81 @@
+/*
+ * The cost of crossing into a C interceptor, without a network: a chain of N interceptors that
+ * each set a header, ending in one that answers on its own (RESPOND), sent with
+ * courier_client_send. The slope of time per send over N is the cost of one crossing.
+ *
+ *     capi_interceptor_bench [sends]
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <courier.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static courier_action stamp(void *user_data, courier_exchange *exchange) {
+    (void)user_data;
+    courier_request *request = NULL;
+    if (courier_exchange_request(exchange, &request, NULL) != COURIER_OK) return COURIER_ACTION_FAIL;
+    if (courier_request_set_header(request, "X-Stamp", "1", NULL) != COURIER_OK) return COURIER_ACTION_FAIL;
+    return COURIER_ACTION_CONTINUE;
+}
+
+static courier_action answer(void *user_data, courier_exchange *exchange) {
+    (void)user_data;
+    courier_response *response = NULL;
+    if (courier_response_new(204, &response, NULL) != COURIER_OK) return COURIER_ACTION_FAIL;
+    if (courier_exchange_respond(exchange, response, NULL) != COURIER_OK) return COURIER_ACTION_FAIL;
+    return COURIER_ACTION_RESPOND;
+}
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Nanoseconds per send through `stamps` header-editing interceptors and the answering one. */
+static double measure(int stamps, long sends) {
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    if (courier_client_new(NULL, &client, NULL) != COURIER_OK) exit(1);
+    courier_interceptor interceptor;
+    for (int i = 0; i < stamps; i++) {
+        courier_interceptor_init(&interceptor);
+        interceptor.name = "stamp";
+        interceptor.on_request = stamp;
+        if (courier_client_add_interceptor(client, &interceptor, NULL) != COURIER_OK) exit(1);
+    }
+    courier_interceptor_init(&interceptor);
+    interceptor.name = "answer";
+    interceptor.on_request = answer;
+    if (courier_client_add_interceptor(client, &interceptor, NULL) != COURIER_OK) exit(1);
+    if (courier_request_new("GET", "http://127.0.0.1:9/never-sent", &request, NULL) != COURIER_OK) exit(1);
+
+    double best = 1e18;
+    for (int round = 0; round < 5; round++) {
+        double start = now_ns();
+        for (long i = 0; i < sends; i++) {
+            courier_response *response = NULL;
+            if (courier_client_send(client, request, &response, NULL) != COURIER_OK) exit(2);
+            courier_response_free(response);
+        }
+        double per_send = (now_ns() - start) / (double)sends;
+        if (per_send < best) best = per_send;
+    }
+    courier_request_free(request);
+    courier_client_free(client);
+    return best;
+}
+
+int main(int argc, char **argv) {
+    long sends = argc > 1 ? atol(argv[1]) : 20000;
+    int chains[] = {0, 1, 4, 16};
+    double ns[4];
+    for (int i = 0; i < 4; i++) {
+        ns[i] = measure(chains[i], sends);
+        printf("c-interceptors-%d: %.0f ns per send\n", chains[i], ns[i]);
+    }
+    printf("c-interceptor crossing: %.0f ns per interceptor (slope 0..16)\n", (ns[3] - ns[0]) / 16.0);
+    return 0;
+}

@@ -1,0 +1,32 @@
+public import CCourier
+import Courier
+
+@c @implementation
+public func courier_interceptor_init(_ interceptor: UnsafeMutablePointer<courier_interceptor>?) {
+    guard let interceptor else { return }
+    interceptor.pointee = courier_interceptor(struct_size: MemoryLayout<courier_interceptor>.size, name: nil,
+                                              on_request: nil, on_response: nil, around: nil, user_data: nil,
+                                              destroy: nil)
+}
+
+@c @implementation
+public func courier_client_add_interceptor(_ client: OpaquePointer?, _ interceptor: UnsafePointer<courier_interceptor>?,
+                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try clientBox(client, in: #function)
+        guard let interceptor else { throw CAPIFailure.invalidArgument("interceptor is NULL", in: #function) }
+        box.append([try CInterceptor(interceptor.pointee, defaultTimeout: box.timeout, in: #function)])
+    }
+}
+
+@c @implementation
+public func courier_client_remove_interceptor(_ client: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                              _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try clientBox(client, in: #function)
+        let name = try CInput.string(name, "name", in: #function)
+        guard box.removeInterceptors(where: { $0.name == name }) > 0 else {
+            throw CAPIFailure(COURIER_E_NOT_FOUND, "\(#function): the client has no interceptor named \(name)")
+        }
+    }
+}

@@ -1,0 +1,190 @@
+public import CCourier
+import Courier
+import Foundation
+import HTTPTypes
+
+@c @implementation
+public func courier_request_new(_ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                                _ request: UnsafeMutablePointer<OpaquePointer?>?,
+                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let method = try CInput.string(method, "method", in: #function)
+        let url = try CInput.string(url, "url", in: #function)
+        guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
+        let built = try Request {
+            Method.custom(method)
+            BaseURL(url)
+        }
+        request.pointee = try register(RequestBox(built), in: #function)
+    }
+}
+
+@c @implementation
+public func courier_request_new_endpoint(_ method: UnsafePointer<CChar>?, _ baseURL: UnsafePointer<CChar>?,
+                                         _ endpoint: UnsafePointer<CChar>?,
+                                         _ request: UnsafeMutablePointer<OpaquePointer?>?,
+                                         _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let method = try CInput.string(method, "method", in: #function)
+        let baseURL = try CInput.string(baseURL, "base_url", in: #function)
+        let endpoint = try CInput.string(endpoint, "endpoint", in: #function)
+        guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
+        let built = try Request {
+            Method.custom(method)
+            BaseURL(baseURL)
+            Endpoint(endpoint)
+        }
+        request.pointee = try register(RequestBox(built), in: #function)
+    }
+}
+
+@c @implementation
+public func courier_request_clone(_ request: OpaquePointer?, _ clone: UnsafeMutablePointer<OpaquePointer?>?,
+                                  _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        guard let clone else { throw CAPIFailure.invalidArgument("clone is NULL", in: #function) }
+        let copy = box.state.withLock { state in
+            var copied = state
+            copied.borrowed = BorrowedStrings()
+            return copied
+        }
+        let cloned = RequestBox(copy.request)
+        cloned.state.withLock { $0 = copy }
+        clone.pointee = try register(cloned, in: #function)
+    }
+}
+
+@c @implementation
+public func courier_request_free(_ request: OpaquePointer?) -> courier_code {
+    guard let request else { return COURIER_OK }
+    return HandleRegistry.shared.remove(request, as: RequestBox.self) == nil ? COURIER_E_INVALID_HANDLE : COURIER_OK
+}
+
+@c @implementation
+public func courier_request_set_method(_ request: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let method = try CInput.string(method, "method", in: #function)
+        try box.edit { state in state.request = try state.request.updating { Method.custom(method) } }
+    }
+}
+
+@c @implementation
+public func courier_request_add_query(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                      _ value: UnsafePointer<CChar>?,
+                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let name = try CInput.string(name, "name", in: #function)
+        let value = try CInput.optionalString(value, "value", in: #function)
+        try box.edit { state in
+            state.request = try state.request.updating {
+                if let value { Query(name, value) } else { Query(flag: name) }
+            }
+        }
+    }
+}
+
+@c @implementation
+public func courier_request_set_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                       _ value: UnsafePointer<CChar>?,
+                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let name = try CInput.string(name, "name", in: #function)
+        let value = try CInput.string(value, "value", in: #function)
+        try box.edit { state in
+            try HeaderEditing.set(name, value, in: &state.request.headerFields, function: #function)
+        }
+    }
+}
+
+@c @implementation
+public func courier_request_add_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                       _ value: UnsafePointer<CChar>?,
+                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let name = try CInput.string(name, "name", in: #function)
+        let value = try CInput.string(value, "value", in: #function)
+        try box.edit { state in
+            try HeaderEditing.append(name, value, to: &state.request.headerFields, function: #function)
+        }
+    }
+}
+
+@c @implementation
+public func courier_request_remove_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let name = try CInput.string(name, "name", in: #function)
+        try box.edit { state in
+            try HeaderEditing.remove(name, from: &state.request.headerFields, in: #function)
+        }
+    }
+}
+
+@c @implementation
+public func courier_request_add_cookie(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                       _ value: UnsafePointer<CChar>?,
+                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let name = try CInput.string(name, "name", in: #function)
+        let value = try CInput.string(value, "value", in: #function)
+        try box.edit { state in state.request = try state.request.updating { Cookie(name, value) } }
+    }
+}
+
+@c @implementation
+public func courier_request_set_bearer_auth(_ request: OpaquePointer?, _ token: UnsafePointer<CChar>?,
+                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let token = try CInput.string(token, "token", in: #function)
+        try box.edit { state in state.request = try state.request.updating { Authorization.bearer(token) } }
+    }
+}
+
+@c @implementation
+public func courier_request_set_basic_auth(_ request: OpaquePointer?, _ username: UnsafePointer<CChar>?,
+                                           _ password: UnsafePointer<CChar>?,
+                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let username = try CInput.string(username, "username", in: #function)
+        let password = try CInput.string(password, "password", in: #function)
+        try box.edit { state in
+            state.request = try state.request.updating { Authorization.basic(username: username, password: password) }
+        }
+    }
+}
+
+@c @implementation
+public func courier_request_set_timeout_ms(_ request: OpaquePointer?, _ milliseconds: Int64,
+                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        guard milliseconds >= 0 else { throw CAPIFailure.invalidArgument("milliseconds is negative", in: #function) }
+        try box.edit { state in state.request.timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds) }
+    }
+}
+
+/// Looks up a request handle or fails naming the function.
+func requestBox(_ handle: OpaquePointer?, in function: StaticString) throws -> RequestBox {
+    guard let box = HandleRegistry.shared.object(handle, as: RequestBox.self) else {
+        throw CAPIFailure.invalidHandle("request", in: "\(function)")
+    }
+    return box
+}
+
+/// Registers `object`, failing when no handle is left.
+func register(_ object: some HandleObject, in function: StaticString) throws -> OpaquePointer {
+    guard let handle = HandleRegistry.shared.register(object) else {
+        throw CAPIFailure(COURIER_E_INTERNAL, "\(function): too many live handles")
+    }
+    return handle
+}

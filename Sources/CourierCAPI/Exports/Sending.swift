@@ -1,0 +1,104 @@
+public import CCourier
+import Courier
+import Foundation
+
+@c @implementation
+public func courier_send_options_init(_ options: UnsafeMutablePointer<courier_send_options>?) {
+    guard let options else { return }
+    options.pointee = courier_send_options(struct_size: MemoryLayout<courier_send_options>.size,
+                                           on_data: nil, on_progress: nil, user_data: nil)
+}
+
+@c @implementation
+public func courier_client_send(_ client: OpaquePointer?, _ request: OpaquePointer?,
+                                _ response: UnsafeMutablePointer<OpaquePointer?>?,
+                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    courier_client_send_with(client, request, nil, response, error)
+}
+
+@c @implementation
+public func courier_client_send_with(_ client: OpaquePointer?, _ request: OpaquePointer?,
+                                     _ options: UnsafePointer<courier_send_options>?,
+                                     _ response: UnsafeMutablePointer<OpaquePointer?>?,
+                                     _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        guard !ThreadRole.isInsideCallback else {
+            throw CAPIFailure(COURIER_E_WOULD_BLOCK,
+                              "\(#function): a blocking send from inside a Courier callback would deadlock; use courier_client_send_async")
+        }
+        let client = try clientBox(client, in: #function)
+        let request = try requestBox(request, in: #function)
+        guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: #function) }
+        let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
+        let result = CallerThreadExecutor().run { try await operation.run() }
+        response.pointee = try register(ResponseBox(try result.get()), in: #function)
+    }
+}
+
+@c @implementation
+public func courier_client_send_async(_ client: OpaquePointer?, _ request: OpaquePointer?,
+                                      _ options: UnsafePointer<courier_send_options>?,
+                                      _ completion: courier_completion_fn?, _ userData: UnsafeMutableRawPointer?,
+                                      _ call: UnsafeMutablePointer<OpaquePointer?>?,
+                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let client = try clientBox(client, in: #function)
+        let request = try requestBox(request, in: #function)
+        guard let completion else { throw CAPIFailure.invalidArgument("completion is NULL", in: #function) }
+        let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
+        let callBox = CallBox()
+        if let call { call.pointee = try register(callBox, in: #function) }
+        let pool = client.pool
+        let finish = UncheckedBox((completion, userData))
+        pool.begin()
+        let task = Task(executorPreference: pool) {
+            let result: Result<Response, any Error>
+            do { result = .success(try await operation.run()) } catch { result = .failure(error) }
+            var responseHandle: OpaquePointer?
+            var errorHandle: OpaquePointer?
+            switch result {
+            case .success(let response):
+                responseHandle = HandleRegistry.shared.register(ResponseBox(response))
+                if responseHandle == nil {
+                    errorHandle = ErrorBox.register(CAPIFailure(COURIER_E_INTERNAL, "too many live handles"))
+                }
+            case .failure(let failure):
+                errorHandle = ErrorBox.register(CAPIFailure(failure, in: "courier_client_send_async"))
+            }
+            let (completion, userData) = finish.value
+            ThreadRole.inCallback { completion(userData, responseHandle, errorHandle) }
+            callBox.finish()
+            pool.end()
+        }
+        callBox.started(task)
+    }
+}
+
+@c @implementation
+public func courier_call_cancel(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        guard let box = HandleRegistry.shared.object(call, as: CallBox.self) else {
+            throw CAPIFailure.invalidHandle("call", in: #function)
+        }
+        box.cancel()
+    }
+}
+
+@c @implementation
+public func courier_call_wait(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        guard let box = HandleRegistry.shared.object(call, as: CallBox.self) else {
+            throw CAPIFailure.invalidHandle("call", in: #function)
+        }
+        guard !ThreadRole.isInsideCallback else {
+            throw CAPIFailure(COURIER_E_WOULD_BLOCK, "\(#function): waiting from inside a Courier callback would deadlock")
+        }
+        box.wait()
+    }
+}
+
+@c @implementation
+public func courier_call_free(_ call: OpaquePointer?) -> courier_code {
+    guard let call else { return COURIER_OK }
+    return HandleRegistry.shared.remove(call, as: CallBox.self) == nil ? COURIER_E_INVALID_HANDLE : COURIER_OK
+}

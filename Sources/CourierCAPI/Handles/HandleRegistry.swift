@@ -1,0 +1,97 @@
+import Synchronization
+
+/// The kinds of object a C handle can name; encoded in the handle, so a request handle passed
+/// where a client is expected is refused.
+enum HandleKind: UInt64 {
+    case error = 1, request, response, client, call, exchange, plugin, registrar
+}
+
+/// A Swift object that C code reaches through a handle.
+protocol HandleObject: AnyObject, Sendable {
+    static var handleKind: HandleKind { get }
+}
+
+/// Maps the opaque handles C code holds to the Swift objects behind them.
+///
+/// A handle is not a pointer: it packs a slot index, the slot's generation and the kind of object,
+/// so a freed handle (the slot's generation moved on), a handle of another kind, or an arbitrary
+/// pointer that never came from here is refused with `COURIER_E_INVALID_HANDLE` instead of being
+/// dereferenced (DESIGN decision 9). No Swift object ever crosses the boundary.
+final class HandleRegistry: Sendable {
+    static let shared = HandleRegistry()
+
+    private struct Slot {
+        var generation: UInt32 = 1
+        var kind: UInt64 = 0
+        var object: (any HandleObject)?
+    }
+
+    private struct Table {
+        var slots: [Slot] = []
+        var free: [Int] = []
+    }
+
+    private static let indexBits: UInt64 = 24
+    private let table = Mutex(Table())
+
+    /// Registers `object` and returns its new handle, or `nil` when 16 million handles are live.
+    func register(_ object: some HandleObject) -> OpaquePointer? {
+        let kind = type(of: object).handleKind.rawValue
+        return table.withLock { table -> OpaquePointer? in
+            let index: Int
+            if let reused = table.free.popLast() {
+                index = reused
+            } else {
+                guard table.slots.count < 1 << Self.indexBits else { return nil }
+                index = table.slots.count
+                table.slots.append(Slot())
+            }
+            table.slots[index].kind = kind
+            table.slots[index].object = object
+            return Self.handle(index: index, generation: table.slots[index].generation, kind: kind)
+        }
+    }
+
+    /// The live object of type `T` that `handle` names, or `nil` for any other handle.
+    func object<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
+        guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
+        return table.withLock { table -> T? in
+            guard index < table.slots.count, table.slots[index].generation == generation,
+                  table.slots[index].kind == T.handleKind.rawValue
+            else { return nil }
+            return table.slots[index].object as? T
+        }
+    }
+
+    /// Invalidates `handle` and returns its object, or `nil` when it was not a live handle of type `T`.
+    @discardableResult
+    func remove<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
+        guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
+        return table.withLock { table -> T? in
+            guard index < table.slots.count, table.slots[index].generation == generation,
+                  table.slots[index].kind == T.handleKind.rawValue,
+                  let object = table.slots[index].object as? T
+            else { return nil }
+            table.slots[index].object = nil
+            table.slots[index].kind = 0
+            table.slots[index].generation = table.slots[index].generation &+ 1 == 0 ? 1 : table.slots[index].generation &+ 1
+            table.free.append(index)
+            return object
+        }
+    }
+
+    private static func handle(index: Int, generation: UInt32, kind: UInt64) -> OpaquePointer? {
+        let raw = UInt64(generation) << 32 | UInt64(index) << 8 | kind
+        return OpaquePointer(bitPattern: UInt(raw))
+    }
+
+    private static func decode(_ handle: OpaquePointer?, kind: UInt64) -> (index: Int, generation: UInt32)? {
+        guard let handle else { return nil }
+        let raw = UInt64(UInt(bitPattern: Int(bitPattern: handle)))
+        guard raw & 0xFF == kind else { return nil }
+        let index = Int((raw >> 8) & ((1 << indexBits) - 1))
+        let generation = UInt32(truncatingIfNeeded: raw >> 32)
+        guard generation != 0 else { return nil }
+        return (index, generation)
+    }
+}

@@ -1,0 +1,57 @@
+import Courier
+import Foundation
+import HTTPTypes
+
+/// What a `courier_request` handle names: a valid `Request` that C setters edit one block at a time.
+///
+/// The request is always valid: each setter applies a builder block to a copy and keeps the copy
+/// only when the block accepted its input, so a failed call leaves the request as it was.
+final class RequestBox: HandleObject {
+    static let handleKind = HandleKind.request
+
+    struct State {
+        var request: Request
+        /// The fields of a form body being built by `courier_request_add_form_field`.
+        var formItems: [URLQueryItem]?
+        /// The parts of a multipart body being built by `courier_request_add_multipart_*`.
+        var multipartParts: [MultipartPart]?
+        /// The Content-Type the current body set, so the next body replaces it rather than keeping it.
+        var bodyContentType: String?
+        var borrowed = BorrowedStrings()
+    }
+
+    let state: Locked<State>
+
+    init(_ request: Request) {
+        state = Locked(State(request: request))
+    }
+
+    var request: Request { state.withLock { $0.request } }
+
+    /// Applies `edit` to the request; on success, pointers handed out before become invalid.
+    func edit(_ edit: (inout State) throws -> Void) throws {
+        try state.withLock { state in
+            var copy = state
+            try edit(&copy)
+            copy.borrowed = state.borrowed
+            state = copy
+            state.borrowed.invalidate()
+        }
+    }
+
+    /// Replaces the body with `body`, replacing the Content-Type the previous body set.
+    static func setBody(_ body: RequestBody, on state: inout State, keepingBuilders: Bool = false) throws {
+        if !keepingBuilders {
+            state.formItems = nil
+            state.multipartParts = nil
+        }
+        var request = state.request
+        if let previous = state.bodyContentType, request.headerFields[.contentType] == previous {
+            request.headerFields[.contentType] = nil
+        }
+        let typeWasSet = request.headerFields[.contentType] != nil
+        request = try request.updating { body }
+        state.bodyContentType = typeWasSet ? nil : request.headerFields[.contentType]
+        state.request = request
+    }
+}

@@ -1,0 +1,89 @@
+import CCourier
+import Courier
+import Foundation
+import Synchronization
+
+/// One send from C: the client, the request with the caller's options applied, and the pipeline
+/// run that produces the response C receives.
+struct SendOperation: @unchecked Sendable {
+    let client: Client
+    let request: Request
+    private let onData: courier_data_fn?
+    private let userData: UnsafeMutableRawPointer?
+
+    init(client: Client, request: Request, options: UnsafePointer<courier_send_options>?, in function: StaticString) throws {
+        var request = request
+        var onData: courier_data_fn?
+        var userData: UnsafeMutableRawPointer?
+        if let options {
+            guard options.pointee.struct_size >= MemoryLayout<courier_send_options>.size else {
+                throw CAPIFailure.invalidArgument(
+                    "options->struct_size is \(options.pointee.struct_size); call courier_send_options_init first",
+                    in: function)
+            }
+            onData = options.pointee.on_data
+            userData = options.pointee.user_data
+            if let onProgress = options.pointee.on_progress {
+                let progress = ProgressReporter(callback: onProgress, userData: userData)
+                request.options[UploadProgressOption.self] = { sent, total in progress.sent(sent, of: total) }
+                request.options[DownloadProgressOption.self] = { received, total in progress.received(received, of: total) }
+            }
+        }
+        self.client = client
+        self.request = request
+        self.onData = onData
+        self.userData = userData
+    }
+
+    /// Sends the request; with `on_data`, streams the body to it and returns the head with an empty body.
+    func run() async throws -> Response {
+        guard let onData else { return try await client.send(request) }
+        var response = try await client.stream(request)
+        guard let stream = response.bodyStream else { return response }
+        response.bodyStream = nil
+        for try await chunk in stream {
+            let verdict = chunk.withUnsafeBytes { bytes in
+                ThreadRole.inCallback { onData(userData, bytes.baseAddress, bytes.count) }
+            }
+            guard verdict == 0 else {
+                throw CourierError(.cancelled, "the on_data callback stopped the download (returned \(verdict))",
+                                   request: request, response: response)
+            }
+        }
+        return response
+    }
+}
+
+/// Combines the core's separate upload and download progress into the one C callback.
+private final class ProgressReporter: @unchecked Sendable {
+    private let callback: courier_progress_fn
+    private let userData: UnsafeMutableRawPointer?
+    private let counts = Mutex((sent: Int64(0), sendTotal: Int64(-1), received: Int64(0), receiveTotal: Int64(-1)))
+
+    init(callback: courier_progress_fn, userData: UnsafeMutableRawPointer?) {
+        self.callback = callback
+        self.userData = userData
+    }
+
+    func sent(_ bytes: Int64, of total: Int64?) {
+        report(counts.withLock { counts in
+            counts.sent = bytes
+            counts.sendTotal = total ?? -1
+            return counts
+        })
+    }
+
+    func received(_ bytes: Int64, of total: Int64?) {
+        report(counts.withLock { counts in
+            counts.received = bytes
+            counts.receiveTotal = total ?? -1
+            return counts
+        })
+    }
+
+    private func report(_ counts: (sent: Int64, sendTotal: Int64, received: Int64, receiveTotal: Int64)) {
+        ThreadRole.inCallback {
+            callback(userData, counts.sent, counts.sendTotal, counts.received, counts.receiveTotal)
+        }
+    }
+}

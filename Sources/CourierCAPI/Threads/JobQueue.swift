@@ -1,0 +1,46 @@
+import Foundation
+
+/// The jobs and closures waiting for a Courier thread, and the condition threads sleep on.
+final class JobQueue: @unchecked Sendable {
+    enum Work {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
+    }
+
+    private let condition = NSCondition()
+    private var items: [Work] = []
+    private var head = 0
+
+    func push(_ work: Work) {
+        condition.lock()
+        items.append(work)
+        condition.unlock()
+        condition.broadcast()
+    }
+
+    /// Wakes every waiting thread so it checks its condition again.
+    func wake() {
+        condition.lock()
+        condition.unlock()
+        condition.broadcast()
+    }
+
+    /// The next work item, waiting for one; `nil` once `isDone` holds.
+    func next(until isDone: () -> Bool) -> Work? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if isDone() { return nil }
+            if head < items.count {
+                let work = items[head]
+                head += 1
+                if head > 64, head * 2 > items.count {
+                    items.removeFirst(head)
+                    head = 0
+                }
+                return work
+            }
+            condition.wait()
+        }
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What the current thread is doing for Courier, kept in thread-local storage.
+///
+/// Two facts matter: whether the thread is inside a C callback (a blocking call there would
+/// deadlock, so it is refused), and which Courier executor, if any, is draining jobs on it (a
+/// blocking `proceed` drains that executor while it waits instead of blocking it).
+final class ThreadRole {
+    /// How many C callbacks are running on this thread, nested.
+    var callbackDepth = 0
+    /// The executor this thread is draining, innermost first.
+    var executors: [any DrainingExecutor] = []
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<ThreadRole>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    /// The current thread's role, created on first use and released when the thread exits.
+    static var current: ThreadRole {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadRole>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let role = ThreadRole()
+        pthread_setspecific(key, Unmanaged.passRetained(role).toOpaque())
+        return role
+    }
+
+    /// Whether a C callback is running on this thread.
+    static var isInsideCallback: Bool {
+        guard let pointer = pthread_getspecific(key) else { return false }
+        return Unmanaged<ThreadRole>.fromOpaque(pointer).takeUnretainedValue().callbackDepth > 0
+    }
+
+    /// The Courier executor draining jobs on this thread, if any.
+    static var drainingExecutor: (any DrainingExecutor)? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ThreadRole>.fromOpaque(pointer).takeUnretainedValue().executors.last
+    }
+
+    /// Runs `body`, a call into C code, marked as a callback.
+    @inline(__always)
+    static func inCallback<T>(_ body: () throws -> T) rethrows -> T {
+        let role = current
+        role.callbackDepth += 1
+        defer { role.callbackDepth -= 1 }
+        return try body()
+    }
+}
+
+/// An executor that a thread can drain while it waits, so a blocking wait on that thread does not
+/// stop the work it waits for.
+protocol DrainingExecutor: TaskExecutor {
+    /// Runs jobs on the current thread until `isDone` returns true.
+    func drain(until isDone: () -> Bool)
+    /// Wakes a drain so it checks its condition again.
+    func wake()
+}
