@@ -20,7 +20,9 @@ struct CAPIArtifacts: Sendable {
     let library: URL
     /// The scratch directory of this run.
     let work: URL
-    /// Where libcourier.so and libcourier.so.1 (the SONAME that programs record) point to `library`.
+    /// libcourier.so.1 (the SONAME that programs record), a copy of `library` without its DWARF
+    /// (valgrind 3.19 cannot read the DWARF 5 that Swift emits and gives up on the whole run),
+    /// and libcourier.so pointing to it. Symbols stay, so valgrind's stacks still name functions.
     let libraryDirectory: URL
     /// The example plugins and the fixtures, as .so files.
     let pluginDirectory: URL
@@ -62,10 +64,11 @@ struct CAPIArtifacts: Sendable {
         for directory in [libraryDirectory, pluginDirectory, work.appendingPathComponent("bin")] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        for name in ["libcourier.so", "libcourier.so.1"] {
-            try FileManager.default.createSymbolicLink(
-                at: libraryDirectory.appendingPathComponent(name), withDestinationURL: library)
-        }
+        let copy = libraryDirectory.appendingPathComponent("libcourier.so.1")
+        let stripped = try await ProcessRunner.run(["objcopy", "--strip-debug", library.path, copy.path])
+        guard stripped.status == 0 else { throw CAPISetupError(description: stripped.description) }
+        try FileManager.default.createSymbolicLink(
+            atPath: libraryDirectory.appendingPathComponent("libcourier.so").path, withDestinationPath: "libcourier.so.1")
         let which = try await ProcessRunner.run(["sh", "-c", "command -v valgrind"])
         let artifacts = CAPIArtifacts(
             repository: repository, buildDirectory: buildDirectory, library: library, work: work,
@@ -101,7 +104,8 @@ struct CAPIArtifacts: Sendable {
 
     /// Runs `program` under valgrind memcheck: a memory error or a definite leak fails it with
     /// status 99. Blocks that the Swift runtime and libcurl keep for the process's life are
-    /// suppressed by valgrind.supp, and only those.
+    /// suppressed by valgrind.supp, and only those. LD_LIBRARY_PATH, which wins over a program's
+    /// RUNPATH, makes programs linked against the build directory load the stripped copy too.
     func runChecked(_ program: URL, _ arguments: [String]) async throws -> CommandOutcome {
         guard let valgrind else {
             throw CAPISetupError(description: "valgrind is not installed; bash .ci/install installs it")
@@ -110,7 +114,8 @@ struct CAPIArtifacts: Sendable {
         return try await ProcessRunner.run(
             [valgrind, "--quiet", "--leak-check=full", "--errors-for-leak-kinds=definite",
              "--show-leak-kinds=definite", "--error-exitcode=99", "--suppressions=\(suppressions)",
-             "--num-callers=40", program.path] + arguments)
+             "--num-callers=40", program.path] + arguments,
+            environment: ["LD_LIBRARY_PATH": libraryDirectory.path])
     }
 
     /// Throws the command's output unless it exited 0.

@@ -26,6 +26,17 @@ static void check_report(int ok, const char *file, int line, const char *what)
     }
 }
 
+/* Compares two integers, printing both when they differ. */
+static void check_int_at(long long got, long long want, const char *file, int line, const char *expression)
+{
+    if (got == want) {
+        check_passed++;
+    } else {
+        check_failed++;
+        fprintf(stderr, "%s:%d: %s is %lld, expected %lld\n", file, line, expression, got, want);
+    }
+}
+
 /* Compares a courier_code with the expected one; frees the error the call produced, if any. */
 static int check_code_at(courier_code got, courier_code want, courier_error **error, const char *file, int line,
                          const char *expression)
@@ -49,6 +60,7 @@ static int check_code_at(courier_code got, courier_code want, courier_error **er
 #define CHECK(condition) check_report((condition) != 0, __FILE__, __LINE__, #condition)
 #define CHECK_CODE(want, call) check_code_at((call), (want), &error, __FILE__, __LINE__, #call)
 #define CHECK_OK(call) CHECK_CODE(COURIER_OK, call)
+#define CHECK_INT(got, want) check_int_at((long long)(got), (long long)(want), __FILE__, __LINE__, #got)
 #define CHECK_STR(got, want) \
     check_report((got) != NULL && strcmp((got), (want)) == 0, __FILE__, __LINE__, #got " == " #want)
 #define CHECK_CONTAINS(haystack, needle) \

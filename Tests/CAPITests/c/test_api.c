@@ -86,7 +86,7 @@ static void endpoints_resolve_against_the_base(void)
 {
     courier_request *request = NULL;
     const char *url = NULL;
-    CHECK_OK(courier_request_new_endpoint("GET", "https://api.example.com/v1", "users/42", &request, &error));
+    CHECK_OK(courier_request_new_endpoint("GET", "https://api.example.com/v1/", "users/42", &request, &error));
     CHECK_OK(courier_request_url(request, &url, &error));
     CHECK_STR(url, "https://api.example.com/v1/users/42");
     CHECK_OK(courier_request_free(request));
