@@ -71,8 +71,10 @@ capi_skip=""
 if [[ -d ../Sources/CourierCAPI ]]; then
     echo "== building libcourier.so (release)"
     if ../scripts/build-libcourier.sh release >"$results/libcourier.log" 2>&1; then
-        cc -O2 -Wall -Wextra -Werror -o "$bin/capi_bench" c/capi_bench.c \
-            $(PKG_CONFIG_PATH=../.build/release/pkgconfig pkg-config --cflags --libs courier)
+        for program in capi_bench capi_interceptor_bench; do
+            cc -O2 -Wall -Wextra -Werror -o "$bin/$program" "c/$program.c" \
+                $(PKG_CONFIG_PATH=../.build/release/pkgconfig pkg-config --cflags --libs courier)
+        done
     else
         grep -E "error" "$results/libcourier.log" | head -5
         capi_skip="libcourier.so did not build (see $results/libcourier.log)"
@@ -137,6 +139,11 @@ done
 stop_nginx
 trap - EXIT
 
+if [[ -z $capi_skip ]]; then
+    echo "== C interceptor crossings, in memory (a chain of 0/1/4/16 header-editing C interceptors and one that answers)"
+    "$bin/capi_interceptor_bench" | tee "$results/capi-interceptors.txt" || failures=$((failures + 1))
+fi
+
 if [[ -z ${SKIP_PIPELINE:-} ]]; then
     echo "== where a send runs (thread-hop probe)"
     "$bin/pipeline-threads" | tee "$results/pipeline-threads.txt"
@@ -176,5 +183,8 @@ if [[ -n $plain && -n $stamped ]]; then
     echo
     echo "C API: $plain ns per request; one header-editing C interceptor adds $((stamped - plain)) ns per crossing" \
         "(the difference of two ${duration} s rows: noise of a few hundred ns either way)." | tee -a "$results/summary.md"
+fi
+if [[ -s $results/capi-interceptors.txt ]]; then
+    echo "C API in memory: $(grep '^c-interceptor crossing' "$results/capi-interceptors.txt")." | tee -a "$results/summary.md"
 fi
 exit $((failures > 0))

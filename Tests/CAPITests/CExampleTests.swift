@@ -83,4 +83,16 @@ struct CExampleTests {
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.hasPrefix("HTTP 204\n"), "\(outcome)")
     }
+
+    @Test func pluginsDoNotLinkTheLibrary() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let plugins = try FileManager.default.contentsOfDirectory(atPath: artifacts.pluginDirectory.path)
+            .filter { $0.hasSuffix(".so") }
+        #expect(plugins.contains("hmac_signer.so") && plugins.contains("memory_cache.so") && plugins.contains("swift_stamp.so"))
+        for plugin in plugins {
+            let dynamic = try artifacts.require(await ProcessRunner.run(
+                ["readelf", "-d", artifacts.pluginDirectory.appendingPathComponent(plugin).path]))
+            #expect(!dynamic.output.contains("libcourier"), "\(plugin) links libcourier: \(dynamic.output)")
+        }
+    }
 }
