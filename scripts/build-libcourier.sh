@@ -14,9 +14,8 @@
 #   PREFIX/lib/libcourier.so.1, PREFIX/lib/libcourier.so -> libcourier.so.1,
 #   PREFIX/include/courier.h, PREFIX/include/courier_plugin.h, PREFIX/lib/pkgconfig/courier.pc
 #
-# The library links the Swift runtime (libswiftCore.so and friends) dynamically; its RUNPATH
-# names the toolchain's runtime directory, so it runs where that toolchain is installed.
-# STATIC_STDLIB=1 (release only) links the Swift runtime into libcourier.so instead.
+# The library links the Swift runtime (libswiftCore.so, Foundation and friends) dynamically;
+# its RUNPATH names the toolchain's runtime directory, so it runs where that toolchain is installed.
 # COURIER_BUILD_DIR=DIR skips `swift build` and uses the library already in DIR (the C tests
 # use this from inside `swift test`, which has built it).
 set -euo pipefail
@@ -30,10 +29,6 @@ case $configuration in
     release) build_flags=(-c release) ;;
     *) echo "usage: $0 [debug|release] [PREFIX]" >&2; exit 2 ;;
 esac
-if [[ -n ${STATIC_STDLIB:-} ]]; then
-    [[ $configuration == release ]] || { echo "$0: STATIC_STDLIB needs a release build" >&2; exit 2; }
-    build_flags+=(-Xswiftc -static-stdlib)
-fi
 
 if [[ -n ${COURIER_BUILD_DIR:-} ]]; then
     bin=$(cd "$COURIER_BUILD_DIR" && pwd)

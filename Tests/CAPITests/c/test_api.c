@@ -90,6 +90,14 @@ static void endpoints_resolve_against_the_base(void)
     CHECK_OK(courier_request_url(request, &url, &error));
     CHECK_STR(url, "https://api.example.com/v1/users/42");
     CHECK_OK(courier_request_free(request));
+    CHECK_OK(courier_request_new_endpoint("GET", "https://api.example.com/v1", "users/42", &request, &error));
+    CHECK_OK(courier_request_url(request, &url, &error));
+    CHECK_STR(url, "https://api.example.com/users/42");
+    CHECK_OK(courier_request_free(request));
+    CHECK_OK(courier_request_new_endpoint("GET", "https://api.example.com/v1/", "/root", &request, &error));
+    CHECK_OK(courier_request_url(request, &url, &error));
+    CHECK_STR(url, "https://api.example.com/root");
+    CHECK_OK(courier_request_free(request));
     CHECK_CODE(COURIER_E_INVALID_REQUEST,
                courier_request_new_endpoint("GET", "not a base", "users", &request, &error));
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT,
