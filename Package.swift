@@ -83,10 +83,10 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [
                 .linkedLibrary("dl"),
-                // The ABI major in the SONAME; only courier_* symbols exported from release builds.
-                .unsafeFlags(["-Xlinker", "-soname=libcourier.so.1"]),
-                .unsafeFlags(["-Xlinker", "--version-script=Sources/CourierCAPI/libcourier.map"],
-                             .when(configuration: .release)),
+                // The ABI major in the SONAME, and only courier_* symbols exported (versioned
+                // COURIER_1), in debug and release alike so a program links against either.
+                .unsafeFlags(["-Xlinker", "-soname=libcourier.so.1",
+                              "-Xlinker", "--version-script=Sources/CourierCAPI/libcourier.map"]),
             ]
         ),
         .target(

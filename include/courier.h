@@ -207,9 +207,11 @@ COURIER_API courier_code courier_request_new(const char *method, const char *url
                                  courier_error **error);
 
 /**
- * Creates a request for `endpoint` resolved against `base_url` as in the Swift builder
- * (RFC 3986 reference resolution, except that a base path without a trailing slash is kept:
- * base "https://api.example.com/v1" with endpoint "users/42" gives ".../v1/users/42").
+ * Creates a request for `endpoint` resolved against `base_url` as the Swift builder's BaseURL and
+ * Endpoint blocks do, by RFC 3986 reference resolution: base "https://api.example.com/v1/" with
+ * endpoint "users/42" gives "https://api.example.com/v1/users/42", while base
+ * "https://api.example.com/v1" (no trailing slash) gives "https://api.example.com/users/42", and
+ * an endpoint starting with "/" replaces the whole path.
  */
 COURIER_API courier_code courier_request_new_endpoint(const char *method, const char *base_url, const char *endpoint,
                                           courier_request **request, courier_error **error);
@@ -666,7 +668,11 @@ COURIER_API courier_code courier_exchange_response(courier_exchange *exchange, c
 COURIER_API courier_code courier_exchange_respond(courier_exchange *exchange, courier_response *response,
                                       courier_error **error);
 
-/** Sets the error to fail with when the callback returns COURIER_ACTION_FAIL. `message` is copied. */
+/**
+ * Sets the error to fail with when the callback returns COURIER_ACTION_FAIL. `message` is copied.
+ * When the exchange has a response (on_response, or around after proceed), the error carries it:
+ * courier_error_status gives its status.
+ */
 COURIER_API courier_code courier_exchange_fail(courier_exchange *exchange, courier_code code, const char *message,
                                    courier_error **error);
 
@@ -678,7 +684,11 @@ COURIER_API courier_code courier_exchange_fail(courier_exchange *exchange, couri
  */
 COURIER_API courier_code courier_exchange_proceed(courier_exchange *exchange, courier_error **error);
 
-/** Which pass of this send is under way, from 1 (a retry or an auth refresh adds one). */
+/**
+ * Which pass of this send is under way, from 1. Each time the request travels down again (a
+ * retry, an auth refresh) the stages it passes see the next number; an interceptor that asks
+ * for RETRY from on_response sees its own passes counted: 1, then 2 after its first retry.
+ */
 COURIER_API courier_code courier_exchange_attempt(const courier_exchange *exchange, int *attempt, courier_error **error);
 
 /** The identifier of this send, shared by all its passes. Borrowed for the callback's duration. */

@@ -8,9 +8,11 @@ public func courier_exchange_request(_ exchange: OpaquePointer?, _ request: Unsa
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
         guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
-        request.pointee = try box.state.withLock { state in
+        request.pointee = try box.withLock { state in
             if let handle = state.requestHandle { return handle }
-            let handle = try register(state.request, in: #function)
+            let box = state.requestBox ?? RequestBox(state.request)
+            let handle = try register(box, in: #function)
+            state.requestBox = box
             state.requestHandle = handle
             return handle
         }
@@ -23,12 +25,13 @@ public func courier_exchange_response(_ exchange: OpaquePointer?, _ response: Un
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: #function) }
-        response.pointee = try box.state.withLock { state in
+        response.pointee = try box.withLock { state in
             if let handle = state.responseHandle { return handle }
-            guard let current = state.response else {
-                throw CAPIFailure(COURIER_E_NOT_FOUND, "\(#function): there is no response yet in this exchange")
+            guard let current = state.responseBox ?? state.response.map(ResponseBox.init) else {
+                throw CAPIFailure(COURIER_E_NOT_FOUND, "\(cName(#function)): there is no response yet in this exchange")
             }
             let handle = try register(current, in: #function)
+            state.responseBox = current
             state.responseHandle = handle
             return handle
         }
@@ -40,15 +43,15 @@ public func courier_exchange_respond(_ exchange: OpaquePointer?, _ response: Opa
                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
-        let isOwnResponse = box.state.withLock { $0.responseHandle != nil && $0.responseHandle == response }
+        let isOwnResponse = box.withLock { $0.responseHandle != nil && $0.responseHandle == response }
         if isOwnResponse {
-            box.state.withLock { $0.answer = $0.response?.response }
+            box.withLock { $0.answer = $0.responseBox?.response ?? $0.response }
             return
         }
         guard let answer = HandleRegistry.shared.remove(response, as: ResponseBox.self) else {
             throw CAPIFailure.invalidHandle("response", in: #function)
         }
-        box.state.withLock { $0.answer = answer.response }
+        box.withLock { $0.answer = answer.response }
     }
 }
 
@@ -59,7 +62,7 @@ public func courier_exchange_fail(_ exchange: OpaquePointer?, _ code: courier_co
         let box = try exchangeBox(exchange, in: #function)
         guard code != COURIER_OK else { throw CAPIFailure.invalidArgument("code is COURIER_OK", in: #function) }
         let message = try CInput.optionalString(message, "message", in: #function)
-        box.state.withLock {
+        box.withLock {
             $0.failure = CAPIFailure(code, message ?? String(cString: courier_strerror(code)), stage: box.interceptorName)
         }
     }
@@ -89,7 +92,7 @@ public func courier_exchange_request_id(_ exchange: OpaquePointer?,
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
         guard let requestID else { throw CAPIFailure.invalidArgument("request_id is NULL", in: #function) }
-        requestID.pointee = box.state.withLock { state in
+        requestID.pointee = box.withLock { state in
             if state.requestID == nil { state.requestID = strdup(box.context.requestID) }
             return UnsafePointer(state.requestID)
         }

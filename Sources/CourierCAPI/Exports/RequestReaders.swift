@@ -9,7 +9,7 @@ public func courier_request_method(_ request: OpaquePointer?, _ method: UnsafeMu
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         guard let method else { throw CAPIFailure.invalidArgument("method is NULL", in: #function) }
-        method.pointee = box.state.withLock { $0.borrowed.cString("method", $0.request.method.rawValue) }
+        method.pointee = box.withLock { $0.borrowed.strings.cString("method", $0.request.method.rawValue) }
     }
 }
 
@@ -19,7 +19,7 @@ public func courier_request_url(_ request: OpaquePointer?, _ url: UnsafeMutableP
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         guard let url else { throw CAPIFailure.invalidArgument("url is NULL", in: #function) }
-        url.pointee = box.state.withLock { $0.borrowed.cString("url", $0.request.url.absoluteString) }
+        url.pointee = box.withLock { $0.borrowed.strings.cString("url", $0.request.url.absoluteString) }
     }
 }
 
@@ -31,9 +31,9 @@ public func courier_request_header(_ request: OpaquePointer?, _ name: UnsafePoin
         let box = try requestBox(request, in: #function)
         let name = try CInput.string(name, "name", in: #function)
         guard let value else { throw CAPIFailure.invalidArgument("value is NULL", in: #function) }
-        value.pointee = try box.state.withLock { state in
+        value.pointee = try box.withLock { state in
             let joined = try HeaderEditing.value(of: name, in: state.request.headerFields, function: #function)
-            return state.borrowed.cString("header:" + name.lowercased(), joined)
+            return state.borrowed.strings.cString("header:" + name.lowercased(), joined)
         }
     }
 }
@@ -43,7 +43,7 @@ public func courier_request_header_count(_ request: OpaquePointer?, _ count: Uns
                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
-        try CInput.store(box.state.withLock { $0.request.headerFields.count }, into: count, "count", in: #function)
+        try CInput.store(box.withLock { $0.request.headerFields.count }, into: count, "count", in: #function)
     }
 }
 
@@ -55,10 +55,10 @@ public func courier_request_header_at(_ request: OpaquePointer?, _ index: Int,
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         guard let name, let value else { throw CAPIFailure.invalidArgument("name or value is NULL", in: #function) }
-        try box.state.withLock { state in
+        try box.withLock { state in
             let field = try HeaderEditing.line(at: index, in: state.request.headerFields, function: #function)
-            name.pointee = state.borrowed.cString("name@\(index)", field.name.rawName)
-            value.pointee = state.borrowed.cString("value@\(index)", field.value)
+            name.pointee = state.borrowed.strings.cString("name@\(index)", field.name.rawName)
+            value.pointee = state.borrowed.strings.cString("value@\(index)", field.value)
         }
     }
 }
@@ -70,9 +70,9 @@ public func courier_request_body(_ request: OpaquePointer?, _ data: UnsafeMutabl
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         guard let data, let length else { throw CAPIFailure.invalidArgument("data or length is NULL", in: #function) }
-        let (pointer, count) = try box.state.withLock { state in
+        let (pointer, count) = try box.withLock { state in
             let bytes = try inMemoryBytes(of: state.request.body, in: #function)
-            return state.borrowed.bytes("body", bytes)
+            return state.borrowed.strings.bytes("body", bytes)
         }
         data.pointee = pointer
         length.pointee = count

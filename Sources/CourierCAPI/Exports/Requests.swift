@@ -44,13 +44,9 @@ public func courier_request_clone(_ request: OpaquePointer?, _ clone: UnsafeMuta
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         guard let clone else { throw CAPIFailure.invalidArgument("clone is NULL", in: #function) }
-        let copy = box.state.withLock { state in
-            var copied = state
-            copied.borrowed = BorrowedStrings()
-            return copied
-        }
+        let copy = box.withLock { $0.withoutBorrowed }
         let cloned = RequestBox(copy.request)
-        cloned.state.withLock { $0 = copy }
+        cloned.withLock { $0 = copy }
         clone.pointee = try register(cloned, in: #function)
     }
 }

@@ -36,7 +36,7 @@ public func courier_response_url(_ response: OpaquePointer?, _ url: UnsafeMutabl
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
         guard let url else { throw CAPIFailure.invalidArgument("url is NULL", in: #function) }
-        url.pointee = box.state.withLock { $0.borrowed.cString("url", $0.response.request.url.absoluteString) }
+        url.pointee = box.withLock { $0.borrowed.strings.cString("url", $0.response.request.url.absoluteString) }
     }
 }
 
@@ -48,9 +48,9 @@ public func courier_response_header(_ response: OpaquePointer?, _ name: UnsafePo
         let box = try responseBox(response, in: #function)
         let name = try CInput.string(name, "name", in: #function)
         guard let value else { throw CAPIFailure.invalidArgument("value is NULL", in: #function) }
-        value.pointee = try box.state.withLock { state in
+        value.pointee = try box.withLock { state in
             let joined = try HeaderEditing.value(of: name, in: state.response.headerFields, function: #function)
-            return state.borrowed.cString("header:" + name.lowercased(), joined)
+            return state.borrowed.strings.cString("header:" + name.lowercased(), joined)
         }
     }
 }
@@ -60,7 +60,7 @@ public func courier_response_header_count(_ response: OpaquePointer?, _ count: U
                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
-        try CInput.store(box.state.withLock { $0.response.headerFields.count }, into: count, "count", in: #function)
+        try CInput.store(box.withLock { $0.response.headerFields.count }, into: count, "count", in: #function)
     }
 }
 
@@ -72,10 +72,10 @@ public func courier_response_header_at(_ response: OpaquePointer?, _ index: Int,
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
         guard let name, let value else { throw CAPIFailure.invalidArgument("name or value is NULL", in: #function) }
-        try box.state.withLock { state in
+        try box.withLock { state in
             let field = try HeaderEditing.line(at: index, in: state.response.headerFields, function: #function)
-            name.pointee = state.borrowed.cString("name@\(index)", field.name.rawName)
-            value.pointee = state.borrowed.cString("value@\(index)", field.value)
+            name.pointee = state.borrowed.strings.cString("name@\(index)", field.name.rawName)
+            value.pointee = state.borrowed.strings.cString("value@\(index)", field.value)
         }
     }
 }
@@ -87,7 +87,7 @@ public func courier_response_body(_ response: OpaquePointer?, _ data: UnsafeMuta
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
         guard let data, let length else { throw CAPIFailure.invalidArgument("data or length is NULL", in: #function) }
-        let (pointer, count) = box.state.withLock { $0.borrowed.bytes("body", $0.response.body) }
+        let (pointer, count) = box.withLock { $0.borrowed.strings.bytes("body", $0.response.body) }
         data.pointee = pointer
         length.pointee = count
     }

@@ -30,7 +30,7 @@ public func courier_client_send_with(_ client: OpaquePointer?, _ request: Opaque
         let request = try requestBox(request, in: #function)
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: #function) }
         let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
-        let result = CallerThreadExecutor().run { try await operation.run() }
+        let result = ThreadRole.current.sendWorker.run { try await operation.run() }
         response.pointee = try register(ResponseBox(try result.get()), in: #function)
     }
 }

@@ -37,3 +37,23 @@ final class BorrowedStrings {
 
     deinit { invalidate() }
 }
+
+/// The `BorrowedStrings` of an object, made on the first read: most objects are never read from C.
+struct BorrowedSlot {
+    private var storage: BorrowedStrings?
+
+    init() {}
+
+    /// The copies, created on first use.
+    var strings: BorrowedStrings {
+        mutating get {
+            if let storage { return storage }
+            let created = BorrowedStrings()
+            storage = created
+            return created
+        }
+    }
+
+    /// Frees the copies handed out: the object changed.
+    mutating func invalidate() { storage?.invalidate() }
+}

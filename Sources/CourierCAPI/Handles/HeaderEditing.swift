@@ -5,13 +5,23 @@ import HTTPTypes
 enum HeaderEditing {
     /// Sets `name` to `value`, replacing every line of that name; validated as the builder validates.
     static func set(_ name: String, _ value: String, in fields: inout HTTPFields, function: StaticString) throws {
-        let field = try HTTPField.validated(name, value, source: cName(function))
+        let field = try validated(name, value, function: function)
         fields[field.name] = field.value
     }
 
     /// Appends the line `name: value`, keeping existing lines of that name.
     static func append(_ name: String, _ value: String, to fields: inout HTTPFields, function: StaticString) throws {
-        fields.append(try HTTPField.validated(name, value, source: cName(function)))
+        fields.append(try validated(name, value, function: function))
+    }
+
+    /// The checked field; the function's name is spelled out only when the check fails.
+    private static func validated(_ name: String, _ value: String, function: StaticString) throws -> HTTPField {
+        do {
+            return try HTTPField.validated(name, value, source: "")
+        } catch var error as CourierError {
+            error.source = cName(function)
+            throw error
+        }
     }
 
     /// Removes every line named `name`, or fails with `COURIER_E_NOT_FOUND` when there is none.

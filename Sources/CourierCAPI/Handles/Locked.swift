@@ -1,15 +1,16 @@
-import Foundation
+import Synchronization
 
 /// State behind a lock, for the objects C handles name: any thread may call in at any time.
-final class Locked<State>: @unchecked Sendable {
-    private var state: State
-    private let lock = NSLock()
+///
+/// The handle objects subclass it, so the lock and the state live in the object itself: a C
+/// interceptor crossing creates two such objects and no separate lock allocations.
+class Locked<State>: @unchecked Sendable {
+    private let mutex = Mutex<Void>(())
+    private var lockedState: State
 
-    init(_ state: State) { self.state = state }
+    init(_ state: State) { self.lockedState = state }
 
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
+        try mutex.withLock { _ in try body(&self.lockedState) }
     }
 }

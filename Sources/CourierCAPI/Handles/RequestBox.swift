@@ -6,7 +6,7 @@ import HTTPTypes
 ///
 /// The request is always valid: each setter applies a builder block to a copy and keeps the copy
 /// only when the block accepted its input, so a failed call leaves the request as it was.
-final class RequestBox: HandleObject {
+final class RequestBox: Locked<RequestBox.State>, HandleObject {
     static let handleKind = HandleKind.request
 
     struct State {
@@ -17,40 +17,49 @@ final class RequestBox: HandleObject {
         var multipartParts: [MultipartPart]?
         /// The Content-Type the current body set, so the next body replaces it rather than keeping it.
         var bodyContentType: String?
-        var borrowed = BorrowedStrings()
-    }
+        /// Copies handed out to C.
+        var borrowed = BorrowedSlot()
 
-    let state: Locked<State>
+        init(request: Request) { self.request = request }
+
+        /// This state without the copies, for a clone.
+        var withoutBorrowed: State {
+            var copy = self
+            copy.borrowed = BorrowedSlot()
+            return copy
+        }
+    }
 
     init(_ request: Request) {
-        state = Locked(State(request: request))
+        super.init(State(request: request))
     }
 
-    var request: Request { state.withLock { $0.request } }
+    var request: Request { withLock { $0.request } }
 
-    /// Applies `edit` to the request; on success, pointers handed out before become invalid.
+    /// Applies `edit` to the request in place; on success, pointers handed out before become invalid.
+    ///
+    /// Every edit checks its input before it changes anything, so one that throws leaves the
+    /// request as it was without the cost of editing a copy.
     func edit(_ edit: (inout State) throws -> Void) throws {
-        try state.withLock { state in
-            var copy = state
-            try edit(&copy)
-            copy.borrowed = state.borrowed
-            state = copy
+        try withLock { state in
+            try edit(&state)
             state.borrowed.invalidate()
         }
     }
 
-    /// Replaces the body with `body`, replacing the Content-Type the previous body set.
+    /// Replaces the body with `body`, replacing the Content-Type the previous body set; changes
+    /// nothing when the body cannot be encoded.
     static func setBody(_ body: RequestBody, on state: inout State, keepingBuilders: Bool = false) throws {
-        if !keepingBuilders {
-            state.formItems = nil
-            state.multipartParts = nil
-        }
         var request = state.request
         if let previous = state.bodyContentType, request.headerFields[.contentType] == previous {
             request.headerFields[.contentType] = nil
         }
         let typeWasSet = request.headerFields[.contentType] != nil
         request = try request.updating { body }
+        if !keepingBuilders {
+            state.formItems = nil
+            state.multipartParts = nil
+        }
         state.bodyContentType = typeWasSet ? nil : request.headerFields[.contentType]
         state.request = request
     }

@@ -1,28 +1,28 @@
 import Courier
 
 /// What a `courier_response` handle names: a response whose body is in memory.
-final class ResponseBox: HandleObject {
+final class ResponseBox: Locked<ResponseBox.State>, HandleObject {
     static let handleKind = HandleKind.response
 
     struct State {
         var response: Response
-        var borrowed = BorrowedStrings()
-    }
+        /// Copies handed out to C.
+        var borrowed = BorrowedSlot()
 
-    let state: Locked<State>
+        init(response: Response) { self.response = response }
+    }
 
     init(_ response: Response) {
-        state = Locked(State(response: response))
+        super.init(State(response: response))
     }
 
-    var response: Response { state.withLock { $0.response } }
+    var response: Response { withLock { $0.response } }
 
-    /// Applies `edit`; on success, pointers handed out before become invalid.
+    /// Applies `edit` in place (edits check their input first); on success, pointers handed out
+    /// before become invalid.
     func edit(_ edit: (inout Response) throws -> Void) throws {
-        try state.withLock { state in
-            var copy = state.response
-            try edit(&copy)
-            state.response = copy
+        try withLock { state in
+            try edit(&state.response)
             state.borrowed.invalidate()
         }
     }

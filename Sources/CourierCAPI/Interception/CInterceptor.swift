@@ -64,7 +64,9 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         var retries = 0
         while true {
             let response = try await next(current).collectingBody(upTo: context.limits.maxBodyBytes)
-            let exchange = ExchangeBox(phase: .response, request: current, response: response, context: context,
+            var passContext = context
+            passContext.attempt = context.attempt + retries
+            let exchange = ExchangeBox(phase: .response, request: current, response: response, context: passContext,
                                        interceptorName: name)
             switch try call(onResponse, with: exchange, deadlineOf: current) {
             case .continue: return exchange.response ?? response
@@ -106,16 +108,17 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         case COURIER_ACTION_CONTINUE:
             return .continue
         case COURIER_ACTION_RESPOND:
-            guard var answer = exchange.state.withLock({ $0.answer }) else {
+            guard var answer = exchange.withLock({ $0.answer }) else {
                 throw misbehaved("returned COURIER_ACTION_RESPOND without calling courier_exchange_respond")
             }
             answer.request = exchange.request
             return .respond(answer)
         case COURIER_ACTION_FAIL:
-            let failure = exchange.state.withLock { $0.failure }
+            let failure = exchange.withLock { $0.failure }
                 ?? CAPIFailure(COURIER_E_INTERCEPTOR, "failed without a message", stage: name)
             var error = CourierError(CAPIFailure.courierCode(for: failure.code), "\(name): \(failure.message)",
-                                     source: name, request: request, underlying: InterceptorCode(code: failure.code))
+                                     source: name, request: request, response: exchange.response,
+                                     underlying: InterceptorCode(code: failure.code))
             error.stage = name
             throw error
         case COURIER_ACTION_RETRY where exchange.phase == .response:

@@ -7,15 +7,19 @@ import Foundation
 /// It lives only while its callback runs. The request and response handles it hands out are
 /// registered on demand and revoked with it, so a C callback that keeps one gets an invalid
 /// handle later, not a dangling pointer.
-final class ExchangeBox: HandleObject, @unchecked Sendable {
+final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sendable {
     static let handleKind = HandleKind.exchange
 
     enum Phase { case request, response, around }
 
+    /// The request and response stay plain values until the callback asks for a handle, so a
+    /// callback that never reads them costs no extra objects.
     struct State {
-        var request: RequestBox
+        var request: Request
+        var requestBox: RequestBox?
         var requestHandle: OpaquePointer?
-        var response: ResponseBox?
+        var response: Response?
+        var responseBox: ResponseBox?
         var responseHandle: OpaquePointer?
         var answer: Response?
         var failure: CAPIFailure?
@@ -31,7 +35,6 @@ final class ExchangeBox: HandleObject, @unchecked Sendable {
     let next: Next?
     /// The executor a blocking `proceed` drains while it waits.
     let executor: (any DrainingExecutor)?
-    let state: Locked<State>
 
     init(phase: Phase, request: Request, response: Response?, context: InterceptorContext, interceptorName: String,
          next: Next? = nil, executor: (any DrainingExecutor)? = nil) {
@@ -40,21 +43,21 @@ final class ExchangeBox: HandleObject, @unchecked Sendable {
         self.interceptorName = interceptorName
         self.next = next
         self.executor = executor
-        state = Locked(State(request: RequestBox(request), response: response.map(ResponseBox.init)))
+        super.init(State(request: request, response: response))
     }
 
     /// The request as the callback left it.
-    var request: Request { state.withLock { $0.request.request } }
+    var request: Request { withLock { $0.requestBox?.request ?? $0.request } }
 
     /// The response as the callback left it, if there is one.
-    var response: Response? { state.withLock { $0.response?.response } }
+    var response: Response? { withLock { $0.responseBox?.response ?? $0.response } }
 
     /// Revokes every handle the callback was given.
     func revoke(_ handle: OpaquePointer?) {
         HandleRegistry.shared.remove(handle, as: ExchangeBox.self)
-        state.withLock { state in
-            HandleRegistry.shared.remove(state.requestHandle, as: RequestBox.self)
-            HandleRegistry.shared.remove(state.responseHandle, as: ResponseBox.self)
+        withLock { state in
+            if let handle = state.requestHandle { HandleRegistry.shared.remove(handle, as: RequestBox.self) }
+            if let handle = state.responseHandle { HandleRegistry.shared.remove(handle, as: ResponseBox.self) }
             state.requestHandle = nil
             state.responseHandle = nil
             free(state.requestID)
@@ -64,7 +67,7 @@ final class ExchangeBox: HandleObject, @unchecked Sendable {
 
     /// Cancels what a blocking `proceed` is waiting for.
     func cancelInner() {
-        let tasks = state.withLock { state in
+        let tasks = withLock { state in
             state.cancelled = true
             return state.innerTasks
         }
@@ -89,18 +92,19 @@ final class ExchangeBox: HandleObject, @unchecked Sendable {
             }
             executor.wake()
         }
-        let alreadyCancelled = state.withLock { state in
+        let alreadyCancelled = withLock { state in
             state.innerTasks.append(task)
             return state.cancelled
         }
         if alreadyCancelled { task.cancel() }
         executor.drain(until: { slot.isSet })
-        state.withLock { $0.innerTasks.removeAll() }
+        withLock { $0.innerTasks.removeAll() }
         let response = try slot.value!.get()
-        state.withLock { state in
+        withLock { state in
             HandleRegistry.shared.remove(state.responseHandle, as: ResponseBox.self)
             state.responseHandle = nil
-            state.response = ResponseBox(response)
+            state.responseBox = nil
+            state.response = response
         }
     }
 }

@@ -18,11 +18,7 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     init(threads: Int, name: String) {
         for index in 0..<max(1, threads) {
             let thread = Thread { [self] in
-                let role = ThreadRole.current
-                role.executors.append(self)
-                while let work = queue.next(until: { self.isFinished }) {
-                    Self.run(work, on: self)
-                }
+                queue.drain(as: self, until: { self.isFinished })
             }
             thread.name = "\(name)-\(index)"
             thread.start()
@@ -51,12 +47,7 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     }
 
     func drain(until isDone: () -> Bool) {
-        let role = ThreadRole.current
-        role.executors.append(self)
-        defer { role.executors.removeLast() }
-        while let work = queue.next(until: isDone) {
-            Self.run(work, on: self)
-        }
+        queue.drain(as: self, until: isDone)
     }
 
     func wake() { queue.wake() }
@@ -65,13 +56,6 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             queue.push(.closure { continuation.resume(returning: body()) })
-        }
-    }
-
-    private static func run(_ work: JobQueue.Work, on executor: CallbackPool) {
-        switch work {
-        case .job(let job): job.runSynchronously(on: executor.asUnownedTaskExecutor())
-        case .closure(let body): body()
         }
     }
 }

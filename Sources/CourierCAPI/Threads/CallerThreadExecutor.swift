@@ -3,7 +3,8 @@
 /// `courier_client_send` blocks its caller anyway, so instead of handing the work to Swift's
 /// pool and sleeping, the caller's thread runs the jobs itself: the pipeline, every interceptor
 /// callback and the response handling run there, and a send costs one wake-up from the
-/// transport's I/O thread, as a plain libcurl easy call would.
+/// transport's I/O thread, as a plain libcurl easy call would. `CallerThreadWorker` owns one per
+/// calling thread.
 final class CallerThreadExecutor: DrainingExecutor, @unchecked Sendable {
     private let queue = JobQueue()
 
@@ -12,31 +13,10 @@ final class CallerThreadExecutor: DrainingExecutor, @unchecked Sendable {
     }
 
     func drain(until isDone: () -> Bool) {
-        let role = ThreadRole.current
-        role.executors.append(self)
-        defer { role.executors.removeLast() }
-        while let work = queue.next(until: isDone) {
-            switch work {
-            case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
-            case .closure(let body): body()
-            }
-        }
+        queue.drain(as: self, until: isDone)
     }
 
     func wake() { queue.wake() }
-
-    /// Runs `operation` on this thread and returns its result once it finishes.
-    func run<T: Sendable>(_ operation: sending @escaping @isolated(any) () async throws -> T) -> Result<T, any Error> {
-        let slot = ResultSlot<T>()
-        Task(executorPreference: self) {
-            let result: Result<T, any Error>
-            do { result = .success(try await operation()) } catch { result = .failure(error) }
-            slot.set(result)
-            self.wake()
-        }
-        drain(until: { slot.isSet })
-        return slot.value!
-    }
 }
 
 /// A result set once by one thread and read by another after it is set.

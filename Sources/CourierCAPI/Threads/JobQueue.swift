@@ -43,4 +43,18 @@ final class JobQueue: @unchecked Sendable {
             condition.wait()
         }
     }
+
+    /// Runs queued work on the current thread, as `executor`, until `isDone` holds; the thread
+    /// counts as draining `executor` meanwhile, so a blocking wait inside the work drains it too.
+    func drain(as executor: some DrainingExecutor, until isDone: () -> Bool) {
+        let role = ThreadRole.current
+        role.executors.append(executor)
+        defer { role.executors.removeLast() }
+        while let work = next(until: isDone) {
+            switch work {
+            case .job(let job): job.runSynchronously(on: executor.asUnownedTaskExecutor())
+            case .closure(let body): body()
+            }
+        }
+    }
 }

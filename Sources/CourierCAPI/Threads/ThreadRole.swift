@@ -14,12 +14,24 @@ final class ThreadRole {
     var callbackDepth = 0
     /// The executor this thread is draining, innermost first.
     var executors: [any DrainingExecutor] = []
+    /// The task that runs this thread's blocking sends, made on the first one.
+    private var worker: CallerThreadWorker?
+
+    /// This thread's send worker.
+    var sendWorker: CallerThreadWorker {
+        if let worker { return worker }
+        let created = CallerThreadWorker()
+        worker = created
+        return created
+    }
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
-            Unmanaged<ThreadRole>.fromOpaque(pointer).release()
+            let role = Unmanaged<ThreadRole>.fromOpaque(pointer)
+            role.takeUnretainedValue().worker?.finish()
+            role.release()
         }
         return key
     }()

@@ -1,0 +1,54 @@
+/// One long-lived task per C thread that makes blocking sends, and the executor it runs on.
+///
+/// A new task per send would start with an empty task allocator and `malloc` a slab for every
+/// few frames of the interceptor chain, on every send. The worker's task lives as long as its
+/// thread, so its allocator's slabs are reused and a send allocates no frames after the first.
+/// Only the thread that owns it touches it: it runs jobs only while that thread drains.
+final class CallerThreadWorker: @unchecked Sendable {
+    typealias Work = @Sendable () async -> Void
+
+    let executor = CallerThreadExecutor()
+    private var work: Work?
+    private var waiting: CheckedContinuation<Bool, Never>?
+    private var finished = false
+
+    init() {
+        Task(executorPreference: executor) { [self] in
+            while await nextWork() {
+                await work?()
+                work = nil
+            }
+            finished = true
+        }
+        executor.drain(until: { waiting != nil })
+    }
+
+    /// Parks the task until `run` hands it work (`true`) or the thread exits (`false`).
+    private func nextWork() async -> Bool {
+        await withCheckedContinuation { waiting = $0 }
+    }
+
+    /// Runs `operation` on the worker's task, on this thread, and returns its result.
+    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        let slot = ResultSlot<T>()
+        work = {
+            do { slot.set(.success(try await operation())) } catch { slot.set(.failure(error)) }
+        }
+        resume(with: true)
+        executor.drain(until: { slot.isSet && waiting != nil })
+        return slot.value!
+    }
+
+    /// Lets the task end; called as the thread exits.
+    func finish() {
+        guard !finished else { return }
+        resume(with: false)
+        executor.drain(until: { finished })
+    }
+
+    private func resume(with hasWork: Bool) {
+        let continuation = waiting
+        waiting = nil
+        continuation?.resume(returning: hasWork)
+    }
+}
