@@ -8,6 +8,9 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
 ]
 
+/// This package's directory, for linker flags that name files in it.
+let packageDirectory = Context.packageDirectory
+
 let package = Package(
     name: "Courier",
     products: [
@@ -15,7 +18,9 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
-        .library(name: "courier", type: .dynamic, targets: ["CourierCAPI"]),
+        // libCourierC.so; scripts/build-libcourier.sh installs it as libcourier.so.1 (its SONAME),
+        // since the product name `courier` belongs to the command-line tool.
+        .library(name: "CourierC", type: .dynamic, targets: ["CourierCLibrary"]),
         .executable(name: "courier-examples", targets: ["courier-examples"]),
     ],
     dependencies: [
@@ -79,14 +84,20 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            swiftSettings: strictSettings,
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+        // The shared library's own target, so that its linker flags reach libCourierC.so only,
+        // not the command-line tool or the tests, which link CourierCAPI statically.
+        .target(
+            name: "CourierCLibrary",
+            dependencies: ["CourierCAPI"],
             exclude: ["libcourier.map"],
             swiftSettings: strictSettings,
             linkerSettings: [
-                .linkedLibrary("dl"),
-                // The ABI major in the SONAME, and only courier_* symbols exported (versioned
-                // COURIER_1), in debug and release alike so a program links against either.
+                // The ABI major in the SONAME, and only courier_* symbols exported (versioned COURIER_1).
                 .unsafeFlags(["-Xlinker", "-soname=libcourier.so.1",
-                              "-Xlinker", "--version-script=Sources/CourierCAPI/libcourier.map"]),
+                              "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map"]),
             ]
         ),
         .target(
