@@ -177,7 +177,7 @@ let package = Package(
             providers: [.apt(["libffi-dev"])]
         ),
         // Compiles the C tests and plugins in c/ and Fixtures/ with the system C compiler and runs
-        // them, under valgrind, against libcourier.so, which `swift test` builds with every product.
+        // them, under valgrind, against libCourierC.so, which `swift test` builds with every product.
         .testTarget(
             name: "CAPITests",
             dependencies: [

@@ -66,10 +66,10 @@ echo "== building (release)"
 swift build -c release >"$results/build.log" 2>&1 || { grep -E "error" "$results/build.log" | head -20; echo "build failed" >&2; exit 1; }
 tail -1 "$results/build.log"
 cc -O2 -Wall -Wextra -Werror -o "$bin/curl_easy_bench" c/curl_easy_bench.c $(pkg-config --cflags --libs libcurl)
-# The C API rows use the release libcourier.so of the Courier checkout (skipped when it has none).
+# The C API rows use the release C library (libCourierC.so) of the Courier checkout (skipped when it has none).
 capi_skip=""
 if [[ -d ../Sources/CourierCAPI ]]; then
-    echo "== building libcourier.so (release)"
+    echo "== building the C library (release)"
     if ../scripts/build-libcourier.sh release >"$results/libcourier.log" 2>&1; then
         for program in capi_bench capi_interceptor_bench; do
             cc -O2 -Wall -Wextra -Werror -o "$bin/$program" "c/$program.c" \
@@ -77,7 +77,7 @@ if [[ -d ../Sources/CourierCAPI ]]; then
         done
     else
         grep -E "error" "$results/libcourier.log" | head -5
-        capi_skip="libcourier.so did not build (see $results/libcourier.log)"
+        capi_skip="the C library did not build (see $results/libcourier.log)"
     fi
 else
     capi_skip="this checkout has no C API (Sources/CourierCAPI)"

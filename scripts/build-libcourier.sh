@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Builds libcourier.so, Courier's C library, and a pkg-config file for it.
+# Builds Courier's C library and a pkg-config file for it.
 #
 #   scripts/build-libcourier.sh [debug|release] [PREFIX]
 #
-# Without PREFIX, the library stays in the build directory (.build/debug or .build/release),
-# next to libcourier.so.1 (its SONAME) and pkgconfig/courier.pc, whose flags compile against
-# include/ and link with an rpath to the build directory, so programs run without
+# SwiftPM builds the library as the product CourierC, libCourierC.so (the product name
+# `courier` is the command-line tool's); its SONAME is libcourier.so.1. Without PREFIX, the
+# library stays in the build directory (.build/debug or .build/release), where this script adds
+# libcourier.so.1 and libcourier.so pointing to it, and pkgconfig/courier.pc, whose flags compile
+# against include/ and link with an rpath to the build directory, so programs run without
 # LD_LIBRARY_PATH:
 #
 #   PKG_CONFIG_PATH=.build/debug/pkgconfig cc app.c $(pkg-config --cflags --libs courier)
@@ -33,12 +35,13 @@ esac
 if [[ -n ${COURIER_BUILD_DIR:-} ]]; then
     bin=$(cd "$COURIER_BUILD_DIR" && pwd)
 else
-    swift build "${build_flags[@]}" --product courier
+    swift build "${build_flags[@]}" --product CourierC
     bin=$(swift build "${build_flags[@]}" --show-bin-path)
 fi
-[[ -f $bin/libcourier.so ]] || { echo "$0: $bin/libcourier.so was not built" >&2; exit 1; }
-# Programs record the SONAME, libcourier.so.1, so the build directory needs that name too.
-ln -sf libcourier.so "$bin/libcourier.so.1"
+[[ -f $bin/libCourierC.so ]] || { echo "$0: $bin/libCourierC.so was not built" >&2; exit 1; }
+# -lcourier finds libcourier.so; programs then record the SONAME, libcourier.so.1.
+ln -sf libCourierC.so "$bin/libcourier.so"
+ln -sf libCourierC.so "$bin/libcourier.so.1"
 
 # The release version, asked of the library itself (which also proves that it loads).
 probe_dir=$(mktemp -d "${TMPDIR:-/tmp}/courier-version.XXXXXX")
@@ -65,12 +68,12 @@ PC
 }
 
 write_pc "$bin/pkgconfig/courier.pc" "" "$repo/include" "$bin"
-echo "built $bin/libcourier.so ($version); pkg-config: PKG_CONFIG_PATH=$bin/pkgconfig"
+echo "built $bin/libCourierC.so ($version); pkg-config: PKG_CONFIG_PATH=$bin/pkgconfig"
 
 if [[ -n $prefix ]]; then
     mkdir -p "$prefix/lib" "$prefix/include"
     prefix=$(cd "$prefix" && pwd)
-    install -m 0755 "$bin/libcourier.so" "$prefix/lib/libcourier.so.1"
+    install -m 0755 "$bin/libCourierC.so" "$prefix/lib/libcourier.so.1"
     ln -sf libcourier.so.1 "$prefix/lib/libcourier.so"
     install -m 0644 include/courier.h include/courier_plugin.h "$prefix/include/"
     write_pc "$prefix/lib/pkgconfig/courier.pc" "prefix=$prefix" "\${prefix}/include" "\${prefix}/lib"

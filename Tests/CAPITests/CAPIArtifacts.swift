@@ -5,18 +5,18 @@ struct CAPISetupError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// What every C test needs, built once per test process: libcourier.so (with its SONAME link),
+/// What every C test needs, built once per test process: the C library (with its SONAME link),
 /// the example and fixture plugins, and the compiler flags for programs that link the library.
 ///
-/// The library is the `courier` product, which `swift build` and `swift test` build along with
-/// every other product, next to the test executable. The work directory lives in the build
+/// The library is the `CourierC` product, libCourierC.so (SONAME libcourier.so.1), which
+/// `swift build` and `swift test` build along with every other product, next to the test executable. The work directory lives in the build
 /// directory too, so runs leave nothing behind elsewhere.
 struct CAPIArtifacts: Sendable {
     /// The repository root, found from this source file.
     let repository: URL
-    /// The build directory that holds libcourier.so and the test executable.
+    /// The build directory that holds libCourierC.so and the test executable.
     let buildDirectory: URL
-    /// libcourier.so as built.
+    /// libCourierC.so as built.
     let library: URL
     /// The scratch directory of this run.
     let work: URL
@@ -50,11 +50,11 @@ struct CAPIArtifacts: Sendable {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let buildDirectory = executable.deletingLastPathComponent()
-        let library = buildDirectory.appendingPathComponent("libcourier.so")
+        let library = buildDirectory.appendingPathComponent("libCourierC.so")
         guard FileManager.default.fileExists(atPath: library.path) else {
             throw CAPISetupError(description: """
-                \(library.path) is missing: the C tests need the `courier` product, which `swift test` \
-                builds; after `swift build --build-tests --target CAPITests` run `swift build --product courier`
+                \(library.path) is missing: the C tests need the `CourierC` product, which `swift test` \
+                builds; after `swift build --build-tests --target CAPITests` run `swift build --product CourierC`
                 """)
         }
         let work = buildDirectory.appendingPathComponent("capi-tests")

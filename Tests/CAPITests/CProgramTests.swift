@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The C test programs in c/, each compiled with `cc -std=c99 -Wall -Wextra -Werror -pedantic`
-/// against courier.h and libcourier.so and run under valgrind against a loopback test server.
+/// against courier.h and the C library (libCourierC.so) and run under valgrind against a loopback test server.
 /// One at a time: each runs many threads under valgrind, and the machine has two cores.
 @Suite(.serialized)
 struct CProgramTests {

@@ -45,7 +45,7 @@ private func cString(_ text: String) -> UnsafeRawPointer {
     UnsafeRawPointer(strdup(text)!)
 }
 
-/// libcourier.so loaded with dlopen and driven only through libffi, as Python's cffi or any
+/// The C library (libCourierC.so, SONAME libcourier.so.1) loaded with dlopen and driven only through libffi, as Python's cffi or any
 /// other foreign-function interface would: no Swift or C declaration of the library is used.
 struct FFIABITests {
     @Test func everyFunctionInTheHeaderIsExported() async throws {
