@@ -106,13 +106,15 @@ struct CAPIArtifacts: Sendable {
     /// status 99. Blocks that the Swift runtime and libcurl keep for the process's life are
     /// suppressed by valgrind.supp, and only those. LD_LIBRARY_PATH, which wins over a program's
     /// RUNPATH, makes programs linked against the build directory load the stripped copy too.
+    /// valgrind runs at a lower priority (nice 10): it keeps a core busy for a minute, and the
+    /// timing-sensitive tests of other suites in the same `swift test` run must not starve.
     func runChecked(_ program: URL, _ arguments: [String]) async throws -> CommandOutcome {
         guard let valgrind else {
             throw CAPISetupError(description: "valgrind is not installed; bash .ci/install installs it")
         }
         let suppressions = repository.appendingPathComponent("Tests/CAPITests/valgrind.supp").path
         return try await ProcessRunner.run(
-            [valgrind, "--quiet", "--leak-check=full", "--errors-for-leak-kinds=definite",
+            ["nice", "-n", "10", valgrind, "--quiet", "--leak-check=full", "--errors-for-leak-kinds=definite",
              "--show-leak-kinds=definite", "--error-exitcode=99", "--suppressions=\(suppressions)",
              "--num-callers=40", program.path] + arguments,
             environment: ["LD_LIBRARY_PATH": libraryDirectory.path])
