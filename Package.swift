@@ -212,6 +212,23 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CFFI",
+            path: "Sources/CFFI",
+            pkgConfig: "libffi",
+            providers: [.apt(["libffi-dev"])]
+        ),
+        // Compiles the C tests and plugins in c/ and Fixtures/ with the system C compiler and runs
+        // them, under valgrind, against libCourierC.so, which `swift test` builds with every product.
+        .testTarget(
+            name: "CAPITests",
+            dependencies: [
+                "CFFI",
+                "CourierTestServer",
+            ],
+            exclude: ["c", "Fixtures", "valgrind.supp"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

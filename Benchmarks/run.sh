@@ -66,6 +66,22 @@ echo "== building (release)"
 swift build -c release >"$results/build.log" 2>&1 || { grep -E "error" "$results/build.log" | head -20; echo "build failed" >&2; exit 1; }
 tail -1 "$results/build.log"
 cc -O2 -Wall -Wextra -Werror -o "$bin/curl_easy_bench" c/curl_easy_bench.c $(pkg-config --cflags --libs libcurl)
+# The C API rows use the release C library (libCourierC.so) of the Courier checkout (skipped when it has none).
+capi_skip=""
+if [[ -d ../Sources/CourierCAPI ]]; then
+    echo "== building the C library (release)"
+    if ../scripts/build-libcourier.sh release >"$results/libcourier.log" 2>&1; then
+        for program in capi_bench capi_interceptor_bench; do
+            cc -O2 -Wall -Wextra -Werror -o "$bin/$program" "c/$program.c" \
+                $(PKG_CONFIG_PATH=../.build/release/pkgconfig pkg-config --cflags --libs courier)
+        done
+    else
+        grep -E "error" "$results/libcourier.log" | head -5
+        capi_skip="the C library did not build (see $results/libcourier.log)"
+    fi
+else
+    capi_skip="this checkout has no C API (Sources/CourierCAPI)"
+fi
 
 while (echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null; do port=$((port + 1)); done
 url="http://127.0.0.1:$port/small.json"
@@ -105,6 +121,13 @@ scenario curl-1 "raw libcurl, easy handle, sequential" "$bin/curl_easy_bench" ea
 scenario curl-32 "raw libcurl, multi, $inflight in flight" "$bin/curl_easy_bench" multi "$url" "$count" "$duration" "$inflight"
 scenario ahc-1 "raw AsyncHTTPClient, sequential" "$bin/ahc-bench" "${load[@]}" --scenario ahc-1
 scenario ahc-32 "raw AsyncHTTPClient, $inflight in flight" "$bin/ahc-bench" "${load[@]}" --in-flight "$inflight" --scenario ahc-32
+if [[ -z $capi_skip ]]; then
+    scenario capi-1 "Courier C API (courier_client_send), sequential" "$bin/capi_bench" "$url" "$count" "$duration" 0
+    scenario capi-stamp-1 "Courier C API, 1 header-editing C interceptor, sequential" \
+        "$bin/capi_bench" "$url" "$count" "$duration" 1
+else
+    echo "capi-1|Courier C API (courier_client_send), sequential|skipped: $capi_skip" >>"$results/table.txt"
+fi
 for transport in curl ahc; do
     name=$([[ $transport == curl ]] && echo "curl" || echo "AHC")
     scenario "courier-$transport-1" "Courier ($name transport, $interceptors no-op interceptors), sequential" \
@@ -115,6 +138,11 @@ for transport in curl ahc; do
 done
 stop_nginx
 trap - EXIT
+
+if [[ -z $capi_skip ]]; then
+    echo "== C interceptor crossings, in memory (a chain of 0/1/4/16 header-editing C interceptors and one that answers)"
+    "$bin/capi_interceptor_bench" | tee "$results/capi-interceptors.txt" || failures=$((failures + 1))
+fi
 
 if [[ -z ${SKIP_PIPELINE:-} ]]; then
     echo "== where a send runs (thread-hop probe)"
@@ -148,4 +176,15 @@ while IFS='|' read -r key label value; do
         echo "| $label | $value | — | — | — |"
     fi
 done <"$results/table.txt" | tee "$results/summary.md"
+# One C interceptor crossing: the per-request time with one header-editing C interceptor minus without.
+ns_per_request() { sed -n 's/^RESULT .*ns_per_request=\([0-9]*\).*/\1/p' "$results/$1.txt" 2>/dev/null | tail -1; }
+plain=$(ns_per_request capi-1) stamped=$(ns_per_request capi-stamp-1)
+if [[ -n $plain && -n $stamped ]]; then
+    echo
+    echo "C API: $plain ns per request; one header-editing C interceptor adds $((stamped - plain)) ns per crossing" \
+        "(the difference of two ${duration} s rows: noise of a few hundred ns either way)." | tee -a "$results/summary.md"
+fi
+if [[ -s $results/capi-interceptors.txt ]]; then
+    echo "C API in memory: $(grep '^c-interceptor crossing' "$results/capi-interceptors.txt")." | tee -a "$results/summary.md"
+fi
 exit $((failures > 0))

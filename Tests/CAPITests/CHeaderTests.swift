@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// The headers as a C or C++ user meets them, and the coverage of the C tests.
+struct CHeaderTests {
+    /// The functions courier.h declares, read from the header itself.
+    static func declaredFunctions(in header: URL) throws -> [String] {
+        let text = try String(contentsOf: header, encoding: .utf8)
+        let declarations = text.components(separatedBy: "\nCOURIER_API ").dropFirst()
+        return declarations.compactMap { declaration -> String? in
+            let head = declaration.prefix { $0 != "(" }
+            guard let name = head.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).last,
+                  name.hasPrefix("courier_")
+            else { return nil }
+            return String(name)
+        }
+    }
+
+    @Test func everyDeclaredFunctionIsExercisedByACTest() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let functions = try Self.declaredFunctions(in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
+        #expect(functions.count > 60, "parsed only \(functions) from courier.h")
+        let sources = try FileManager.default.contentsOfDirectory(atPath: artifacts.cSources.path)
+            .filter { $0.hasSuffix(".c") }
+            .map { try String(contentsOf: artifacts.cSources.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
+        let untested = functions.filter { name in
+            sources.range(of: "\\b\(name)\\b", options: .regularExpression) == nil
+        }
+        #expect(untested.isEmpty, "no C test calls \(untested)")
+    }
+
+    @Test func headersCompileAsStrictCAndCPlusPlus() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let sources = artifacts.cSources
+        let object = artifacts.work.appendingPathComponent("header-check.o").path
+        for source in ["header_check.cpp", "plugin_header_check.cpp"] {
+            try artifacts.require(await ProcessRunner.run(
+                ["c++", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I\(artifacts.include)", "-c", "-o", object,
+                 sources.appendingPathComponent(source).path]))
+        }
+        for standard in ["-std=c99", "-std=c11"] {
+            try artifacts.require(await ProcessRunner.run(
+                ["cc", standard, "-Wall", "-Wextra", "-Werror", "-pedantic", "-I\(artifacts.include)", "-c",
+                 "-o", object, sources.appendingPathComponent("test_api.c").path]))
+        }
+    }
+
+    @Test func pluginCallingTheLibraryDirectlyDoesNotCompile() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let outcome = try await ProcessRunner.run(
+            ["cc"] + CAPIArtifacts.strictC + ["-I\(artifacts.include)", "-c", "-o",
+             artifacts.work.appendingPathComponent("plugin-calls-library.o").path,
+             artifacts.cSources.appendingPathComponent("plugin_calls_library.c").path])
+        #expect(outcome.status != 0)
+        #expect(outcome.output.contains("plugins call the host through courier_host_api"), "\(outcome)")
+    }
+}

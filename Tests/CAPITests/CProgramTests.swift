@@ -1,0 +1,70 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+/// The C test programs in c/, each compiled with `cc -std=c99 -Wall -Wextra -Werror -pedantic`
+/// against courier.h and the C library (libCourierC.so) and run under valgrind against a loopback test server.
+/// One at a time: each runs many threads under valgrind, and the machine has two cores.
+@Suite(.serialized)
+struct CProgramTests {
+    /// Compiles and runs one program with the server's URL (and `extraArguments`); expects exit 0.
+    private func runProgram(_ name: String, extraSources: [String] = [], extraFlags: [String] = [],
+                            extraArguments: [String] = []) async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest(name, extraSources: extraSources, extraFlags: extraFlags)
+        let outcome = try await withTestServer { server in
+            try await artifacts.runChecked(program, [server.baseURL.absoluteString] + extraArguments)
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("\(name): "), "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+        recordKnownIssues(in: outcome.output)
+    }
+
+    /// Records each "KNOWN ISSUE" line of a C test (documented behaviour the library does not
+    /// meet yet) as a known issue, so it shows in the results without failing the run.
+    private func recordKnownIssues(in output: String) {
+        for line in output.split(separator: "\n") where line.hasPrefix("KNOWN ISSUE ") {
+            withKnownIssue(Comment(rawValue: String(line.dropFirst("KNOWN ISSUE ".count)))) {
+                Issue.record(Comment(rawValue: String(line)))
+            }
+        }
+    }
+
+    @Test func objectsValidateInputAndKeepState() async throws {
+        try await runProgram("test_api")
+    }
+
+    @Test func sendsStreamsCancelsAndCompletesOnce() async throws {
+        try await runProgram("test_send")
+    }
+
+    @Test func interceptorsTakeEveryActionAndNeverDeadlock() async throws {
+        try await runProgram("test_interceptors")
+    }
+
+    @Test func misusedHandlesReturnErrorsInsteadOfCrashing() async throws {
+        try await runProgram("test_handles")
+    }
+
+    @Test func pluginsLoadSignCacheAndFailCleanly() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        try await runProgram(
+            "test_plugins",
+            extraSources: [artifacts.examplePlugins.appendingPathComponent("sha256.c").path],
+            extraFlags: ["-I\(artifacts.examplePlugins.path)"],
+            extraArguments: [artifacts.pluginDirectory.path])
+    }
+
+    @Test func signerHashMatchesRFC4231Vectors() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = artifacts.work.appendingPathComponent("bin/test_sha256")
+        try artifacts.require(await ProcessRunner.run(
+            ["cc"] + CAPIArtifacts.strictC + ["-I\(artifacts.examplePlugins.path)", "-o", program.path,
+             artifacts.cSources.appendingPathComponent("test_sha256.c").path,
+             artifacts.examplePlugins.appendingPathComponent("sha256.c").path]))
+        let outcome = try await artifacts.runChecked(program, [])
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("test_sha256: 0 vectors failed"), "\(outcome)")
+    }
+}

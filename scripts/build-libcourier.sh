@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds Courier's C library and a pkg-config file for it.
+#
+#   scripts/build-libcourier.sh [debug|release] [PREFIX]
+#
+# SwiftPM builds the library as the product CourierC, libCourierC.so (the product name
+# `courier` is the command-line tool's); its SONAME is libcourier.so.1. Without PREFIX, the
+# library stays in the build directory (.build/debug or .build/release), where this script adds
+# libcourier.so.1 and libcourier.so pointing to it, and pkgconfig/courier.pc, whose flags compile
+# against include/ and link with an rpath to the build directory, so programs run without
+# LD_LIBRARY_PATH:
+#
+#   PKG_CONFIG_PATH=.build/debug/pkgconfig cc app.c $(pkg-config --cflags --libs courier)
+#
+# With PREFIX, it also installs, like `make install`:
+#   PREFIX/lib/libcourier.so.1, PREFIX/lib/libcourier.so -> libcourier.so.1,
+#   PREFIX/include/courier.h, PREFIX/include/courier_plugin.h, PREFIX/lib/pkgconfig/courier.pc
+#
+# The library links the Swift runtime (libswiftCore.so, Foundation and friends) dynamically;
+# its RUNPATH names the toolchain's runtime directory, so it runs where that toolchain is installed.
+# COURIER_BUILD_DIR=DIR skips `swift build` and uses the library already in DIR (the C tests
+# use this from inside `swift test`, which has built it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+configuration=${1:-debug}
+prefix=${2:-}
+case $configuration in
+    debug) build_flags=() ;;
+    release) build_flags=(-c release) ;;
+    *) echo "usage: $0 [debug|release] [PREFIX]" >&2; exit 2 ;;
+esac
+
+if [[ -n ${COURIER_BUILD_DIR:-} ]]; then
+    bin=$(cd "$COURIER_BUILD_DIR" && pwd)
+else
+    swift build "${build_flags[@]}" --product CourierC
+    bin=$(swift build "${build_flags[@]}" --show-bin-path)
+fi
+[[ -f $bin/libCourierC.so ]] || { echo "$0: $bin/libCourierC.so was not built" >&2; exit 1; }
+# -lcourier finds libcourier.so; programs then record the SONAME, libcourier.so.1.
+ln -sf libCourierC.so "$bin/libcourier.so"
+ln -sf libCourierC.so "$bin/libcourier.so.1"
+
+# The release version, asked of the library itself (which also proves that it loads).
+probe_dir=$(mktemp -d "${TMPDIR:-/tmp}/courier-version.XXXXXX")
+trap 'rm -rf "$probe_dir"' EXIT
+printf '#include <courier.h>\n#include <stdio.h>\nint main(void) { puts(courier_version()); return 0; }\n' \
+    >"$probe_dir/version.c"
+cc -I"$repo/include" -o "$probe_dir/version" "$probe_dir/version.c" -L"$bin" -lcourier -Wl,-rpath,"$bin"
+version=$("$probe_dir/version")
+
+# write_pc FILE PREFIX_LINE INCLUDEDIR LIBDIR: a courier.pc for headers in INCLUDEDIR and the library in LIBDIR.
+write_pc() {
+    mkdir -p "$(dirname "$1")"
+    cat >"$1" <<PC
+$2
+includedir=$3
+libdir=$4
+
+Name: courier
+Description: Courier HTTP request pipeline, C API (libcourier.so.1)
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lcourier
+PC
+}
+
+write_pc "$bin/pkgconfig/courier.pc" "" "$repo/include" "$bin"
+echo "built $bin/libCourierC.so ($version); pkg-config: PKG_CONFIG_PATH=$bin/pkgconfig"
+
+if [[ -n $prefix ]]; then
+    mkdir -p "$prefix/lib" "$prefix/include"
+    prefix=$(cd "$prefix" && pwd)
+    install -m 0755 "$bin/libCourierC.so" "$prefix/lib/libcourier.so.1"
+    ln -sf libcourier.so.1 "$prefix/lib/libcourier.so"
+    install -m 0644 include/courier.h include/courier_plugin.h "$prefix/include/"
+    write_pc "$prefix/lib/pkgconfig/courier.pc" "prefix=$prefix" "\${prefix}/include" "\${prefix}/lib"
+    echo "installed into $prefix; pkg-config: PKG_CONFIG_PATH=$prefix/lib/pkgconfig"
+fi
