@@ -63,7 +63,7 @@ struct LimitConformanceTests {
             let started = ContinuousClock.now
             let error = await courierError { try await client.send(try server.request("/gzip-bomb?inflated=200000000")) }
             #expect(error?.code == .limitExceeded, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - started < .seconds(30), "stopped at the limit, not after inflating it all")
         }
     }
 
