@@ -64,13 +64,16 @@ struct FaultConformanceTests {
     @Test(arguments: TransportUnderTest.all, ConnectionFault.Effect.allCases)
     func aFaultAtConnectEndsInATypedError(transport: TransportUnderTest, effect: ConnectionFault.Effect) async throws {
         try await transport.withClient(faultPlan: [ConnectionFault(effect, at: .atConnect)]) { client, server in
-            let request = try server.request("/echo/x") { Timeout(effect == .stall ? .seconds(1) : Self.generousTimeout) }
+            // A stall must time out on the connection, not before it is set up: AsyncHTTPClient keeps a
+            // connection that was still being made when its request's deadline passed, and the request
+            // after it would then go to the stalled server. 10 s covers the busiest event loop.
+            let request = try server.request("/echo/x") { Timeout(effect == .stall ? .seconds(10) : Self.generousTimeout) }
             let started = ContinuousClock.now
             let error = await courierError { try await client.send(request) }
             let expected: Set<CourierError.Code> = effect == .stall ? [.timedOut] : [.invalidResponse, .cannotConnect]
             #expect(error.map { expected.contains($0.code) } == true, "\(effect): \(String(describing: error))")
             #expect(ContinuousClock.now - started < Self.hangBound)
-            let recovered = try await client.send(try server.request("/echo/after"))
+            let recovered = try await client.send(try server.request("/echo/after") { Timeout(Self.generousTimeout) })
             #expect(recovered.status == .ok)
         }
     }
