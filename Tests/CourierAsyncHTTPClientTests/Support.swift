@@ -58,7 +58,7 @@ func courierError(_ body: () async throws -> Void) async -> CourierError? {
 }
 
 /// Whether `condition` becomes true within `limit`, checking every few milliseconds.
-func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(within limit: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let end = clock.now + limit
     while clock.now < end {
@@ -92,7 +92,7 @@ final class Recorder<Value: Sendable>: Sendable {
 extension Route {
     /// `/hang`: never answers within any test's time.
     static let hang = Route("/hang") { _ in
-        try? await Task.sleep(for: .seconds(30))
+        try? await Task.sleep(for: .seconds(90))
         return .text("too late\n")
     }
 

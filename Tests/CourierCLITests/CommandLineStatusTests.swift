@@ -46,7 +46,7 @@ extension CourierExecutableTests {
 
         @Test func timeoutIsStatusTwo() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--timeout", "0.3", ":\(server.port)/delay/10000"])
+                let run = try await CourierProcess.run(["--timeout", "0.3", ":\(server.port)/delay/60000"])
                 #expect(run.status == 2)
                 #expect(run.errLines.count == 1, "\(run.err)")
             }

@@ -36,11 +36,11 @@ struct CurlConnectionTests {
         try await withCurl { server, transport in
             let start = ContinuousClock.now
             let error = await courierError {
-                _ = try await transport.send(Request(url: server.url("/never"), timeout: .milliseconds(300)),
+                _ = try await transport.send(Request(url: server.url("/never"), timeout: .seconds(1)),
                                              context: TransportContext())
             }
             #expect(error?.code == .timedOut)
-            #expect(ContinuousClock.now - start < .seconds(10))
+            #expect(ContinuousClock.now - start < .seconds(30), "the timeout, not the server, ends it")
         }
     }
 
@@ -99,7 +99,7 @@ struct CurlConnectionTests {
             _ = try await transport!.fetch(Request(url: server.url("/echo")))
             #expect(loop.isRunning)
             transport = nil
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(20)
             while loop.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
             #expect(!loop.isRunning)
         }
@@ -113,7 +113,7 @@ struct CurlConnectionTests {
             transport = nil
             let body = try await response.collectingBody(upTo: .max).body
             #expect(body.count == 100_000)
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(20)
             while loop.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
             #expect(!loop.isRunning)
         }

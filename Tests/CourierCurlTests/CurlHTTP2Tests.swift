@@ -21,6 +21,30 @@ struct CurlHTTP2Tests {
         await transport.shutdown()
     }
 
+    /// Streams that end while others still share their connection leave libcurl 7.88 holding their
+    /// handles' receive buffers, and such a handle refuses `CURLOPT_BUFFERSIZE` ever after; the
+    /// transport must not hand one to a later request.
+    @Test func requestsAfterStreamsThatSharedAConnectionSucceed() async throws {
+        let certificate = try SelfSignedCertificate.make()
+        defer { certificate.remove() }
+        let nginx = try NginxServer.start(listen: "ssl http2", body: "$server_protocol", tls: certificate)
+        defer { nginx.stop() }
+        var configuration = CurlTransport.Configuration()
+        configuration.httpVersion = .http2
+        configuration.caInfo = certificate.certificate.path
+        let transport = CurlTransport(configuration: configuration)
+        let client = Client(transport: transport)
+        // One request first, so that the concurrent ones find its connection idle and share it.
+        #expect(try await client.send(try Request { BaseURL(nginx.baseURL); "first" }).text == "HTTP/2.0")
+        for _ in 0..<3 {
+            #expect(try await Self.concurrentProtocols(client, nginx.baseURL) == Array(repeating: "HTTP/2.0", count: 8))
+        }
+        for index in 0..<16 {
+            #expect(try await client.send(try Request { BaseURL(nginx.baseURL); "after"; String(index) }).text == "HTTP/2.0")
+        }
+        await transport.shutdown()
+    }
+
     @Test func tlsNegotiatesHTTP2AndVerifiesTheCertificate() async throws {
         let certificate = try SelfSignedCertificate.make()
         defer { certificate.remove() }

@@ -83,12 +83,12 @@ struct TestServerTests {
     @Test func expectContinueIsAnsweredWithoutWaiting() async throws {
         try await withTestServer { server in
             let result = try await Shell.run("""
-                curl -s -o /dev/null -w '%{http_code} %{time_total}' --expect100-timeout 30 \
+                curl -s -o /dev/null -w '%{http_code} %{time_total}' --expect100-timeout 60 \
                   -H 'Expect: 100-continue' --data-binary 'body' '\(server.baseURL.absoluteString)/echo'
                 """)
             let fields = String(decoding: result.standardOutput, as: UTF8.self).split(separator: " ")
             #expect(fields.first == "200")
-            #expect((fields.last.flatMap { Double($0) } ?? 99) < 10)
+            #expect((fields.last.flatMap { Double($0) } ?? 99) < 20, "well short of curl's 60 s wait for 100 Continue")
             #expect(server.receivedRequests.first?.header("expect") == "100-continue")
         }
     }
@@ -109,8 +109,11 @@ struct TestServerTests {
         let server = try await TestServer.start()
         try await server.shutdown()
         try await server.shutdown()
-        let result = try await Shell.run("curl -s '\(server.baseURL.absoluteString)/echo'")
-        #expect(result.status == 7, "curl exit code 7: could not connect")
+        let result = try await Shell.run("curl -s --max-time 30 '\(server.baseURL.absoluteString)/echo'")
+        // Suites start servers in parallel, so another test's server may have been given the freed
+        // port by now and answer (curl exit 0 rather than 7, could not connect); what must hold is
+        // that this server took no request.
+        #expect(server.receivedRequests.isEmpty, "curl exit code \(result.status)")
     }
 
     @Test(arguments: ["0.0.0.0", "10.0.0.1", "::"])

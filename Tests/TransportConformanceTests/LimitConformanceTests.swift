@@ -38,9 +38,9 @@ struct LimitConformanceTests {
         var configuration = Client.Configuration()
         configuration.limits.maxHeaderBytes = 16 * 1024
         try await transport.withClient(configuration: configuration, routes: [Self.bigHead] + Route.defaults) { client, server in
-            let small = try await client.send(try server.request("/big-head/8") { Timeout(10) })
+            let small = try await client.send(try server.request("/big-head/8") { Timeout(30) })
             #expect(small.status == .ok)
-            let error = await courierError { try await client.send(try server.request("/big-head/40") { Timeout(10) }) }
+            let error = await courierError { try await client.send(try server.request("/big-head/40") { Timeout(30) }) }
             #expect(error?.code == .limitExceeded, "\(String(describing: error))")
         }
     }
@@ -63,7 +63,7 @@ struct LimitConformanceTests {
             let started = ContinuousClock.now
             let error = await courierError { try await client.send(try server.request("/gzip-bomb?inflated=200000000")) }
             #expect(error?.code == .limitExceeded, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - started < .seconds(30), "stopped at the limit, not after inflating it all")
         }
     }
 

@@ -169,7 +169,11 @@ final class CurlLoopDriver {
         return true
     }
 
+    /// Keeps `easy` for a later transfer if there is room and libcurl would accept a new transfer's
+    /// options on it; otherwise it is cleaned up once its transfer state is gone.
     private func recycle(_ easy: EasyHandle) {
-        if spareHandles.count < Self.spareHandleLimit { spareHandles.append(easy) }
+        guard spareHandles.count < Self.spareHandleLimit,
+              easy.resetForReuse(receiveBufferSize: loop.configuration.receiveBufferSize) else { return }
+        spareHandles.append(easy)
     }
 }

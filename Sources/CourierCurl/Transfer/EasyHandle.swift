@@ -3,8 +3,8 @@ import Courier
 
 /// One curl easy handle and its error buffer; used on the I/O thread only.
 ///
-/// Handles are kept on a short free list and reset before reuse; the connections they used stay
-/// in the multi handle's pool either way.
+/// Handles are kept on a short free list and reset before reuse (those libcurl would refuse a new
+/// transfer's options on are dropped instead); the connections they used stay in the multi handle's pool either way.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -26,6 +26,16 @@ final class EasyHandle {
         curl_easy_reset(raw)
         errorBuffer[0] = 0
         _ = ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    /// Clears every option and tells whether the handle can take another transfer.
+    ///
+    /// libcurl 7.88 frees a transfer's receive buffer only when no other transfer still uses its
+    /// connection; a handle whose transfer ended beside other HTTP/2 streams keeps the buffer until
+    /// `curl_easy_cleanup` and refuses `CURLOPT_BUFFERSIZE` from then on, so it must not be reused.
+    func resetForReuse(receiveBufferSize: Int) -> Bool {
+        reset()
+        return ccurl_easy_setopt_long(raw, CURLOPT_BUFFERSIZE, receiveBufferSize) == CURLE_OK
     }
 
     /// The detailed error text curl wrote for the last failure, if any.

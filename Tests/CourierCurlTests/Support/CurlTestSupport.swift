@@ -7,9 +7,9 @@ import Synchronization
 
 /// Routes the default test server lacks, for the transport's own tests.
 enum CurlTestRoutes {
-    /// `/never`: answers only after 20 s, so a request to it ends by timeout or cancellation.
+    /// `/never`: answers only after 90 s, past any test's time limit, so a request to it ends by timeout or cancellation.
     static let never = Route("/never") { _ in
-        try? await Task.sleep(for: .seconds(20))
+        try? await Task.sleep(for: .seconds(90))
         return .text("too late")
     }
 

@@ -128,7 +128,7 @@ final class RawServer: Sendable {
     var recorded: [String] { events.withLock { $0 } }
 
     /// Waits up to `timeout` for `event` to have been recorded `count` times.
-    func wait(for event: String, count: Int = 1, timeout: Duration = .seconds(5)) async -> Bool {
+    func wait(for event: String, count: Int = 1, timeout: Duration = .seconds(20)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while recorded.filter({ $0 == event }).count < count {
             guard ContinuousClock.now < deadline else { return false }

@@ -109,12 +109,22 @@ struct AuthenticationInterceptorTests {
     @Test func aFailedRefreshIsATypedErrorForEveryWaiter() async throws {
         try await withTestServer { server in
             let refreshes = Counter()
+            let refusals = Counter()
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
                 refreshes.increment()
+                // Fail only once all five 401s are on their way back to the interceptor, so that the
+                // five were refused together however slowly a loaded machine sends them.
+                let deadline = ContinuousClock.now + .seconds(20)
+                while refusals.value < 5, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
                 try await Task.sleep(for: .milliseconds(100))
                 throw RefreshFailed()
             }
-            let client = Client(interceptors: [auth])
+            let countRefusals = ClosureInterceptor("count refusals") { request, _, next in
+                let response = try await next(request)
+                if response.status == .unauthorized { refusals.increment() }
+                return response
+            }
+            let client = Client(interceptors: [auth, countRefusals])
             let errors = await withTaskGroup(of: CourierError?.self) { group in
                 for _ in 0..<5 {
                     group.addTask {

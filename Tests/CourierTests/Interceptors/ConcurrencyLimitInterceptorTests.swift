@@ -77,7 +77,8 @@ struct ConcurrencyLimitInterceptorTests {
         try await withTestServer { server in
             let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1)
             let client = Client(interceptors: [limit])
-            let holder = Task { try await client.send(Request(url: server.url("/delay/500"))) }
+            // The holder's 4 s leave the waiter ample time to queue up even on a loaded machine.
+            let holder = Task { try await client.send(Request(url: server.url("/delay/4000"))) }
             while limit.runningCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
             let waiter = Task { try await client.send(Request(url: server.url("/status/200"))) }
             while limit.waitingCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
@@ -96,10 +97,13 @@ struct ConcurrencyLimitInterceptorTests {
         try await withTestServer { server async throws in
             let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1, holdsSlotUntilBodyIsRead: true)
             let client = Client(interceptors: [limit])
-            let first = Task { try await client.stream(Request(url: server.url("/drip?numbytes=4&duration_ms=2000"))) }
+            let first = Task { try await client.stream(Request(url: server.url("/drip?numbytes=4&duration_ms=5000"))) }
             while server.hits("/drip") == 0 { try await Task.sleep(for: .milliseconds(5)) }
             let second = Task { try await client.stream(Request(url: server.url("/status/200"))) }
-            try await Task.sleep(for: .milliseconds(300))
+            let queued = ContinuousClock.now + .seconds(4)
+            while limit.waitingCount == 0, ContinuousClock.now < queued { try await Task.sleep(for: .milliseconds(5)) }
+            // The head is sent at once; a second later the drip has some 3 s to go.
+            try await Task.sleep(for: .seconds(1))
             #expect(limit.waitingCount == 1, "the head arrived long ago, but the body is still dripping")
             #expect(server.hits("/status") == 0)
             let dripped = try await first.value

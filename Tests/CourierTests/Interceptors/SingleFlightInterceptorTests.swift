@@ -23,7 +23,7 @@ struct SingleFlightInterceptorTests {
         try await withTestServer { server in
             let singleFlight = SingleFlightInterceptor()
             let client = Client(interceptors: [singleFlight])
-            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/1000?q=1")), followers: 9,
+            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/4000?q=1")), followers: 9,
                                                     server: server, path: "/delay")
             var bodies: [Data] = []
             for task in tasks {
@@ -63,7 +63,7 @@ struct SingleFlightInterceptorTests {
     @Test func cancellingOneWaiterLeavesTheOthersTheLeaderIncluded() async throws {
         try await withTestServer { server in
             let client = Client(interceptors: [SingleFlightInterceptor()])
-            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/1000")), followers: 3,
+            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/4000")), followers: 3,
                                                     server: server, path: "/delay")
             try await Task.sleep(for: .milliseconds(50))
             tasks[0].cancel()

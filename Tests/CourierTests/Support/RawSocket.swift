@@ -29,7 +29,7 @@ enum RawSocket {
 
     /// Connects to `port`, sends `request`, and reads until the server ends the connection or
     /// `timeout` seconds pass without a byte.
-    static func exchange(port: Int, _ request: String, timeout: Double = 5) async throws -> Exchange {
+    static func exchange(port: Int, _ request: String, timeout: Double = 20) async throws -> Exchange {
         let result = try await Shell.run(
             "python3 -c '\(script)' \(port) \(Data(request.utf8).base64EncodedString()) \(timeout)")
         let fields = String(decoding: result.standardOutput, as: UTF8.self)
@@ -40,7 +40,7 @@ enum RawSocket {
     }
 
     /// `GET target` with `Connection: close`.
-    static func get(port: Int, _ target: String, timeout: Double = 5) async throws -> Exchange {
+    static func get(port: Int, _ target: String, timeout: Double = 20) async throws -> Exchange {
         try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout: timeout)
     }
 }
