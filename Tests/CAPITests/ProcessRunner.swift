@@ -1,4 +1,5 @@
 import Foundation
+import CourierTestServer
 
 /// What a finished command did: its exit status and everything it wrote to stdout and stderr.
 struct CommandOutcome: Sendable, CustomStringConvertible {
@@ -41,7 +42,7 @@ enum ProcessRunner {
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
-                try process.run()
+                try ProcessLaunch.run(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)

@@ -2,6 +2,7 @@ import Courier
 import CourierCurl
 import Foundation
 import Testing
+import CourierTestServer
 
 /// HTTP/2 and TLS against a real server: nginx on loopback, answering each request with the
 /// protocol it was received over.
@@ -113,7 +114,7 @@ struct SelfSignedCertificate {
                              "-keyout", made.key.path, "-out", made.certificate.path]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
+        try ProcessLaunch.run(openssl)
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         return made
@@ -163,7 +164,7 @@ struct NginxServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-p", prefix.path, "-c", configURL.path]
-        try process.run()
+        try ProcessLaunch.run(process)
         let scheme = tls == nil ? "http" : "https"
         guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw CocoaError(.fileReadInvalidFileName) }
         let server = NginxServer(baseURL: baseURL, process: process, prefix: prefix)

@@ -162,7 +162,7 @@ struct CurlLimitsTests {
         process.arguments = ["-c", "gzip -k '\(input.path)'"]
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+            do { try ProcessLaunch.run(process) } catch { continuation.resume(throwing: error) }
         }
         return try Data(contentsOf: input.appendingPathExtension("gz"))
     }

@@ -56,7 +56,7 @@ struct CurlThroughputTests {
         let start = ContinuousClock.now
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             curl.terminationHandler = { _ in continuation.resume() }
-            do { try curl.run() } catch { continuation.resume(throwing: error) }
+            do { try ProcessLaunch.run(curl) } catch { continuation.resume(throwing: error) }
         }
         return ContinuousClock.now - start
     }

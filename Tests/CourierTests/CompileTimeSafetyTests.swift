@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CourierTestServer
 
 /// Pins down that misuse of the builders is a compile-time error, by type-checking snippets
 /// against the module just built.
@@ -53,7 +54,7 @@ struct CompileTimeSafetyTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try ProcessLaunch.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return TypeCheckResult(succeeded: process.terminationStatus == 0, diagnostics: String(decoding: data, as: UTF8.self))

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import Testing
+import CourierTestServer
 
 /// One row of the resolution table: `Endpoint(reference)` after `BaseURL(base)` gives `expected`.
 struct ResolutionCase: Sendable, CustomTestStringConvertible {
@@ -189,7 +190,7 @@ enum Python {
         process.arguments = [script.path]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CourierTestServer
 
 /// What one run of the built `courier` executable produced.
 struct CourierRun {
@@ -89,7 +90,7 @@ enum CourierProcess {
         return try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
-                try process.run()
+                try ProcessLaunch.run(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)

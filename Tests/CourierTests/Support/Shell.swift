@@ -1,4 +1,5 @@
 import Foundation
+import CourierTestServer
 
 /// Runs shell command lines the way a user would paste them, without blocking the cooperative pool.
 enum Shell {
@@ -41,7 +42,7 @@ enum Shell {
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
-                try process.run()
+                try ProcessLaunch.run(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
