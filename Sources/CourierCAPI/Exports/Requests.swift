@@ -63,7 +63,7 @@ public func courier_request_set_method(_ request: OpaquePointer?, _ method: Unsa
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         let method = try CInput.string(method, "method", in: #function)
-        try box.edit { state in state.request = try state.request.updating { Method.custom(method) } }
+        try box.update { Method.custom(method) }
     }
 }
 
@@ -75,10 +75,8 @@ public func courier_request_add_query(_ request: OpaquePointer?, _ name: UnsafeP
         let box = try requestBox(request, in: #function)
         let name = try CInput.string(name, "name", in: #function)
         let value = try CInput.optionalString(value, "value", in: #function)
-        try box.edit { state in
-            state.request = try state.request.updating {
-                if let value { Query(name, value) } else { Query(flag: name) }
-            }
+        try box.update {
+            if let value { Query(name, value) } else { Query(flag: name) }
         }
     }
 }
@@ -131,7 +129,7 @@ public func courier_request_add_cookie(_ request: OpaquePointer?, _ name: Unsafe
         let box = try requestBox(request, in: #function)
         let name = try CInput.string(name, "name", in: #function)
         let value = try CInput.string(value, "value", in: #function)
-        try box.edit { state in state.request = try state.request.updating { Cookie(name, value) } }
+        try box.update { Cookie(name, value) }
     }
 }
 
@@ -141,7 +139,7 @@ public func courier_request_set_bearer_auth(_ request: OpaquePointer?, _ token: 
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         let token = try CInput.string(token, "token", in: #function)
-        try box.edit { state in state.request = try state.request.updating { Authorization.bearer(token) } }
+        try box.update { Authorization.bearer(token) }
     }
 }
 
@@ -153,9 +151,7 @@ public func courier_request_set_basic_auth(_ request: OpaquePointer?, _ username
         let box = try requestBox(request, in: #function)
         let username = try CInput.string(username, "username", in: #function)
         let password = try CInput.string(password, "password", in: #function)
-        try box.edit { state in
-            state.request = try state.request.updating { Authorization.basic(username: username, password: password) }
-        }
+        try box.update { Authorization.basic(username: username, password: password) }
     }
 }
 

@@ -6,7 +6,7 @@ import HTTPTypes
 ///
 /// The request is always valid: each setter applies a builder block to a copy and keeps the copy
 /// only when the block accepted its input, so a failed call leaves the request as it was.
-final class RequestBox: Locked<RequestBox.State>, HandleObject {
+final class RequestBox: Locked<RequestBox.State>, HandleObject, @unchecked Sendable {
     static let handleKind = HandleKind.request
 
     struct State {
@@ -47,19 +47,22 @@ final class RequestBox: Locked<RequestBox.State>, HandleObject {
         }
     }
 
+    /// Applies builder blocks to the request, validated as the Swift builder validates them.
+    func update(@RequestBuilder _ content: () throws -> RequestBlockGroup) throws {
+        try edit { state in state.request = try state.request.updating(content) }
+    }
+
     /// Replaces the body with `body`, replacing the Content-Type the previous body set; changes
     /// nothing when the body cannot be encoded.
-    static func setBody(_ body: RequestBody, on state: inout State, keepingBuilders: Bool = false) throws {
+    static func setBody(_ body: RequestBody, on state: inout State) throws {
         var request = state.request
         if let previous = state.bodyContentType, request.headerFields[.contentType] == previous {
             request.headerFields[.contentType] = nil
         }
         let typeWasSet = request.headerFields[.contentType] != nil
         request = try request.updating { body }
-        if !keepingBuilders {
-            state.formItems = nil
-            state.multipartParts = nil
-        }
+        state.formItems = nil
+        state.multipartParts = nil
         state.bodyContentType = typeWasSet ? nil : request.headerFields[.contentType]
         state.request = request
     }

@@ -1,7 +1,7 @@
 import Courier
 
 /// What a `courier_response` handle names: a response whose body is in memory.
-final class ResponseBox: Locked<ResponseBox.State>, HandleObject {
+final class ResponseBox: Locked<ResponseBox.State>, HandleObject, @unchecked Sendable {
     static let handleKind = HandleKind.response
 
     struct State {
