@@ -30,6 +30,21 @@ struct CHeaderTests {
         #expect(untested.isEmpty, "no C test calls \(untested)")
     }
 
+    @Test func libraryExportsExactlyTheHeaderFunctionsUnderItsSoname() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let functions = try Self.declaredFunctions(in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
+        let symbols = try artifacts.require(await ProcessRunner.run(
+            ["nm", "-D", "--defined-only", artifacts.library.path]))
+        let exported = symbols.output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[1].first?.isUppercase == true else { return nil }
+            return String(fields[2].split(separator: "@").first ?? fields[2])
+        }
+        #expect(Set(exported.filter { $0 != "COURIER_1" }) == Set(functions))
+        let dynamic = try artifacts.require(await ProcessRunner.run(["readelf", "-d", artifacts.library.path]))
+        #expect(dynamic.output.contains("Library soname: [libcourier.so.1]"), "\(dynamic)")
+    }
+
     @Test func headersCompileAsStrictCAndCPlusPlus() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let sources = artifacts.cSources
