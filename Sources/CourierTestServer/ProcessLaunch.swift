@@ -14,4 +14,17 @@ public enum ProcessLaunch {
     public static func run(_ process: Process) throws {
         try lock.withLock { _ in try process.run() }
     }
+
+    /// Launches `process` and waits for it to exit without holding a thread; returns its exit status.
+    public static func exitStatus(of process: Process) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try run(process)
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
 }

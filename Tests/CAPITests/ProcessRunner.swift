@@ -39,15 +39,7 @@ enum ProcessRunner {
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
         if let directory { process.currentDirectoryURL = directory }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try ProcessLaunch.run(process)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let status: Int32 = try await ProcessLaunch.exitStatus(of: process)
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return CommandOutcome(command: arguments.joined(separator: " "), status: status, output: output)
     }

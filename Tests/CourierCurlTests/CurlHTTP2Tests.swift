@@ -26,40 +26,45 @@ struct CurlHTTP2Tests {
     /// handles' receive buffers, and such a handle refuses `CURLOPT_BUFFERSIZE` ever after; the
     /// transport must not hand one to a later request.
     @Test func requestsAfterStreamsThatSharedAConnectionSucceed() async throws {
-        let certificate = try SelfSignedCertificate.make()
-        defer { certificate.remove() }
-        let nginx = try NginxServer.start(listen: "ssl http2", body: "$server_protocol", tls: certificate)
-        defer { nginx.stop() }
-        var configuration = CurlTransport.Configuration()
-        configuration.httpVersion = .http2
-        configuration.caInfo = certificate.certificate.path
-        let transport = CurlTransport(configuration: configuration)
-        let client = Client(transport: transport)
-        // One request first, so that the concurrent ones find its connection idle and share it.
-        #expect(try await client.send(try Request { BaseURL(nginx.baseURL); "first" }).text == "HTTP/2.0")
-        for _ in 0..<3 {
-            #expect(try await Self.concurrentProtocols(client, nginx.baseURL) == Array(repeating: "HTTP/2.0", count: 8))
+        try await Self.withTLSClient(answering: "$server_protocol") { (client: Client, baseURL: URL) async throws in
+            // One request first, so that the concurrent ones find its connection idle and share it.
+            #expect(try await client.send(try Request { BaseURL(baseURL); "first" }).text == "HTTP/2.0")
+            for _ in 0..<3 {
+                #expect(try await Self.concurrentProtocols(client, baseURL) == Array(repeating: "HTTP/2.0", count: 8))
+            }
+            for index in 0..<16 {
+                #expect(try await client.send(try Request { BaseURL(baseURL); "after"; String(index) }).text == "HTTP/2.0")
+            }
         }
-        for index in 0..<16 {
-            #expect(try await client.send(try Request { BaseURL(nginx.baseURL); "after"; String(index) }).text == "HTTP/2.0")
-        }
-        await transport.shutdown()
     }
 
     @Test func tlsNegotiatesHTTP2AndVerifiesTheCertificate() async throws {
+        try await Self.withTLSClient(answering: "$server_protocol $ssl_protocol") { (client: Client, baseURL: URL) async throws in
+            let first = try await client.send(try Request { BaseURL(baseURL) })
+            #expect(first.text.hasPrefix("HTTP/2.0 TLSv1."))
+            let all = try await Self.concurrentProtocols(client, baseURL)
+            #expect(all.allSatisfy { $0.hasPrefix("HTTP/2.0") })
+        }
+    }
+
+    /// Runs `body` with nginx serving HTTP/2 over TLS (answering `variables`) and a client that
+    /// negotiates HTTP/2 and trusts nginx's self-signed certificate.
+    private static func withTLSClient(answering variables: String,
+                                      _ body: (Client, URL) async throws -> Void) async throws {
         let certificate = try SelfSignedCertificate.make()
         defer { certificate.remove() }
-        let nginx = try NginxServer.start(listen: "ssl http2", body: "$server_protocol $ssl_protocol", tls: certificate)
+        let nginx = try NginxServer.start(listen: "ssl http2", body: variables, tls: certificate)
         defer { nginx.stop() }
         var configuration = CurlTransport.Configuration()
         configuration.httpVersion = .http2
         configuration.caInfo = certificate.certificate.path
         let transport = CurlTransport(configuration: configuration)
-        let client = Client(transport: transport)
-        let first = try await client.send(try Request { BaseURL(nginx.baseURL) })
-        #expect(first.text.hasPrefix("HTTP/2.0 TLSv1."))
-        let all = try await Self.concurrentProtocols(client, nginx.baseURL)
-        #expect(all.allSatisfy { $0.hasPrefix("HTTP/2.0") })
+        do {
+            try await body(Client(transport: transport), nginx.baseURL)
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
         await transport.shutdown()
     }
 

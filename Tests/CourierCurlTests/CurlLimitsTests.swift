@@ -160,10 +160,7 @@ struct CurlLimitsTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "gzip -k '\(input.path)'"]
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do { try ProcessLaunch.run(process) } catch { continuation.resume(throwing: error) }
-        }
+        _ = try await ProcessLaunch.exitStatus(of: process)
         return try Data(contentsOf: input.appendingPathExtension("gz"))
     }
 }

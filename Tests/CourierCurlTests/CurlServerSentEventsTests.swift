@@ -260,16 +260,8 @@ func withEventClient<Result>(
     routes: [Route] = [],
     _ body: (Client, TestServer) async throws -> Result
 ) async throws -> Result {
-    let transport = CurlTransport()
-    do {
-        let result = try await withTestServer(routes: Route.defaults + [EventRoutes.line, EventRoutes.json] + routes) { server in
-            try await body(Client(transport: transport, interceptors: interceptors, configuration: configuration), server)
-        }
-        await transport.shutdown()
-        return result
-    } catch {
-        await transport.shutdown()
-        throw error
+    try await withCurl(routes: Route.defaults + [EventRoutes.line, EventRoutes.json] + routes) { server, transport in
+        try await body(Client(transport: transport, interceptors: interceptors, configuration: configuration), server)
     }
 }
 

@@ -54,10 +54,7 @@ struct CurlThroughputTests {
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = ["-s", "-o", "/dev/null", globbedURL]
         let start = ContinuousClock.now
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            curl.terminationHandler = { _ in continuation.resume() }
-            do { try ProcessLaunch.run(curl) } catch { continuation.resume(throwing: error) }
-        }
+        _ = try await ProcessLaunch.exitStatus(of: curl)
         return ContinuousClock.now - start
     }
 }

@@ -87,14 +87,6 @@ enum CourierProcess {
             process.terminate()
         }
         defer { watchdog.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try ProcessLaunch.run(process)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        return try await ProcessLaunch.exitStatus(of: process)
     }
 }

@@ -40,14 +40,16 @@ enum CurlTestRoutes {
                                    + [UInt8](repeating: 0, count: 968) + [175, 6, 158, 203, 121, 18, 64, 66, 15, 0])
 }
 
-/// Runs `body` with a test server that has the extra routes and a transport, shutting both down after.
+/// Runs `body` with a test server that has `routes` (by default the extra routes) and a
+/// transport, shutting both down after.
 func withCurl<Result>(
     _ configuration: CurlTransport.Configuration = CurlTransport.Configuration(),
+    routes: [Route] = CurlTestRoutes.all,
     _ body: (TestServer, CurlTransport) async throws -> Result
 ) async throws -> Result {
     let transport = CurlTransport(configuration: configuration)
     do {
-        let result = try await withTestServer(routes: CurlTestRoutes.all) { server in
+        let result = try await withTestServer(routes: routes) { server in
             try await body(server, transport)
         }
         await transport.shutdown()

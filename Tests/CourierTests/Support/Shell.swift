@@ -39,15 +39,7 @@ enum Shell {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = error
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try ProcessLaunch.run(process)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let status: Int32 = try await ProcessLaunch.exitStatus(of: process)
         return Result(status: status,
                       standardOutput: try Data(contentsOf: outputURL),
                       standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
