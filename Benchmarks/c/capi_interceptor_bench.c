@@ -15,11 +15,14 @@
 #include <string.h>
 #include <time.h>
 
+/* Sets X-Stamp, to a value other than the one the previous stamp set, as a signature would. */
 static courier_action stamp(void *user_data, courier_exchange *exchange) {
+    static int flip;
     (void)user_data;
     courier_request *request = NULL;
+    flip = !flip;
     if (courier_exchange_request(exchange, &request, NULL) != COURIER_OK) return COURIER_ACTION_FAIL;
-    if (courier_request_set_header(request, "X-Stamp", "1", NULL) != COURIER_OK) return COURIER_ACTION_FAIL;
+    if (courier_request_set_header(request, "X-Stamp", flip ? "1" : "2", NULL) != COURIER_OK) return COURIER_ACTION_FAIL;
     return COURIER_ACTION_CONTINUE;
 }
 

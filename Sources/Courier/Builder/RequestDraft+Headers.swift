@@ -40,6 +40,8 @@ extension RequestDraft {
         guard let fieldName = HTTPField.Name(name) else {
             throw CourierError.invalidRequest("\"\(name.debugEscaped)\" is not a valid header name", block: block)
         }
+        // The common case, a value already valid as it stands (so nothing to trim), in one scan.
+        if HTTPField.isValidValue(value) { return HTTPField(name: fieldName, value: value) }
         let trimmed = value.trimmingSpaces()
         if let bad = trimmed.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
             throw CourierError.invalidRequest(

@@ -90,10 +90,14 @@ public struct Next: Sendable {
         self.context = context
     }
 
+    /// The attempt the remaining stages see when called now: one more than the passes that
+    /// reached the transport so far. For stages that run several interceptors in one.
+    package var attempt: Int { chain.completedPasses + 1 }
+
     /// Sends `request` through the remaining stages and returns their response.
     public nonisolated(nonsending) func callAsFunction(_ request: Request) async throws -> Response {
         var context = self.context
-        context.attempt = chain.completedPasses + 1
+        context.attempt = attempt
         return try await chain.run(from: index, request, context: context)
     }
 }

@@ -10,9 +10,7 @@ public func courier_exchange_request(_ exchange: OpaquePointer?, _ request: Unsa
         guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
         request.pointee = try box.withLock { state in
             if let handle = state.requestHandle { return handle }
-            let box = state.requestBox ?? RequestBox(state.request)
-            let handle = try register(box, in: #function)
-            state.requestBox = box
+            let handle = try register(box.requestBox(&state), in: #function)
             state.requestHandle = handle
             return handle
         }
@@ -63,7 +61,7 @@ public func courier_exchange_fail(_ exchange: OpaquePointer?, _ code: courier_co
         guard code != COURIER_OK else { throw CAPIFailure.invalidArgument("code is COURIER_OK", in: #function) }
         let message = try CInput.optionalString(message, "message", in: #function)
         box.withLock {
-            $0.failure = CAPIFailure(code, message ?? String(cString: courier_strerror(code)), stage: box.interceptorName)
+            $0.failure = CAPIFailure(code, message ?? String(cString: courier_strerror(code)), stage: $0.interceptorName)
         }
     }
 }
@@ -81,7 +79,7 @@ public func courier_exchange_attempt(_ exchange: OpaquePointer?, _ attempt: Unsa
                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
-        try CInput.store(Int32(clamping: box.context.attempt), into: attempt, "attempt", in: #function)
+        try CInput.store(Int32(clamping: box.withLock { $0.attempt }), into: attempt, "attempt", in: #function)
     }
 }
 

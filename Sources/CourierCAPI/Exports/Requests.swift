@@ -87,11 +87,8 @@ public func courier_request_set_header(_ request: OpaquePointer?, _ name: Unsafe
                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.string(value, "value", in: #function)
-        try box.edit { state in
-            try HeaderEditing.set(name, value, in: &state.request.headerFields, function: #function)
-        }
+        let field = try HeaderEditing.field(name, value, function: #function)
+        box.edit { state in HeaderEditing.set(field.name, field.value, in: &state.request.headerFields) }
     }
 }
 
@@ -101,11 +98,8 @@ public func courier_request_add_header(_ request: OpaquePointer?, _ name: Unsafe
                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.string(value, "value", in: #function)
-        try box.edit { state in
-            try HeaderEditing.append(name, value, to: &state.request.headerFields, function: #function)
-        }
+        let field = try HeaderEditing.field(name, value, function: #function)
+        box.edit { state in state.request.headerFields.append(HTTPField(name: field.name, value: field.value)) }
     }
 }
 
@@ -161,7 +155,7 @@ public func courier_request_set_timeout_ms(_ request: OpaquePointer?, _ millisec
     reporting(error, #function) {
         let box = try requestBox(request, in: #function)
         guard milliseconds >= 0 else { throw CAPIFailure.invalidArgument("milliseconds is negative", in: #function) }
-        try box.edit { state in state.request.timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds) }
+        box.edit { state in state.request.timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds) }
     }
 }
 

@@ -99,7 +99,7 @@ public func courier_response_set_status(_ response: OpaquePointer?, _ status: In
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
         let status = try validStatus(status, in: #function)
-        try box.edit { $0.status = status }
+        box.edit { $0.status = status }
     }
 }
 
@@ -109,9 +109,8 @@ public func courier_response_set_header(_ response: OpaquePointer?, _ name: Unsa
                                         _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.string(value, "value", in: #function)
-        try box.edit { try HeaderEditing.set(name, value, in: &$0.headerFields, function: #function) }
+        let field = try HeaderEditing.field(name, value, function: #function)
+        box.edit { HeaderEditing.set(field.name, field.value, in: &$0.headerFields) }
     }
 }
 
@@ -121,9 +120,8 @@ public func courier_response_add_header(_ response: OpaquePointer?, _ name: Unsa
                                         _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.string(value, "value", in: #function)
-        try box.edit { try HeaderEditing.append(name, value, to: &$0.headerFields, function: #function) }
+        let field = try HeaderEditing.field(name, value, function: #function)
+        box.edit { $0.headerFields.append(HTTPField(name: field.name, value: field.value)) }
     }
 }
 
@@ -143,7 +141,7 @@ public func courier_response_set_body(_ response: OpaquePointer?, _ data: Unsafe
     reporting(error, #function) {
         let box = try responseBox(response, in: #function)
         let bytes = try CInput.bytes(data, length, "data", in: #function)
-        try box.edit { response in
+        box.edit { response in
             response.body = bytes
             if response.headerFields[.contentLength] != nil {
                 response.headerFields[.contentLength] = String(bytes.count)

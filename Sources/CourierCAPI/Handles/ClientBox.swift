@@ -7,35 +7,50 @@ import CourierCurl
 final class ClientBox: HandleObject {
     static let handleKind = HandleKind.client
 
-    private let client: Locked<Client>
+    /// The client, and its interceptors as they were added; the client's chain is the same list
+    /// with consecutive inline C interceptors fused into runs.
+    private struct State {
+        var client: Client
+        var added: [any Interceptor]
+
+        mutating func rebuildChain() { client.interceptors = CInterceptorRun.fusing(added) }
+    }
+
+    private let state: Locked<State>
     /// Runs asynchronous sends and their callbacks.
     let pool: CallbackPool
     /// The transport this box created and must shut down, if any.
     private let ownedTransport: AsyncHTTPClientTransport?
 
     init(client: Client, pool: CallbackPool, ownedTransport: AsyncHTTPClientTransport?) {
-        self.client = Locked(client)
+        var state = State(client: client, added: client.interceptors)
+        state.rebuildChain()
+        self.state = Locked(state)
         self.pool = pool
         self.ownedTransport = ownedTransport
     }
 
     /// The client as it is now; a send keeps the chain it started with.
-    var snapshot: Client { client.withLock { $0 } }
+    var snapshot: Client { state.withLock { $0.client } }
 
     /// The total timeout a request without its own gets.
-    var timeout: Duration? { client.withLock { $0.configuration.timeout } }
+    var timeout: Duration? { state.withLock { $0.client.configuration.timeout } }
 
     func append(_ interceptors: [any Interceptor]) {
-        client.withLock { $0.interceptors += interceptors }
+        state.withLock { state in
+            state.added += interceptors
+            state.rebuildChain()
+        }
     }
 
     /// Removes the interceptors `shouldRemove` selects; returns how many it removed.
     @discardableResult
     func removeInterceptors(where shouldRemove: (any Interceptor) -> Bool) -> Int {
-        client.withLock { client in
-            let before = client.interceptors.count
-            client.interceptors.removeAll(where: shouldRemove)
-            return before - client.interceptors.count
+        state.withLock { state in
+            let before = state.added.count
+            state.added.removeAll(where: shouldRemove)
+            state.rebuildChain()
+            return before - state.added.count
         }
     }
 

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The kinds of object a C handle can name; encoded in the handle, so a request handle passed
-/// where a client is expected is refused.
+/// where a client is expected is refused. Each kind belongs to exactly one final class.
 enum HandleKind: UInt64 {
     case error = 1, request, response, client, call, exchange, plugin, registrar
 }
@@ -23,7 +23,9 @@ final class HandleRegistry: Sendable {
     private struct Slot {
         var generation: UInt32 = 1
         var kind: UInt64 = 0
-        var object: (any HandleObject)?
+        /// Stored as `AnyObject`: each kind has exactly one class, so a kind match makes the
+        /// downcast safe without a dynamic cast on every call.
+        var object: AnyObject?
     }
 
     private struct Table {
@@ -59,8 +61,36 @@ final class HandleRegistry: Sendable {
             guard index < table.slots.count, table.slots[index].generation == generation,
                   table.slots[index].kind == T.handleKind.rawValue
             else { return nil }
-            return table.slots[index].object as? T
+            return table.slots[index].object.map { unsafeDowncast($0, to: T.self) }
         }
+    }
+
+    /// Invalidates `handle` and returns a new handle to the same object, reusing its slot: how a
+    /// handle that lives only while one callback runs is handed to the next callback.
+    func renew<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> OpaquePointer? {
+        let slot = Self.decode(handle, kind: T.handleKind.rawValue)
+        return table.withLock { Self.renew(slot, kind: T.handleKind, in: &$0) }
+    }
+
+    /// Renews two handles under one lock: `renew(_:as:)` for a callback's exchange and request.
+    func renew<A: HandleObject, B: HandleObject>(_ first: OpaquePointer?, as firstType: A.Type,
+                                                 _ second: OpaquePointer?, as secondType: B.Type)
+        -> (OpaquePointer?, OpaquePointer?) {
+        let firstSlot = Self.decode(first, kind: A.handleKind.rawValue)
+        let secondSlot = Self.decode(second, kind: B.handleKind.rawValue)
+        return table.withLock { table in
+            (Self.renew(firstSlot, kind: A.handleKind, in: &table), Self.renew(secondSlot, kind: B.handleKind, in: &table))
+        }
+    }
+
+    private static func renew(_ slot: (index: Int, generation: UInt32)?, kind: HandleKind,
+                              in table: inout Table) -> OpaquePointer? {
+        guard let (index, generation) = slot, index < table.slots.count,
+              table.slots[index].generation == generation, table.slots[index].kind == kind.rawValue
+        else { return nil }
+        let renewed = nextGeneration(after: generation)
+        table.slots[index].generation = renewed
+        return handle(index: index, generation: renewed, kind: kind.rawValue)
     }
 
     /// Invalidates `handle` and returns its object, or `nil` when it was not a live handle of type `T`.
@@ -70,14 +100,19 @@ final class HandleRegistry: Sendable {
         return table.withLock { table -> T? in
             guard index < table.slots.count, table.slots[index].generation == generation,
                   table.slots[index].kind == T.handleKind.rawValue,
-                  let object = table.slots[index].object as? T
+                  let object = table.slots[index].object
             else { return nil }
             table.slots[index].object = nil
             table.slots[index].kind = 0
-            table.slots[index].generation = table.slots[index].generation &+ 1 == 0 ? 1 : table.slots[index].generation &+ 1
+            table.slots[index].generation = Self.nextGeneration(after: generation)
             table.free.append(index)
-            return object
+            return unsafeDowncast(object, to: T.self)
         }
+    }
+
+    /// Generations skip 0, which `decode` refuses, so no live handle is ever all zero above the kind.
+    private static func nextGeneration(after generation: UInt32) -> UInt32 {
+        generation &+ 1 == 0 ? 1 : generation &+ 1
     }
 
     private static func handle(index: Int, generation: UInt32, kind: UInt64) -> OpaquePointer? {

@@ -1,17 +1,57 @@
 import Courier
 import HTTPTypes
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Header edits from C, validated by the same blocks the Swift builder uses.
 enum HeaderEditing {
-    /// Sets `name` to `value`, replacing every line of that name; validated as the builder validates.
-    static func set(_ name: String, _ value: String, in fields: inout HTTPFields, function: StaticString) throws {
-        let field = try validated(name, value, function: function)
-        fields[field.name] = field.value
+    /// The line `name: value` from C strings, validated as the builder validates it.
+    ///
+    /// Setting a header is what most C interceptors do, so the common case builds no string to
+    /// check: a name this thread set before comes from its cache, and a value of printable ASCII
+    /// with no space at either end needs one scan. Anything else takes the builder's path, with
+    /// its messages.
+    static func field(_ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
+                      function: StaticString) throws -> (name: HTTPField.Name, value: String) {
+        let role = ThreadRole.current
+        if let name, let value, let fieldName = role.headerNames.name(spelled: name), let plain = plainValue(value) {
+            return (fieldName, plain)
+        }
+        let field = try validated(CInput.string(name, "name", in: function), CInput.string(value, "value", in: function),
+                                  function: function)
+        role.headerNames.remember(field.name)
+        return (field.name, field.value)
     }
 
-    /// Appends the line `name: value`, keeping existing lines of that name.
-    static func append(_ name: String, _ value: String, to fields: inout HTTPFields, function: StaticString) throws {
-        fields.append(try validated(name, value, function: function))
+    /// `fields[name] = value`, but a lone existing line is replaced in place, without the general
+    /// setter's temporary collection: the usual case for an interceptor stamping a header. Cookie
+    /// keeps the general setter, which splits it into one field per cookie.
+    static func set(_ name: HTTPField.Name, _ value: String, in fields: inout HTTPFields) {
+        guard name != .cookie, let index = fields.firstIndex(where: { $0.name == name }),
+              !fields[(index + 1)...].contains(where: { $0.name == name })
+        else {
+            fields[name] = value
+            return
+        }
+        fields[index] = HTTPField(name: name, value: value)
+    }
+
+    /// `value` as a string when it is printable ASCII (tabs allowed inside) with no space or tab at
+    /// either end: valid as it stands, nothing to trim.
+    private static func plainValue(_ value: UnsafePointer<CChar>) -> String? {
+        let bytes = UnsafeRawBufferPointer(start: value, count: strlen(value))
+        if let first = bytes.first, let last = bytes.last,
+           first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 {
+            return nil
+        }
+        for byte in bytes where (byte < 0x20 && byte != 0x09) || byte > 0x7E {
+            return nil
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The checked field; the function's name is spelled out only when the check fails.

@@ -6,7 +6,9 @@ import Synchronization
 /// interceptor crossing creates two such objects and no separate lock allocations.
 class Locked<State>: @unchecked Sendable {
     private let mutex = Mutex<Void>(())
-    private var lockedState: State
+    /// Only touched under `mutex`, which already gives exclusive access: the runtime's exclusivity
+    /// check on this class property would cost a thread-local lookup on every call.
+    @exclusivity(unchecked) private var lockedState: State
 
     init(_ state: State) { self.lockedState = state }
 

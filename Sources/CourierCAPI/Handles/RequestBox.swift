@@ -34,13 +34,21 @@ final class RequestBox: Locked<RequestBox.State>, HandleObject, @unchecked Senda
         super.init(State(request: request))
     }
 
+    /// Makes this box new again, holding `request`, for reuse once no handle names it.
+    func reset(holding request: Request) {
+        withLock { $0 = State(request: request) }
+    }
+
     var request: Request { withLock { $0.request } }
+
+    /// The request's own timeout, without copying the request.
+    var timeout: Duration? { withLock { $0.request.timeout } }
 
     /// Applies `edit` to the request in place; on success, pointers handed out before become invalid.
     ///
     /// Every edit checks its input before it changes anything, so one that throws leaves the
     /// request as it was without the cost of editing a copy.
-    func edit(_ edit: (inout State) throws -> Void) throws {
+    func edit(_ edit: (inout State) throws -> Void) rethrows {
         try withLock { state in
             try edit(&state)
             state.borrowed.invalidate()

@@ -20,7 +20,7 @@ final class ResponseBox: Locked<ResponseBox.State>, HandleObject, @unchecked Sen
 
     /// Applies `edit` in place (edits check their input first); on success, pointers handed out
     /// before become invalid.
-    func edit(_ edit: (inout Response) throws -> Void) throws {
+    func edit(_ edit: (inout Response) throws -> Void) rethrows {
         try withLock { state in
             try edit(&state.response)
             state.borrowed.invalidate()

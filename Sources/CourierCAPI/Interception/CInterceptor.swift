@@ -2,17 +2,18 @@ import CCourier
 import Courier
 import Foundation
 
-/// A C interceptor in the Swift chain: calls its callbacks with an exchange handle and turns the
-/// action they return into what the chain does next.
+/// A C interceptor: its callbacks, and how the action a callback returns becomes what the chain
+/// does next.
 ///
 /// `on_request` and `on_response` run inline on the thread running the send, so a C interceptor
-/// that edits headers costs no thread hop. `around` blocks in `proceed`, so it runs on a Courier
-/// thread: inline when the send already runs on one (a blocking send, an asynchronous send),
-/// otherwise on the shared callback pool.
+/// that edits headers costs no thread hop; in a client's chain, consecutive ones run together as
+/// one `CInterceptorRun`. `around` blocks in `proceed`, so it runs on a Courier thread: inline
+/// when the send already runs on one (a blocking send, an asynchronous send), otherwise on the
+/// shared callback pool.
 final class CInterceptor: Interceptor, @unchecked Sendable {
     let name: String
-    private let onRequest: courier_exchange_fn?
-    private let onResponse: courier_exchange_fn?
+    let onRequest: courier_exchange_fn?
+    let onResponse: courier_exchange_fn?
     private let around: courier_exchange_fn?
     private let userData: UnsafeMutableRawPointer?
     private let destroy: courier_destroy_fn?
@@ -48,76 +49,58 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         if let destroy { ThreadRole.inCallback { destroy(userData) } }
     }
 
+    /// Whether this interceptor wraps the chain with `around`, rather than running inline callbacks.
+    var wrapsChain: Bool { around != nil }
+
     func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         if let around { return try await interceptAround(around, request, context: context, next: next) }
-        var current = request
-        if let onRequest {
-            let exchange = ExchangeBox(phase: .request, request: current, response: nil, context: context,
-                                       interceptorName: name)
-            switch try call(onRequest, with: exchange, deadlineOf: current) {
-            case .continue: current = exchange.request
-            case .respond(let response): return response
-            case .retry: throw misbehaved("returned COURIER_ACTION_RETRY from on_request")
-            }
-        }
-        guard let onResponse else { return try await next(current) }
-        var retries = 0
-        while true {
-            let response = try await next(current).collectingBody(upTo: context.limits.maxBodyBytes)
-            var passContext = context
-            passContext.attempt = context.attempt + retries
-            let exchange = ExchangeBox(phase: .response, request: current, response: response, context: passContext,
-                                       interceptorName: name)
-            switch try call(onResponse, with: exchange, deadlineOf: current) {
-            case .continue: return exchange.response ?? response
-            case .respond(let answer): return answer
-            case .retry:
-                retries += 1
-                guard retries <= Self.maxRetries else {
-                    throw misbehaved("asked for more than \(Self.maxRetries) retries in one send")
-                }
-                current = exchange.request
-            }
-        }
+        return try await CInterceptorRun(members: [self]).intercept(request, context: context, next: next)
     }
 
-    private enum Outcome {
+    /// What the chain does after a callback; a RESPOND's answer is `ExchangeBox.answeredResponse`.
+    enum Outcome {
         case `continue`
-        case respond(Response)
+        case respond
         case retry
     }
 
-    /// Calls `callback` with a handle to `exchange`, revokes the handle, and reads the action.
-    private func call(_ callback: courier_exchange_fn, with exchange: ExchangeBox, deadlineOf request: Request) throws -> Outcome {
-        guard let handle = HandleRegistry.shared.register(exchange) else {
-            throw CourierError(.interceptorFailed, "too many live handles", source: name)
+    /// Calls `callback` with a handle to `exchange`, closes the handle, and reads the action.
+    ///
+    /// - Parameters:
+    ///   - role: the current thread's role, which marks the call as a callback.
+    ///   - timeout: the request's own timeout, if it has one; the callback may not run past it.
+    ///   - clock: when the callback was started, or the previous one returned (`MonotonicClock`);
+    ///     it moves on to now.
+    func call(_ callback: courier_exchange_fn, with exchange: ExchangeBox, role: ThreadRole, timeout: Duration?,
+              clock: inout Int64) throws -> Outcome {
+        guard let handle = exchange.open() else { throw failure(.interceptorFailed, "has no handle left: too many are live") }
+        let action = role.inCallback { callback(userData, handle) }
+        let now = MonotonicClock.now()
+        let elapsed = Duration.nanoseconds(now - clock)
+        clock = now
+        exchange.close()
+        if let timeout = timeout ?? defaultTimeout, elapsed > timeout {
+            var error = failure(.timedOut, "took \(elapsed.formatted()) in a callback, past the request's timeout of \(timeout.formatted())")
+            error.request = exchange.request
+            throw error
         }
-        let started = ContinuousClock.now
-        let action = ThreadRole.inCallback { callback(userData, handle) }
-        let elapsed = ContinuousClock.now - started
-        exchange.revoke(handle)
-        if let timeout = request.timeout ?? defaultTimeout, elapsed > timeout {
-            throw CourierError(.timedOut, "\(name) took \(elapsed.formatted()) in a callback, past the request's timeout of \(timeout.formatted())",
-                               source: name, request: request)
-        }
-        return try outcome(of: action, exchange: exchange, request: request)
+        return try outcome(of: action, exchange: exchange)
     }
 
-    private func outcome(of action: courier_action, exchange: ExchangeBox, request: Request) throws -> Outcome {
+    private func outcome(of action: courier_action, exchange: ExchangeBox) throws -> Outcome {
         switch action {
         case COURIER_ACTION_CONTINUE:
             return .continue
         case COURIER_ACTION_RESPOND:
-            guard var answer = exchange.withLock({ $0.answer }) else {
+            guard exchange.withLock({ $0.answer != nil }) else {
                 throw misbehaved("returned COURIER_ACTION_RESPOND without calling courier_exchange_respond")
             }
-            answer.request = exchange.request
-            return .respond(answer)
+            return .respond
         case COURIER_ACTION_FAIL:
             let failure = exchange.withLock { $0.failure }
                 ?? CAPIFailure(COURIER_E_INTERCEPTOR, "failed without a message", stage: name)
             var error = CourierError(CAPIFailure.courierCode(for: failure.code), "\(name): \(failure.message)",
-                                     source: name, request: request, response: exchange.response,
+                                     source: name, request: exchange.request, response: exchange.response,
                                      underlying: InterceptorCode(code: failure.code))
             error.stage = name
             throw error
@@ -130,8 +113,11 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         }
     }
 
-    private func misbehaved(_ what: String) -> CourierError {
-        var error = CourierError(.interceptorFailed, "\(name) \(what)", source: name)
+    func misbehaved(_ what: String) -> CourierError { failure(.interceptorFailed, what) }
+
+    /// An error this interceptor caused, naming it as source and stage (a run holds several).
+    private func failure(_ code: CourierError.Code, _ what: String) -> CourierError {
+        var error = CourierError(code, "\(name) \(what)", source: name)
         error.stage = name
         return error
     }
@@ -145,11 +131,11 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
                                    interceptorName: name, next: next, executor: executor)
         return try await withTaskCancellationHandler {
             if ThreadRole.drainingExecutor != nil {
-                return try runAround(around, exchange: exchange, request: request)
+                return try runAround(around, exchange: exchange, timeout: request.timeout)
             }
             let box = UncheckedBox(self)
             let result: Result<Response, any Error> = await CallbackPool.shared.run {
-                Result { try box.value.runAround(around, exchange: exchange, request: request) }
+                Result { try box.value.runAround(around, exchange: exchange, timeout: request.timeout) }
             }
             return try result.get()
         } onCancel: {
@@ -157,15 +143,17 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         }
     }
 
-    private func runAround(_ around: courier_exchange_fn, exchange: ExchangeBox, request: Request) throws -> Response {
-        switch try call(around, with: exchange, deadlineOf: request) {
+    private func runAround(_ around: courier_exchange_fn, exchange: ExchangeBox, timeout: Duration?) throws -> Response {
+        defer { exchange.dispose() }
+        var clock = MonotonicClock.now()
+        switch try call(around, with: exchange, role: ThreadRole.current, timeout: timeout, clock: &clock) {
         case .continue:
             guard let response = exchange.response else {
                 throw misbehaved("returned COURIER_ACTION_CONTINUE from around without a successful courier_exchange_proceed")
             }
             return response
-        case .respond(let answer):
-            return answer
+        case .respond:
+            return exchange.answeredResponse!
         case .retry:
             throw misbehaved("returned COURIER_ACTION_RETRY from around; call courier_exchange_proceed again instead")
         }

@@ -2,20 +2,28 @@ import CCourier
 import Courier
 import Foundation
 
-/// What a `courier_exchange` handle names: one pass of a request through one C interceptor.
+/// What a `courier_exchange` handle names: the request (and response) passing through C callbacks.
 ///
-/// It lives only while its callback runs. The request and response handles it hands out are
-/// registered on demand and revoked with it, so a C callback that keeps one gets an invalid
-/// handle later, not a dangling pointer.
+/// A run of C interceptors shares one exchange for a send: each callback gets a fresh handle to
+/// it, and the handle, with the request and response handles handed out under it, stops working
+/// when the callback returns. A C callback that keeps one gets an invalid handle later, not a
+/// dangling pointer.
 final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sendable {
     static let handleKind = HandleKind.exchange
 
     enum Phase { case request, response, around }
 
-    /// The request and response stay plain values until the callback asks for a handle, so a
+    /// The request and response stay plain values until a callback asks for a handle, so a
     /// callback that never reads them costs no extra objects.
     struct State {
-        var request: Request
+        var phase: Phase
+        /// The interceptor whose callback holds the exchange; a failure it reports names it.
+        var interceptorName: String
+        /// What `courier_exchange_attempt` reports.
+        var attempt: Int
+        /// The request while no callback asked for it; moved into `requestBox` when one does.
+        var request: Request?
+        /// Owns the request once a callback asked for it, for the rest of the phase.
         var requestBox: RequestBox?
         var requestHandle: OpaquePointer?
         var response: Response?
@@ -26,11 +34,11 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         var innerTasks: [Task<Void, Never>] = []
         var cancelled = false
         var requestID: UnsafeMutablePointer<CChar>?
+        /// The handle the running callback holds.
+        var handle: OpaquePointer?
     }
 
-    let phase: Phase
     let context: InterceptorContext
-    let interceptorName: String
     /// The rest of the chain, for `around`.
     let next: Next?
     /// The executor a blocking `proceed` drains while it waits.
@@ -38,31 +46,119 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
 
     init(phase: Phase, request: Request, response: Response?, context: InterceptorContext, interceptorName: String,
          next: Next? = nil, executor: (any DrainingExecutor)? = nil) {
-        self.phase = phase
         self.context = context
-        self.interceptorName = interceptorName
         self.next = next
         self.executor = executor
-        super.init(State(request: request, response: response))
+        super.init(State(phase: phase, interceptorName: interceptorName, attempt: context.attempt, request: request,
+                         response: response))
     }
 
-    /// The request as the callback left it.
-    var request: Request { withLock { $0.requestBox?.request ?? $0.request } }
+    /// The request as the callbacks left it.
+    var request: Request { withLock { $0.requestBox?.request ?? $0.request! } }
 
-    /// The response as the callback left it, if there is one.
+    /// The response as the callbacks left it, if there is one.
     var response: Response? { withLock { $0.responseBox?.response ?? $0.response } }
 
-    /// Revokes every handle the callback was given.
-    func revoke(_ handle: OpaquePointer?) {
-        HandleRegistry.shared.remove(handle, as: ExchangeBox.self)
+    var phase: Phase { withLock { $0.phase } }
+
+    /// Readies the exchange for `interceptorName`'s callback in the request phase, keeping the
+    /// request as earlier callbacks left it.
+    func enterRequestPhase(of interceptorName: String, attempt: Int) {
         withLock { state in
-            if let handle = state.requestHandle { HandleRegistry.shared.remove(handle, as: RequestBox.self) }
-            if let handle = state.responseHandle { HandleRegistry.shared.remove(handle, as: ResponseBox.self) }
-            state.requestHandle = nil
-            state.responseHandle = nil
+            state.phase = .request
+            state.interceptorName = interceptorName
+            state.attempt = attempt
+            state.answer = nil
+            state.failure = nil
+        }
+    }
+
+    /// Readies the exchange for `interceptorName`'s `on_response`, with the request it passed on
+    /// and the response that came back.
+    func enterResponsePhase(of interceptorName: String, attempt: Int, request: Request, response: Response) {
+        withLock { state in
+            state.phase = .response
+            state.interceptorName = interceptorName
+            state.attempt = attempt
+            Self.removeRequestHandle(&state)
+            Self.removeResponseHandle(&state)
+            state.request = request
+            Self.recycle(state.requestBox.take())
+            state.response = response
+            state.responseBox = nil
+            state.answer = nil
+            state.failure = nil
+        }
+    }
+
+    /// The handle for the next callback, or `nil` when 16 million handles are live.
+    func open() -> OpaquePointer? {
+        withLock { state in
+            if state.handle == nil { state.handle = HandleRegistry.shared.register(self) }
+            return state.handle
+        }
+    }
+
+    /// Ends a callback: the handles it was given stop working; the request and response stay.
+    ///
+    /// The exchange and request handles are renewed in place rather than removed, so the next
+    /// callback that asks for them costs no registration.
+    func close() {
+        withLock { state in
+            (state.handle, state.requestHandle) = HandleRegistry.shared.renew(state.handle, as: ExchangeBox.self,
+                                                                              state.requestHandle, as: RequestBox.self)
+            Self.removeResponseHandle(&state)
+        }
+    }
+
+    /// Ends the exchange: no handle to it remains, and the request id copy is freed.
+    func dispose() {
+        let requestBox = withLock { state in
+            HandleRegistry.shared.remove(state.handle, as: ExchangeBox.self)
+            state.handle = nil
+            Self.removeRequestHandle(&state)
+            Self.removeResponseHandle(&state)
             free(state.requestID)
             state.requestID = nil
+            return state.requestBox.take()
         }
+        Self.recycle(requestBox)
+    }
+
+    /// The request box for a callback that asked for the request: the one it already has, or
+    /// one made (from the thread's spare, if any) that takes the request over.
+    func requestBox(_ state: inout State) -> RequestBox {
+        if let box = state.requestBox { return box }
+        let box = ThreadRole.current.takeSpareRequestBox(holding: state.request.take()!)
+        state.requestBox = box
+        return box
+    }
+
+    /// Gives a request box whose handle is gone back to this thread for the next exchange, when
+    /// nothing else holds it: a call under way on another thread with a stale handle keeps it
+    /// from reuse, so such a call can never edit another send's request.
+    private static func recycle(_ box: consuming RequestBox?) {
+        guard var box else { return }
+        if isKnownUniquelyReferenced(&box) { ThreadRole.current.keepSpare(box) }
+    }
+
+    /// The response the callback answered with (`COURIER_ACTION_RESPOND`), carrying the request it answers.
+    var answeredResponse: Response? {
+        withLock { state in
+            guard var answer = state.answer else { return nil }
+            answer.request = state.requestBox?.request ?? state.request!
+            return answer
+        }
+    }
+
+    private static func removeRequestHandle(_ state: inout State) {
+        HandleRegistry.shared.remove(state.requestHandle, as: RequestBox.self)
+        state.requestHandle = nil
+    }
+
+    private static func removeResponseHandle(_ state: inout State) {
+        HandleRegistry.shared.remove(state.responseHandle, as: ResponseBox.self)
+        state.responseHandle = nil
     }
 
     /// Cancels what a blocking `proceed` is waiting for.
@@ -78,7 +174,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// Sends the current request through the rest of the chain and blocks, draining `executor`,
     /// until it returns.
     func proceed() throws {
-        guard phase == .around, let next, let executor else {
+        guard let next, let executor, phase == .around else {
             throw CAPIFailure(COURIER_E_UNSUPPORTED, "courier_exchange_proceed: only an around callback may proceed")
         }
         let request = self.request

@@ -1,3 +1,5 @@
+import Courier
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,10 +12,16 @@ import Musl
 /// deadlock, so it is refused), and which Courier executor, if any, is draining jobs on it (a
 /// blocking `proceed` drains that executor while it waits instead of blocking it).
 final class ThreadRole {
-    /// How many C callbacks are running on this thread, nested.
-    var callbackDepth = 0
+    /// How many C callbacks are running on this thread, nested. Thread-confined, like the
+    /// properties below, so the runtime's exclusivity check is left out.
+    @exclusivity(unchecked) var callbackDepth = 0
     /// The executor this thread is draining, innermost first.
     var executors: [any DrainingExecutor] = []
+    /// The header names C code on this thread set lately. Only this thread touches it, so the
+    /// runtime's exclusivity check (a thread-local lookup per access) is left out.
+    @exclusivity(unchecked) var headerNames = HeaderNameCache()
+    /// A request box no handle names, kept for the next exchange on this thread.
+    @exclusivity(unchecked) private var spareRequestBox: RequestBox?
     /// The task that runs this thread's blocking sends, made on the first one.
     private var worker: CallerThreadWorker?
 
@@ -46,6 +54,18 @@ final class ThreadRole {
         return role
     }
 
+    /// The spare request box made to hold `request`, or a new one.
+    func takeSpareRequestBox(holding request: Request) -> RequestBox {
+        guard let spare = spareRequestBox.take() else { return RequestBox(request) }
+        spare.reset(holding: request)
+        return spare
+    }
+
+    /// Keeps `box`, which nothing else holds, as this thread's spare.
+    func keepSpare(_ box: RequestBox) {
+        if spareRequestBox == nil { spareRequestBox = box }
+    }
+
     /// Whether a C callback is running on this thread.
     static var isInsideCallback: Bool {
         guard let pointer = pthread_getspecific(key) else { return false }
@@ -61,9 +81,15 @@ final class ThreadRole {
     /// Runs `body`, a call into C code, marked as a callback.
     @inline(__always)
     static func inCallback<T>(_ body: () throws -> T) rethrows -> T {
-        let role = current
-        role.callbackDepth += 1
-        defer { role.callbackDepth -= 1 }
+        try current.inCallback(body)
+    }
+
+    /// Runs `body`, a call into C code, marked as a callback; for a caller that already holds
+    /// the current thread's role.
+    @inline(__always)
+    func inCallback<T>(_ body: () throws -> T) rethrows -> T {
+        callbackDepth += 1
+        defer { callbackDepth -= 1 }
         return try body()
     }
 }

@@ -129,6 +129,17 @@ static void headers_are_validated_and_ordered(void)
     CHECK_OK(courier_request_set_header(request, "X-Multi", "c", &error));
     CHECK_OK(courier_request_header(request, "X-Multi", &value, &error));
     CHECK_STR(value, "c");
+
+    /* A name set before is remembered, yet each value is checked and trimmed as the first was. */
+    CHECK_CODE(COURIER_E_INVALID_REQUEST, courier_request_set_header(request, "X-Multi", "c\r\nInjected: 1", &error));
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_request_set_header(request, "X-Multi", "\xc3\x28", &error));
+    CHECK_OK(courier_request_set_header(request, "X-Multi", "  padded\t", &error));
+    CHECK_OK(courier_request_header(request, "X-Multi", &value, &error));
+    CHECK_STR(value, "padded");
+    CHECK_OK(courier_request_set_header(request, "X-Multi", "caf\xc3\xa9\tau lait", &error));
+    CHECK_OK(courier_request_header(request, "X-Multi", &value, &error));
+    CHECK_STR(value, "caf\xc3\xa9\tau lait");
+    CHECK_OK(courier_request_set_header(request, "X-Multi", "c", &error));
     CHECK_OK(courier_request_remove_header(request, "x-multi", &error));
     CHECK_CODE(COURIER_E_NOT_FOUND, courier_request_remove_header(request, "X-Multi", &error));
     CHECK_CODE(COURIER_E_NOT_FOUND, courier_request_header(request, "X-Multi", &value, &error));

@@ -1,8 +1,9 @@
 /*
  * C interceptors: every action (CONTINUE with edits, RESPOND, FAIL, RETRY, an unknown value),
  * around with courier_exchange_proceed called twice, chain order, attempts and request ids,
- * removal and destroy callbacks, and blocking calls from inside callbacks, which must fail
- * with COURIER_E_WOULD_BLOCK instead of deadlocking. Usage: test_interceptors BASE_URL
+ * removal and destroy callbacks, blocking calls from inside callbacks, which must fail with
+ * COURIER_E_WOULD_BLOCK instead of deadlocking, and consecutive interceptors, which run as one
+ * stage yet must act as separate ones. Usage: test_interceptors BASE_URL
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -587,6 +588,169 @@ static void removal_and_destroy_callbacks(void)
     CHECK(value_within(&destroyed, 3, 2000) == 3);
 }
 
+/*
+ * Consecutive on_request/on_response interceptors run together in one stage; they must behave
+ * exactly as separate ones: order, RESPOND, FAIL, RETRY, attempts, and handles that stop working
+ * when their callback returns. Each traced interceptor notes "name>" on the way in and "<name"
+ * on the way out.
+ */
+static char trace[512];
+
+static void note(const char *before, const char *name, const char *after)
+{
+    size_t used = strlen(trace);
+    snprintf(trace + used, sizeof trace - used, "%s%s%s%s", used > 0 ? " " : "", before, name, after);
+}
+
+typedef struct traced {
+    const char *name;
+    courier_action on_request_action; /* CONTINUE, RESPOND (418) or FAIL */
+    int retries;                      /* on_response asks for RETRY this many times */
+    int passes;
+    int attempts[8];
+} traced;
+
+static courier_action traced_in(void *user_data, courier_exchange *exchange)
+{
+    traced *self = user_data;
+    int attempt = 0;
+    CHECK_OK(courier_exchange_attempt(exchange, &attempt, &error));
+    self->attempts[self->passes++ % 8] = attempt;
+    note("", self->name, ">");
+    if (self->on_request_action == COURIER_ACTION_RESPOND) {
+        courier_response *response = NULL;
+        CHECK_OK(courier_response_new(418, &response, &error));
+        CHECK_OK(courier_exchange_respond(exchange, response, &error));
+    } else if (self->on_request_action == COURIER_ACTION_FAIL) {
+        CHECK_OK(courier_exchange_fail(exchange, COURIER_E_INTERCEPTOR, "refused", &error));
+    }
+    return self->on_request_action;
+}
+
+static courier_action traced_out(void *user_data, courier_exchange *exchange)
+{
+    traced *self = user_data;
+    courier_response *response = NULL;
+    CHECK_OK(courier_exchange_response(exchange, &response, &error));
+    note("<", self->name, "");
+    if (self->retries > 0) {
+        self->retries--;
+        return COURIER_ACTION_RETRY;
+    }
+    return COURIER_ACTION_CONTINUE;
+}
+
+static courier_action traced_around(void *user_data, courier_exchange *exchange)
+{
+    traced *self = user_data;
+    note("", self->name, "(");
+    courier_code code = courier_exchange_proceed(exchange, &error);
+    note(")", self->name, "");
+    return code == COURIER_OK ? COURIER_ACTION_CONTINUE : COURIER_ACTION_FAIL;
+}
+
+static void add_traced(courier_client *client, traced *self)
+{
+    add(client, self->name, traced_in, traced_out, NULL, self, NULL);
+}
+
+/* Sends GET /anything through `client`; the status, or 0 on failure with *failure set. */
+static int traced_send(courier_client *client, courier_error **failure)
+{
+    trace[0] = '\0';
+    courier_code code = COURIER_OK;
+    courier_response *response = get(client, "/anything", &code, failure);
+    int status = response != NULL ? status_of(response) : 0;
+    courier_response_free(response);
+    return status;
+}
+
+/* The handles an interceptor kept from its callback, for the next one to try. */
+static courier_exchange *kept_exchange;
+static courier_request *kept_request;
+
+static courier_action keep_handles(void *user_data, courier_exchange *exchange)
+{
+    (void)user_data;
+    kept_exchange = exchange;
+    CHECK_OK(courier_exchange_request(exchange, &kept_request, &error));
+    return COURIER_ACTION_CONTINUE;
+}
+
+static courier_action use_kept_handles(void *user_data, courier_exchange *exchange)
+{
+    int attempt = 0;
+    courier_request *request = NULL;
+    (void)user_data;
+    CHECK(exchange != kept_exchange);
+    CHECK_CODE(COURIER_E_INVALID_HANDLE, courier_exchange_attempt(kept_exchange, &attempt, &error));
+    CHECK_CODE(COURIER_E_INVALID_HANDLE, courier_request_set_header(kept_request, "X-Late", "1", &error));
+    CHECK_OK(courier_exchange_request(exchange, &request, &error));
+    CHECK_OK(courier_request_set_header(request, "X-Fresh", "1", &error));
+    return COURIER_ACTION_CONTINUE;
+}
+
+static void consecutive_interceptors_act_as_separate_ones(void)
+{
+    traced a = {"a", COURIER_ACTION_CONTINUE, 0, 0, {0}};
+    traced b = {"b", COURIER_ACTION_CONTINUE, 0, 0, {0}};
+    traced c = {"c", COURIER_ACTION_CONTINUE, 0, 0, {0}};
+    traced x = {"x", COURIER_ACTION_CONTINUE, 0, 0, {0}};
+    courier_client *client = new_client();
+    add_traced(client, &a);
+    add_traced(client, &b);
+    add(client, "x", NULL, NULL, traced_around, &x, NULL);
+    add_traced(client, &c);
+    CHECK_INT(traced_send(client, NULL), 200);
+    CHECK_STR(trace, "a> b> x( c> <c )x <b <a");
+
+    /* RESPOND skips the rest and the responder's own on_response. */
+    b.on_request_action = COURIER_ACTION_RESPOND;
+    CHECK_INT(traced_send(client, NULL), 418);
+    CHECK_STR(trace, "a> b> <a");
+
+    /* FAIL ends the send, naming the interceptor; no on_response runs. */
+    b.on_request_action = COURIER_ACTION_FAIL;
+    courier_error *failure = NULL;
+    CHECK_INT(traced_send(client, &failure), 0);
+    CHECK_STR(trace, "a> b>");
+    CHECK_STR(courier_error_stage(failure), "b");
+    courier_error_free(failure);
+
+    /* RETRY from b's on_response resends through what follows b, counting attempts. */
+    b.on_request_action = COURIER_ACTION_CONTINUE;
+    b.retries = 1;
+    c.passes = 0;
+    CHECK_INT(traced_send(client, NULL), 200);
+    CHECK_STR(trace, "a> b> x( c> <c )x <b x( c> <c )x <b <a");
+    CHECK_INT(c.passes, 2);
+    CHECK(c.attempts[0] == 1 && c.attempts[1] == 2);
+
+    /* Removing the around interceptor joins a, b and c; removing b leaves a and c. */
+    CHECK_OK(courier_client_remove_interceptor(client, "x", &error));
+    b.retries = 1;
+    c.passes = 0;
+    CHECK_INT(traced_send(client, NULL), 200);
+    CHECK_STR(trace, "a> b> c> <c <b c> <c <b <a");
+    CHECK(c.attempts[0] == 1 && c.attempts[1] == 2);
+    CHECK_OK(courier_client_remove_interceptor(client, "b", &error));
+    CHECK_INT(traced_send(client, NULL), 200);
+    CHECK_STR(trace, "a> c> <c <a");
+    courier_client_free(client);
+
+    /* A handle kept from one callback does not work in the next, even in the same stage. */
+    client = new_client();
+    add(client, "keep", keep_handles, NULL, NULL, NULL, NULL);
+    add(client, "use", use_kept_handles, NULL, NULL, NULL, NULL);
+    courier_code code = COURIER_OK;
+    courier_response *response = get(client, "/headers", &code, NULL);
+    CHECK(code == COURIER_OK);
+    CHECK_CONTAINS(body_text(response), "[\"X-Fresh\",\"1\"]");
+    CHECK(strstr(body_text(response), "X-Late") == NULL);
+    courier_response_free(response);
+    courier_client_free(client);
+}
+
 /* Sends asynchronously through an interceptor and checks it ran before the completion. */
 static courier_action note_thread(void *user_data, courier_exchange *exchange)
 {
@@ -654,5 +818,6 @@ int main(int argc, char **argv)
     blocking_calls_from_callbacks_would_block();
     removal_and_destroy_callbacks();
     interceptors_run_for_async_sends();
+    consecutive_interceptors_act_as_separate_ones();
     return check_finish("test_interceptors");
 }
