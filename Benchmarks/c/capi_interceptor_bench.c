@@ -98,6 +98,7 @@ int main(int argc, char **argv) {
                stamp_ns[i]);
     }
     printf("c-interceptor crossing: %.0f ns per interceptor that passes on, %.0f ns per interceptor that sets a header "
-           "(slope 0..16)\n", (pass_ns[3] - pass_ns[0]) / 16.0, (stamp_ns[3] - stamp_ns[0]) / 16.0);
+           "(slope 0..16); the first one to set a header in a send adds %.0f ns, which includes making the request "
+           "editable\n", (pass_ns[3] - pass_ns[0]) / 16.0, (stamp_ns[3] - stamp_ns[0]) / 16.0, stamp_ns[1] - stamp_ns[0]);
     return 0;
 }
