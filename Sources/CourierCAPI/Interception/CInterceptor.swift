@@ -57,7 +57,7 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         return try await CInterceptorRun(members: [self]).intercept(request, context: context, next: next)
     }
 
-    /// What the chain does after a callback; a RESPOND's answer is `ExchangeBox.answeredResponse`.
+    /// What the chain does after a callback; a RESPOND's answer is `ExchangeBox.takeAnsweredResponse()`.
     enum Outcome {
         case `continue`
         case respond
@@ -153,7 +153,7 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
             }
             return response
         case .respond:
-            return exchange.answeredResponse!
+            return exchange.takeAnsweredResponse()!
         case .retry:
             throw misbehaved("returned COURIER_ACTION_RETRY from around; call courier_exchange_proceed again instead")
         }

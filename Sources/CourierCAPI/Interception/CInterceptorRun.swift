@@ -61,7 +61,7 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
                 switch try member.call(onRequest, with: exchange, role: role, timeout: timeout, clock: &clock) {
                 case .continue: break
                 case .respond:
-                    answer = exchange.answeredResponse
+                    answer = exchange.takeAnsweredResponse()
                     break requestPhase
                 case .retry: throw member.misbehaved("returned COURIER_ACTION_RETRY from on_request")
                 }
@@ -91,7 +91,7 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
             switch try member.call(onResponse, with: exchange, role: ThreadRole.current, timeout: request.timeout,
                                    clock: &clock) {
             case .continue: return exchange.response ?? response
-            case .respond: return exchange.answeredResponse!
+            case .respond: return exchange.takeAnsweredResponse()!
             case .retry:
                 retries += 1
                 guard retries <= CInterceptor.maxRetries else {

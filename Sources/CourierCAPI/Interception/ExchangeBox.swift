@@ -142,10 +142,11 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         if isKnownUniquelyReferenced(&box) { ThreadRole.current.keepSpare(box) }
     }
 
-    /// The response the callback answered with (`COURIER_ACTION_RESPOND`), carrying the request it answers.
-    var answeredResponse: Response? {
+    /// The response the callback answered with (`COURIER_ACTION_RESPOND`), carrying the request
+    /// it answers; taken, as the exchange is done with it.
+    func takeAnsweredResponse() -> Response? {
         withLock { state in
-            guard var answer = state.answer else { return nil }
+            guard var answer = state.answer.take() else { return nil }
             answer.request = state.requestBox?.request ?? state.request!
             return answer
         }
