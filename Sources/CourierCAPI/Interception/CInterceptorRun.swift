@@ -50,6 +50,9 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
         // A timeout a callback sets applies to the stages after this run, not to the deadline
         // its own callbacks are held to.
         let timeout = request.timeout
+        // What the chain would give each member as its context's attempt: a pass that a retry
+        // starts counts the passes completed before it.
+        let attempt = next.attempt
         var clock = MonotonicClock.now()
         var answer: Response?
         // The members whose on_response will run, each with the request it passed on.
@@ -57,7 +60,7 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
         requestPhase: for index in first..<members.count {
             let member = members[index]
             if let onRequest = member.onRequest {
-                exchange.enterRequestPhase(of: member.name, attempt: next.attempt)
+                exchange.enterRequestPhase(of: member.name, attempt: attempt)
                 switch try member.call(onRequest, with: exchange, role: role, timeout: timeout, clock: &clock) {
                 case .continue: break
                 case .respond:
@@ -71,21 +74,23 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
         var response = if let answer { answer } else { try await next(exchange.request) }
         for (index, passed) in passedOn.reversed() {
             response = try await respond(with: members[index], index: index, to: passed, response: response,
-                                         exchange: exchange, context: context, next: next)
+                                         attempt: attempt, exchange: exchange, context: context, next: next)
         }
         return response
     }
 
-    /// Runs `member`'s `on_response` on `response`, retrying as often as it asks.
+    /// Runs `member`'s `on_response` on `response`, retrying as often as it asks; each retry
+    /// counts one more `attempt`, as `courier_exchange_attempt` documents.
     private func respond(with member: CInterceptor, index: Int, to request: Request, response: Response,
-                         exchange: ExchangeBox, context: InterceptorContext, next: Next) async throws -> Response {
+                         attempt: Int, exchange: ExchangeBox, context: InterceptorContext,
+                         next: Next) async throws -> Response {
         guard let onResponse = member.onResponse else { return response }
         var request = request
         var response = response
         var retries = 0
         while true {
             response = try await response.collectingBody(upTo: context.limits.maxBodyBytes)
-            exchange.enterResponsePhase(of: member.name, attempt: context.attempt + retries, request: request,
+            exchange.enterResponsePhase(of: member.name, attempt: attempt + retries, request: request,
                                         response: response)
             var clock = MonotonicClock.now()
             switch try member.call(onResponse, with: exchange, role: ThreadRole.current, timeout: request.timeout,

@@ -607,7 +607,9 @@ typedef struct traced {
     courier_action on_request_action; /* CONTINUE, RESPOND (418) or FAIL */
     int retries;                      /* on_response asks for RETRY this many times */
     int passes;
-    int attempts[8];
+    int attempts[8];     /* courier_exchange_attempt in on_request, pass by pass */
+    int out_passes;
+    int out_attempts[8]; /* and in on_response */
 } traced;
 
 static courier_action traced_in(void *user_data, courier_exchange *exchange)
@@ -631,7 +633,10 @@ static courier_action traced_out(void *user_data, courier_exchange *exchange)
 {
     traced *self = user_data;
     courier_response *response = NULL;
+    int attempt = 0;
     CHECK_OK(courier_exchange_response(exchange, &response, &error));
+    CHECK_OK(courier_exchange_attempt(exchange, &attempt, &error));
+    self->out_attempts[self->out_passes++ % 8] = attempt;
     note("<", self->name, "");
     if (self->retries > 0) {
         self->retries--;
@@ -692,10 +697,10 @@ static courier_action use_kept_handles(void *user_data, courier_exchange *exchan
 
 static void consecutive_interceptors_act_as_separate_ones(void)
 {
-    traced a = {"a", COURIER_ACTION_CONTINUE, 0, 0, {0}};
-    traced b = {"b", COURIER_ACTION_CONTINUE, 0, 0, {0}};
-    traced c = {"c", COURIER_ACTION_CONTINUE, 0, 0, {0}};
-    traced x = {"x", COURIER_ACTION_CONTINUE, 0, 0, {0}};
+    traced a = {"a", COURIER_ACTION_CONTINUE, 0, 0, {0}, 0, {0}};
+    traced b = {"b", COURIER_ACTION_CONTINUE, 0, 0, {0}, 0, {0}};
+    traced c = {"c", COURIER_ACTION_CONTINUE, 0, 0, {0}, 0, {0}};
+    traced x = {"x", COURIER_ACTION_CONTINUE, 0, 0, {0}, 0, {0}};
     courier_client *client = new_client();
     add_traced(client, &a);
     add_traced(client, &b);
@@ -729,10 +734,14 @@ static void consecutive_interceptors_act_as_separate_ones(void)
     /* Removing the around interceptor joins a, b and c; removing b leaves a and c. */
     CHECK_OK(courier_client_remove_interceptor(client, "x", &error));
     b.retries = 1;
+    b.out_passes = 0;
     c.passes = 0;
+    c.out_passes = 0;
     CHECK_INT(traced_send(client, NULL), 200);
     CHECK_STR(trace, "a> b> c> <c <b c> <c <b <a");
     CHECK(c.attempts[0] == 1 && c.attempts[1] == 2);
+    CHECK(c.out_attempts[0] == 1 && c.out_attempts[1] == 2);
+    CHECK(b.out_attempts[0] == 1 && b.out_attempts[1] == 2);
     CHECK_OK(courier_client_remove_interceptor(client, "b", &error));
     CHECK_INT(traced_send(client, NULL), 200);
     CHECK_STR(trace, "a> c> <c <a");
