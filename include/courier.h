@@ -637,6 +637,7 @@ COURIER_API void courier_interceptor_init(courier_interceptor *interceptor);
 /**
  * Appends an interceptor to the client's chain (the first added is outermost). Sends already
  * under way keep the chain they started with. C, plugin and Swift interceptors share one chain.
+ * On failure nothing is registered and `destroy` is not called: `user_data` stays the caller's.
  */
 COURIER_API courier_code courier_client_add_interceptor(courier_client *client, const courier_interceptor *interceptor,
                                             courier_error **error);
@@ -646,6 +647,12 @@ COURIER_API courier_code courier_client_add_interceptor(courier_client *client, 
  * Their destroy callbacks run once no send uses them.
  */
 COURIER_API courier_code courier_client_remove_interceptor(courier_client *client, const char *name, courier_error **error);
+
+/*
+ * The exchange functions below work only while the callback that received `exchange` runs (from
+ * any thread). Once it returns, the exchange handle and the request and response handles taken
+ * from it fail with COURIER_E_INVALID_HANDLE, also for a call racing that return.
+ */
 
 /**
  * The request of this pass, editable in on_request, in on_response (before a RETRY) and in
@@ -663,7 +670,9 @@ COURIER_API courier_code courier_exchange_response(courier_exchange *exchange, c
 
 /**
  * Sets the response to answer with when the callback returns COURIER_ACTION_RESPOND. Takes
- * ownership of `response` on success: do not free it afterwards.
+ * ownership of `response` on success: do not free it afterwards, even if the callback then
+ * returns another action. The exchange's own response (from courier_exchange_response) may be
+ * passed too; it stays borrowed.
  */
 COURIER_API courier_code courier_exchange_respond(courier_exchange *exchange, courier_response *response,
                                       courier_error **error);

@@ -8,7 +8,7 @@ public func courier_exchange_request(_ exchange: OpaquePointer?, _ request: Unsa
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
         guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
-        request.pointee = try box.withLock { state in
+        request.pointee = try box.withLive(exchange, in: #function) { state in
             if let handle = state.requestHandle { return handle }
             let handle = try register(box.requestBox(&state), in: #function)
             state.requestHandle = handle
@@ -23,7 +23,7 @@ public func courier_exchange_response(_ exchange: OpaquePointer?, _ response: Un
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: #function) }
-        response.pointee = try box.withLock { state in
+        response.pointee = try box.withLive(exchange, in: #function) { state in
             if let handle = state.responseHandle { return handle }
             guard let current = state.responseBox ?? state.response.map(ResponseBox.init) else {
                 throw CAPIFailure(COURIER_E_NOT_FOUND, "\(cName(#function)): there is no response yet in this exchange")
@@ -41,15 +41,16 @@ public func courier_exchange_respond(_ exchange: OpaquePointer?, _ response: Opa
                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
-        let isOwnResponse = box.withLock { $0.responseHandle != nil && $0.responseHandle == response }
-        if isOwnResponse {
-            box.withLock { $0.answer = $0.responseBox?.response ?? $0.response }
-            return
+        let answeredWithOwn = try box.withLive(exchange, in: #function) { state in
+            guard state.responseHandle != nil, state.responseHandle == response else { return false }
+            state.answer = state.currentResponse
+            return true
         }
+        if answeredWithOwn { return }
         guard let answer = HandleRegistry.shared.remove(response, as: ResponseBox.self) else {
             throw CAPIFailure.invalidHandle("response", in: #function)
         }
-        box.withLock { $0.answer = answer.response }
+        try box.withLive(exchange, in: #function) { $0.answer = answer.response }
     }
 }
 
@@ -60,7 +61,7 @@ public func courier_exchange_fail(_ exchange: OpaquePointer?, _ code: courier_co
         let box = try exchangeBox(exchange, in: #function)
         guard code != COURIER_OK else { throw CAPIFailure.invalidArgument("code is COURIER_OK", in: #function) }
         let message = try CInput.optionalString(message, "message", in: #function)
-        box.withLock {
+        try box.withLive(exchange, in: #function) {
             $0.failure = CAPIFailure(code, message ?? String(cString: courier_strerror(code)), stage: $0.interceptorName)
         }
     }
@@ -70,7 +71,7 @@ public func courier_exchange_fail(_ exchange: OpaquePointer?, _ code: courier_co
 public func courier_exchange_proceed(_ exchange: OpaquePointer?,
                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
-        try exchangeBox(exchange, in: #function).proceed()
+        try exchangeBox(exchange, in: #function).proceed(as: exchange)
     }
 }
 
@@ -79,7 +80,8 @@ public func courier_exchange_attempt(_ exchange: OpaquePointer?, _ attempt: Unsa
                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
-        try CInput.store(Int32(clamping: box.withLock { $0.attempt }), into: attempt, "attempt", in: #function)
+        let current = try box.withLive(exchange, in: #function) { $0.attempt }
+        try CInput.store(Int32(clamping: current), into: attempt, "attempt", in: #function)
     }
 }
 
@@ -90,7 +92,7 @@ public func courier_exchange_request_id(_ exchange: OpaquePointer?,
     reporting(error, #function) {
         let box = try exchangeBox(exchange, in: #function)
         guard let requestID else { throw CAPIFailure.invalidArgument("request_id is NULL", in: #function) }
-        requestID.pointee = box.withLock { state in
+        requestID.pointee = try box.withLive(exchange, in: #function) { state in
             if state.requestID == nil { state.requestID = strdup(box.context.requestID) }
             return UnsafePointer(state.requestID)
         }

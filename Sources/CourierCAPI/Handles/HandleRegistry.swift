@@ -65,14 +65,9 @@ final class HandleRegistry: Sendable {
         }
     }
 
-    /// Invalidates `handle` and returns a new handle to the same object, reusing its slot: how a
-    /// handle that lives only while one callback runs is handed to the next callback.
-    func renew<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> OpaquePointer? {
-        let slot = Self.decode(handle, kind: T.handleKind.rawValue)
-        return table.withLock { Self.renew(slot, kind: T.handleKind, in: &$0) }
-    }
-
-    /// Renews two handles under one lock: `renew(_:as:)` for a callback's exchange and request.
+    /// Invalidates two handles and returns new handles to the same objects, reusing their slots,
+    /// under one lock: how a callback's exchange and request handles, which live only while it
+    /// runs, are handed to the next callback. A `nil` or dead handle renews to `nil`.
     func renew<A: HandleObject, B: HandleObject>(_ first: OpaquePointer?, as firstType: A.Type,
                                                  _ second: OpaquePointer?, as secondType: B.Type)
         -> (OpaquePointer?, OpaquePointer?) {

@@ -41,9 +41,6 @@ final class RequestBox: Locked<RequestBox.State>, HandleObject, @unchecked Senda
 
     var request: Request { withLock { $0.request } }
 
-    /// The request's own timeout, without copying the request.
-    var timeout: Duration? { withLock { $0.request.timeout } }
-
     /// Applies `edit` to the request in place; on success, pointers handed out before become invalid.
     ///
     /// Every edit checks its input before it changes anything, so one that throws leaves the

@@ -14,7 +14,7 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
     let name: String
 
     init(members: [CInterceptor]) {
-        precondition(!members.isEmpty && !members.contains(where: \.wrapsChain))
+        assert(!members.isEmpty && !members.contains(where: \.wrapsChain), "a run holds inline C interceptors only")
         self.members = members
         name = members.map(\.name).joined(separator: " + ")
     }

@@ -36,6 +36,12 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         var requestID: UnsafeMutablePointer<CChar>?
         /// The handle the running callback holds.
         var handle: OpaquePointer?
+
+        /// The request as the callbacks left it, wherever it lives now.
+        var currentRequest: Request { requestBox?.request ?? request! }
+
+        /// The response as the callbacks left it, if there is one.
+        var currentResponse: Response? { responseBox?.response ?? response }
     }
 
     let context: InterceptorContext
@@ -54,10 +60,10 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     }
 
     /// The request as the callbacks left it.
-    var request: Request { withLock { $0.requestBox?.request ?? $0.request! } }
+    var request: Request { withLock { $0.currentRequest } }
 
     /// The response as the callbacks left it, if there is one.
-    var response: Response? { withLock { $0.responseBox?.response ?? $0.response } }
+    var response: Response? { withLock { $0.currentResponse } }
 
     var phase: Phase { withLock { $0.phase } }
 
@@ -88,6 +94,19 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
             state.responseBox = nil
             state.answer = nil
             state.failure = nil
+        }
+    }
+
+    /// Runs `body` on the state while `handle` is the running callback's handle.
+    ///
+    /// The registry lookup alone is not enough: a C thread calling just as the callback returns
+    /// could pass it and then reach the next callback's state, or an ended exchange. Checked
+    /// under the lock, such a call is refused instead.
+    func withLive<Result>(_ handle: OpaquePointer?, in function: StaticString,
+                          _ body: (inout State) throws -> Result) throws -> Result {
+        try withLock { state in
+            guard let handle, state.handle == handle else { throw CAPIFailure.invalidHandle("exchange", in: "\(function)") }
+            return try body(&state)
         }
     }
 
@@ -147,7 +166,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     func takeAnsweredResponse() -> Response? {
         withLock { state in
             guard var answer = state.answer.take() else { return nil }
-            answer.request = state.requestBox?.request ?? state.request!
+            answer.request = state.currentRequest
             return answer
         }
     }
@@ -174,11 +193,11 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
 
     /// Sends the current request through the rest of the chain and blocks, draining `executor`,
     /// until it returns.
-    func proceed() throws {
+    func proceed(as handle: OpaquePointer?) throws {
+        let (phase, request) = try withLive(handle, in: "courier_exchange_proceed") { ($0.phase, $0.currentRequest) }
         guard let next, let executor, phase == .around else {
             throw CAPIFailure(COURIER_E_UNSUPPORTED, "courier_exchange_proceed: only an around callback may proceed")
         }
-        let request = self.request
         let limit = context.limits.maxBodyBytes
         let slot = ResultSlot<Response>()
         let task = Task(executorPreference: executor) {
@@ -198,8 +217,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         withLock { $0.innerTasks.removeAll() }
         let response = try slot.value!.get()
         withLock { state in
-            HandleRegistry.shared.remove(state.responseHandle, as: ResponseBox.self)
-            state.responseHandle = nil
+            Self.removeResponseHandle(&state)
             state.responseBox = nil
             state.response = response
         }

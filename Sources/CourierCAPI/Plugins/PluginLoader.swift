@@ -37,7 +37,7 @@ enum PluginLoader {
             throw failure("plugin \(name) (\(path)) has no \(COURIER_PLUGIN_INIT_SYMBOL) function")
         }
         let initialize = unsafeBitCast(initSymbol, to: courier_plugin_init_fn.self)
-        let registrar = RegistrarBox(pluginName: name, defaultTimeout: defaultTimeout)
+        let registrar = RegistrarBox(defaultTimeout: defaultTimeout)
         guard let registrarHandle = HandleRegistry.shared.register(registrar) else {
             throw failure("too many live handles")
         }

@@ -2,12 +2,10 @@
 final class RegistrarBox: HandleObject, @unchecked Sendable {
     static let handleKind = HandleKind.registrar
 
-    let pluginName: String
     let defaultTimeout: Duration?
     private let registered = Locked<[CInterceptor]>([])
 
-    init(pluginName: String, defaultTimeout: Duration?) {
-        self.pluginName = pluginName
+    init(defaultTimeout: Duration?) {
         self.defaultTimeout = defaultTimeout
     }
 
