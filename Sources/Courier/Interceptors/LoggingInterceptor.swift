@@ -43,8 +43,10 @@ public struct LoggingInterceptor: Interceptor {
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         var logger = self.logger ?? context.logger
-        logger[metadataKey: "request-id"] = "\(context.requestID)"
         let verbose = logger.logLevel <= .debug
+        // Nothing would be written: skip the redaction work, which parses the URL.
+        guard verbose || logger.logLevel <= level else { return try await next(request) }
+        logger[metadataKey: "request-id"] = "\(context.requestID)"
         let shown = redaction.redacting(request)
         var secrets = redaction.secrets(in: request.headerFields, url: request.url)
         let target = "\(request.method) \(shown.url.absoluteString)"
