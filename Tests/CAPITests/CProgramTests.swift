@@ -18,17 +18,6 @@ struct CProgramTests {
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.contains("\(name): "), "\(outcome)")
         #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
-        recordKnownIssues(in: outcome.output)
-    }
-
-    /// Records each "KNOWN ISSUE" line of a C test (documented behaviour the library does not
-    /// meet yet) as a known issue, so it shows in the results without failing the run.
-    private func recordKnownIssues(in output: String) {
-        for line in output.split(separator: "\n") where line.hasPrefix("KNOWN ISSUE ") {
-            withKnownIssue(Comment(rawValue: String(line.dropFirst("KNOWN ISSUE ".count)))) {
-                Issue.record(Comment(rawValue: String(line)))
-            }
-        }
     }
 
     @Test func objectsValidateInputAndKeepState() async throws {

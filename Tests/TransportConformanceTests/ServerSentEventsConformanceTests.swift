@@ -41,6 +41,7 @@ struct ServerSentEventsConformanceTests {
             }
             let deadline = ContinuousClock.now + .seconds(10)
             while received.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(received.load(ordering: .relaxed) >= 2)
             task.cancel()
             let error = await courierError { try await task.value }
             #expect(error?.code == .cancelled)

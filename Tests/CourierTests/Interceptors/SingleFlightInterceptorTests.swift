@@ -100,8 +100,13 @@ struct SingleFlightInterceptorTests {
             var configuration = Client.Configuration()
             configuration.limits.maxBodyBytes = 10
             let client = Client(interceptors: [SingleFlightInterceptor()], configuration: configuration)
-            let error = await #expect(throws: CourierError.self) { try await client.send(Request(url: server.url("/bytes/100"))) }
-            #expect(error?.code == .limitExceeded)
+            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/2000")), followers: 3,
+                                                    server: server, path: "/delay")
+            for task in tasks {
+                let error = await #expect(throws: CourierError.self) { try await task.value }
+                #expect(error?.code == .limitExceeded)
+            }
+            #expect(server.hits("/delay") == 1)
         }
     }
 }
