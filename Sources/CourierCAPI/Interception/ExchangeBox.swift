@@ -102,6 +102,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// The registry lookup alone is not enough: a C thread calling just as the callback returns
     /// could pass it and then reach the next callback's state, or an ended exchange. Checked
     /// under the lock, such a call is refused instead.
+    @inline(__always)
     func withLive<Result>(_ handle: OpaquePointer?, in function: StaticString,
                           _ body: (inout State) throws -> Result) throws -> Result {
         try withLock { state in
