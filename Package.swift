@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -115,6 +117,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Child processes for the tests (curl, cc, nginx, valgrind, `courier` itself), on
+        // swift-subprocess instead of Foundation's `Process`, which crashed test runs on Linux.
+        .target(
+            name: "TestProcesses",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/Support/TestProcesses",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ReadmeExamples",
             dependencies: ["Courier", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -156,6 +169,7 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
+                "TestProcesses",
                 "Courier",
                 "CourierCurl",
                 "CourierTestServer",
@@ -170,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "CourierCurlTests",
             dependencies: [
+                "TestProcesses",
                 "CourierCurl",
                 "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -203,6 +218,7 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
+                "TestProcesses",
                 "CourierCLI",
                 "CourierTool",
                 "Courier",
@@ -223,6 +239,7 @@ let package = Package(
         .testTarget(
             name: "CAPITests",
             dependencies: [
+                "TestProcesses",
                 "CFFI",
                 "CourierTestServer",
             ],

@@ -1,4 +1,5 @@
 import CourierTestServer
+import TestProcesses
 import Foundation
 import Testing
 
@@ -175,18 +176,12 @@ struct FixturePlugin {
         let root = tests.deletingLastPathComponent().deletingLastPathComponent()
         let plugin = FixturePlugin(directory: FileManager.default.temporaryDirectory.appendingPathComponent("courier-plugin-\(UUID())"))
         try FileManager.default.createDirectory(at: plugin.directory, withIntermediateDirectories: true)
-        let log = plugin.directory.appendingPathComponent("cc.log")
-        try Data().write(to: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-std=c99", "-Wall", "-Wextra", "-Werror",
-                             "-I\(root.appendingPathComponent("include").path)", "-o", plugin.path,
-                             tests.appendingPathComponent("Fixtures/header_plugin.c").path]
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = try FileHandle(forWritingTo: log)
-        guard try await CourierProcess.exitStatus(of: process, deadline: .seconds(120)) == 0 else {
-            throw CompileFailed(output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
-        }
+        let cc = try await ChildProcess.run(
+            "cc", ["-shared", "-fPIC", "-std=c99", "-Wall", "-Wextra", "-Werror",
+                   "-I\(root.appendingPathComponent("include").path)", "-o", plugin.path,
+                   tests.appendingPathComponent("Fixtures/header_plugin.c").path],
+            mergingErrorIntoOutput: true, timeout: .seconds(120))
+        guard cc.status == 0 else { throw CompileFailed(output: cc.output) }
         return plugin
     }
 

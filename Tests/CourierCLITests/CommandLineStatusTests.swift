@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import TestProcesses
 import Foundation
 import Testing
 
@@ -89,23 +90,23 @@ extension CourierExecutableTests {
         }
 
         @Test func serveAnswersUntilInterrupted() async throws {
-            let scratch = try CourierProcess.Scratch()
-            defer { scratch.remove() }
-            let process = try CourierProcess.makeProcess(["serve"], scratch: scratch)
-            let exit = Task { try await CourierProcess.exitStatus(of: process, deadline: .seconds(60)) }
+            let serve = try CourierProcess.start(["serve"])
             var port: Int?
             for _ in 0..<300 where port == nil {
                 try await Task.sleep(for: .milliseconds(100))
-                let banner = String(decoding: try Data(contentsOf: scratch.out), as: UTF8.self)
+                let banner = serve.output()
                 if let range = banner.range(of: "http://127.0.0.1:") {
                     port = Int(banner[range.upperBound...].prefix { $0.isNumber })
                 }
             }
-            let served = try #require(port, "serve printed no URL")
+            guard let served = port else {
+                try await serve.stop(with: SIGKILL)
+                Issue.record("serve printed no URL")
+                return
+            }
             let run = try await CourierProcess.run(["--check-status", ":\(served)/anything"])
             #expect(run.status == 0)
-            process.interrupt()
-            #expect(try await exit.value == 0)
+            #expect(try await serve.stop(with: SIGINT) == 0)
         }
 
         @Test func demoRunsOffline() async throws {

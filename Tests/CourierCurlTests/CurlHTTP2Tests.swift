@@ -2,24 +2,24 @@ import Courier
 import CourierCurl
 import Foundation
 import Testing
-import CourierTestServer
+import TestProcesses
 
 /// HTTP/2 and TLS against a real server: nginx on loopback, answering each request with the
 /// protocol it was received over.
 @Suite("CurlTransport: HTTP/2 and TLS", .enabled(if: NginxServer.isInstalled), .timeLimit(.minutes(1)))
 struct CurlHTTP2Tests {
     @Test func priorKnowledgeSpeaksHTTP2ForEveryRequest() async throws {
-        let nginx = try NginxServer.start(listen: "http2", body: "$server_protocol")
-        defer { nginx.stop() }
-        var configuration = CurlTransport.Configuration()
-        configuration.httpVersion = .http2PriorKnowledge
-        let transport = CurlTransport(configuration: configuration)
-        let client = Client(transport: transport)
-        for index in 0..<3 {
-            #expect(try await client.send(try Request { BaseURL(nginx.baseURL); "sequential"; String(index) }).text == "HTTP/2.0")
+        try await NginxServer.serving(listen: "http2", body: "$server_protocol") { (nginx: NginxServer) async throws in
+            var configuration = CurlTransport.Configuration()
+            configuration.httpVersion = .http2PriorKnowledge
+            let transport = CurlTransport(configuration: configuration)
+            let client = Client(transport: transport)
+            for index in 0..<3 {
+                #expect(try await client.send(try Request { BaseURL(nginx.baseURL); "sequential"; String(index) }).text == "HTTP/2.0")
+            }
+            #expect(try await Self.concurrentProtocols(client, nginx.baseURL) == Array(repeating: "HTTP/2.0", count: 8))
+            await transport.shutdown()
         }
-        #expect(try await Self.concurrentProtocols(client, nginx.baseURL) == Array(repeating: "HTTP/2.0", count: 8))
-        await transport.shutdown()
     }
 
     /// Streams that end while others still share their connection leave libcurl 7.88 holding their
@@ -51,43 +51,43 @@ struct CurlHTTP2Tests {
     /// negotiates HTTP/2 and trusts nginx's self-signed certificate.
     private static func withTLSClient(answering variables: String,
                                       _ body: (Client, URL) async throws -> Void) async throws {
-        let certificate = try SelfSignedCertificate.make()
+        let certificate = try await SelfSignedCertificate.make()
         defer { certificate.remove() }
-        let nginx = try NginxServer.start(listen: "ssl http2", body: variables, tls: certificate)
-        defer { nginx.stop() }
-        var configuration = CurlTransport.Configuration()
-        configuration.httpVersion = .http2
-        configuration.caInfo = certificate.certificate.path
-        let transport = CurlTransport(configuration: configuration)
-        do {
-            try await body(Client(transport: transport), nginx.baseURL)
-        } catch {
+        try await NginxServer.serving(listen: "ssl http2", body: variables, tls: certificate) { (nginx: NginxServer) async throws in
+            var configuration = CurlTransport.Configuration()
+            configuration.httpVersion = .http2
+            configuration.caInfo = certificate.certificate.path
+            let transport = CurlTransport(configuration: configuration)
+            do {
+                try await body(Client(transport: transport), nginx.baseURL)
+            } catch {
+                await transport.shutdown()
+                throw error
+            }
             await transport.shutdown()
-            throw error
         }
-        await transport.shutdown()
     }
 
     @Test func anUntrustedCertificateIsAnInsecureConnection() async throws {
-        let certificate = try SelfSignedCertificate.make()
+        let certificate = try await SelfSignedCertificate.make()
         defer { certificate.remove() }
-        let nginx = try NginxServer.start(listen: "ssl http2", body: "$server_protocol", tls: certificate)
-        defer { nginx.stop() }
-        let transport = CurlTransport()
-        let error = await courierError { _ = try await Client(transport: transport).send(try Request { BaseURL(nginx.baseURL) }) }
-        #expect(error?.code == .insecureConnection)
-        await transport.shutdown()
+        try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificate) { (nginx: NginxServer) async throws in
+            let transport = CurlTransport()
+            let error = await courierError { _ = try await Client(transport: transport).send(try Request { BaseURL(nginx.baseURL) }) }
+            #expect(error?.code == .insecureConnection)
+            await transport.shutdown()
+        }
     }
 
     @Test func http1IsUsedWhenAsked() async throws {
-        let nginx = try NginxServer.start(listen: "", body: "$server_protocol")
-        defer { nginx.stop() }
-        var configuration = CurlTransport.Configuration()
-        configuration.httpVersion = .http1_1
-        let transport = CurlTransport(configuration: configuration)
-        let response = try await Client(transport: transport).send(try Request { BaseURL(nginx.baseURL) })
-        #expect(response.text == "HTTP/1.1")
-        await transport.shutdown()
+        try await NginxServer.serving(listen: "", body: "$server_protocol") { (nginx: NginxServer) async throws in
+            var configuration = CurlTransport.Configuration()
+            configuration.httpVersion = .http1_1
+            let transport = CurlTransport(configuration: configuration)
+            let response = try await Client(transport: transport).send(try Request { BaseURL(nginx.baseURL) })
+            #expect(response.text == "HTTP/1.1")
+            await transport.shutdown()
+        }
     }
 
     /// The protocol 8 concurrent requests were received over.
@@ -108,38 +108,50 @@ struct SelfSignedCertificate {
     var certificate: URL { directory.appendingPathComponent("cert.pem") }
     var key: URL { directory.appendingPathComponent("key.pem") }
 
-    static func make() throws -> SelfSignedCertificate {
+    static func make() async throws -> SelfSignedCertificate {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tls-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let made = SelfSignedCertificate(directory: directory)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                             "-keyout", made.key.path, "-out", made.certificate.path]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(openssl)
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let openssl = try await ChildProcess.run(
+            "openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", made.key.path, "-out", made.certificate.path],
+            timeout: .seconds(60))
+        guard openssl.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: openssl.description])
+        }
         return made
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
-/// An nginx process on 127.0.0.1 with a throwaway prefix, stopped by `stop()`.
-struct NginxServer {
+/// An nginx process on 127.0.0.1 with a throwaway prefix, for the length of `serving`'s body.
+struct NginxServer: Sendable {
     static let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static var isInstalled: Bool { binary != nil }
 
     let baseURL: URL
-    let process: Process
+    let process: BackgroundProcess
     let prefix: URL
 
-    /// Starts nginx answering every request with `body` (nginx variables allowed); `listen` adds
-    /// parameters to the listen directive (`http2` for cleartext HTTP/2).
-    static func start(listen parameters: String, body: String, tls: SelfSignedCertificate? = nil) throws -> NginxServer {
+    /// Runs `work` while nginx answers every request with `body` (nginx variables allowed); `listen`
+    /// adds parameters to the listen directive (`http2` for cleartext HTTP/2). nginx is stopped
+    /// when `work` returns or throws.
+    static func serving<Result>(listen parameters: String, body: String, tls: SelfSignedCertificate? = nil,
+                                _ work: (NginxServer) async throws -> Result) async throws -> Result {
+        let nginx = try await start(listen: parameters, body: body, tls: tls)
+        do {
+            let result = try await work(nginx)
+            await nginx.stop()
+            return result
+        } catch {
+            await nginx.stop()
+            throw error
+        }
+    }
+
+    private static func start(listen parameters: String, body: String, tls: SelfSignedCertificate?) async throws -> NginxServer {
         guard let binary else { throw CocoaError(.fileNoSuchFile) }
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID())")
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
@@ -166,31 +178,28 @@ struct NginxServer {
             """
         let configURL = prefix.appendingPathComponent("nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-p", prefix.path, "-c", configURL.path]
-        try ProcessLaunch.run(process)
+        let process = try BackgroundProcess(binary, ["-p", prefix.path, "-c", configURL.path])
         let scheme = tls == nil ? "http" : "https"
         guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw CocoaError(.fileReadInvalidFileName) }
         let server = NginxServer(baseURL: baseURL, process: process, prefix: prefix)
-        try server.waitUntilListening(port: port)
+        try await server.waitUntilListening(port: port)
         return server
     }
 
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
+    func stop() async {
+        _ = try? await process.stop()
         try? FileManager.default.removeItem(at: prefix)
     }
 
     /// Polls until the port accepts a connection (nginx starts in milliseconds), for at most 5 s.
-    private func waitUntilListening(port: Int) throws {
+    private func waitUntilListening(port: Int) async throws {
         for _ in 0..<500 {
             if Self.canConnect(port: port) { return }
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
-        stop()
-        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx did not start listening on \(port)"])
+        let log = process.errorOutput()
+        await stop()
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx did not start listening on \(port): \(log)"])
     }
 
     private static func canConnect(port: Int) -> Bool {

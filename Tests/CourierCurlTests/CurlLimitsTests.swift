@@ -1,6 +1,7 @@
 import Courier
 import CourierCurl
 import CourierTestServer
+import TestProcesses
 import Foundation
 import HTTPTypes
 import Testing
@@ -157,10 +158,8 @@ struct CurlLimitsTests {
             try? FileManager.default.removeItem(at: input)
             try? FileManager.default.removeItem(at: input.appendingPathExtension("gz"))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -k '\(input.path)'"]
-        _ = try await ProcessLaunch.exitStatus(of: process)
+        let gzip = try await ChildProcess.run("gzip", ["-k", input.path])
+        guard gzip.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: gzip.description]) }
         return try Data(contentsOf: input.appendingPathExtension("gz"))
     }
 }

@@ -1,6 +1,7 @@
 import Courier
 @testable import CourierCurl
 import CourierTestServer
+import TestProcesses
 import Foundation
 import Testing
 
@@ -50,11 +51,8 @@ struct CurlThroughputTests {
 
     /// Runs the `curl` command line on a globbed URL (one kept-alive connection) and returns how long it took.
     private func runCurlCLI(_ globbedURL: String) async throws -> Duration {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-o", "/dev/null", globbedURL]
         let start = ContinuousClock.now
-        _ = try await ProcessLaunch.exitStatus(of: curl)
+        _ = try await ChildProcess.run("curl", ["-s", "-o", "/dev/null", globbedURL])
         return ContinuousClock.now - start
     }
 }

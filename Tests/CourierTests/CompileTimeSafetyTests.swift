@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-import CourierTestServer
+import TestProcesses
 
 /// Pins down that misuse of the builders is a compile-time error, by type-checking snippets
 /// against the module just built.
 @Suite("Compile-time safety")
 struct CompileTimeSafetyTests {
-    @Test func validBuilderCodeTypeChecks() throws {
-        let result = try typeCheck("""
+    @Test func validBuilderCodeTypeChecks() async throws {
+        let result = try await typeCheck("""
             let request = try Request {
                 Method.GET
                 Headers { AcceptHeader(.json) }
@@ -26,14 +26,14 @@ struct CompileTimeSafetyTests {
         ("a header node outside Headers", "_ = try Request { AcceptHeader(.json) }"),
         ("a request block inside multipart", "_ = RequestBody.multipart { Method.GET }"),
     ])
-    func misuseDoesNotCompile(what: String, code: String) throws {
-        let result = try typeCheck(code)
+    func misuseDoesNotCompile(what: String, code: String) async throws {
+        let result = try await typeCheck(code)
         #expect(!result.succeeded, "\(what) compiled")
         #expect(result.diagnostics.contains("error:"), "\(what): \(result.diagnostics)")
     }
 
-    @Test func aQueryWithANameButNoValueWarns() throws {
-        let result = try typeCheck(#"_ = Query("page")"#)
+    @Test func aQueryWithANameButNoValueWarns() async throws {
+        let result = try await typeCheck(#"_ = Query("page")"#)
         #expect(result.diagnostics.contains("warning: 'init(_:)' is deprecated: Query needs a name and a value"), "\(result.diagnostics)")
     }
 
@@ -43,21 +43,14 @@ struct CompileTimeSafetyTests {
     }
 
     /// Runs `swiftc -typecheck` on `code` with `import Courier`, against this build's modules.
-    private func typeCheck(_ code: String) throws -> TypeCheckResult {
+    private func typeCheck(_ code: String) async throws -> TypeCheckResult {
         let modules = try modulesDirectory()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-snippet-\(UUID()).swift")
         try ("import Courier\nimport Foundation\n" + code + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try ProcessLaunch.run(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return TypeCheckResult(succeeded: process.terminationStatus == 0, diagnostics: String(decoding: data, as: UTF8.self))
+        let outcome = try await ChildProcess.run("swiftc", ["-typecheck", "-swift-version", "6", "-I", modules.path, file.path],
+                                                 mergingErrorIntoOutput: true)
+        return TypeCheckResult(succeeded: outcome.status == 0, diagnostics: outcome.output)
     }
 
     /// The `Modules` folder next to the running test bundle (`.build/<triple>/debug/Modules`).

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 import Testing
-import CourierTestServer
+import TestProcesses
 
 /// One row of the resolution table: `Endpoint(reference)` after `BaseURL(base)` gives `expected`.
 struct ResolutionCase: Sendable, CustomTestStringConvertible {
@@ -162,10 +162,10 @@ struct EndpointResolutionTests {
     }
 
     @Test(.enabled(if: Python.executable != nil, "python3 is not on PATH"))
-    func tableMatchesPythonsOutput() throws {
+    func tableMatchesPythonsOutput() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/urljoin_table.py")
-        let output = try Python.run(script)
+        let output = try await Python.run(script)
         let printed = output.split(separator: "\n").map(String.init)
         let recorded = Self.urljoinCases.map { "case\t\($0.base)\t\($0.reference)\t\($0.expected)" }
             + Self.deviations.map { "deviation\t\($0.base)\t\($0.reference)\t\($0.urljoin)" }
@@ -183,20 +183,13 @@ enum Python {
     }()
 
     /// Runs `script` and returns what it printed; throws when it cannot start or exits with an error.
-    static func run(_ script: URL) throws -> String {
+    static func run(_ script: URL) async throws -> String {
         guard let executable else { throw PythonError(message: "python3 is not on PATH") }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try ProcessLaunch.run(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PythonError(message: "\(script.lastPathComponent) exited with status \(process.terminationStatus)")
+        let outcome = try await ChildProcess.run(executable.path, [script.path])
+        guard outcome.status == 0 else {
+            throw PythonError(message: "\(script.lastPathComponent) exited with status \(outcome.status)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return outcome.output
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import CourierTestServer
+import TestProcesses
 
 /// What one run of the built `courier` executable produced.
 struct CourierRun {
@@ -32,61 +32,21 @@ enum CourierProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// Runs `courier arguments…` with `stdin` piped in (or `/dev/null`), stdout and stderr captured
-    /// in files (never a full pipe), killed after `deadline` so a hang fails instead of blocking.
+    /// Runs `courier arguments…` with `stdin` piped in (or `/dev/null`), its output read as it
+    /// comes (never a full pipe), killed after `deadline` so a hang fails instead of blocking.
     ///
     /// `program` runs instead of `courier` itself, for a wrapper such as `script` that gives it a terminal.
     static func run(_ arguments: [String], stdin: Data? = nil, directory: URL? = nil, program: URL? = nil,
                     deadline: Duration = .seconds(60)) async throws -> CourierRun {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let process = try makeProcess(arguments, scratch: scratch, stdin: stdin)
-        if let program { process.executableURL = program }
-        if let directory { process.currentDirectoryURL = directory }
-        let status = try await exitStatus(of: process, deadline: deadline)
-        return CourierRun(status: status, stdout: try Data(contentsOf: scratch.out), stderr: try Data(contentsOf: scratch.err))
+        guard let executable = program ?? builtExecutable else { throw NotBuilt() }
+        let outcome = try await ChildProcess.run(executable.path, arguments, directory: directory,
+                                                 input: stdin.map { [UInt8]($0) }, timeout: deadline)
+        return CourierRun(status: outcome.status, stdout: Data(outcome.standardOutput), stderr: Data(outcome.standardError))
     }
 
-    /// Files for one process's output, in a fresh temporary directory.
-    struct Scratch {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-run-\(UUID())")
-        var out: URL { directory.appendingPathComponent("out") }
-        var err: URL { directory.appendingPathComponent("err") }
-
-        init() throws {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data().write(to: out)
-            try Data().write(to: err)
-        }
-
-        func remove() { try? FileManager.default.removeItem(at: directory) }
-    }
-
-    /// A process for `courier arguments…` writing into `scratch`.
-    static func makeProcess(_ arguments: [String], scratch: Scratch, stdin: Data? = nil) throws -> Process {
-        let process = Process()
+    /// Starts `courier arguments…` in the background (`courier serve`), stopped with a signal.
+    static func start(_ arguments: [String]) throws -> BackgroundProcess {
         guard let executable = builtExecutable else { throw NotBuilt() }
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: scratch.out)
-        process.standardError = try FileHandle(forWritingTo: scratch.err)
-        if let stdin {
-            let inURL = scratch.directory.appendingPathComponent("in")
-            try stdin.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        return process
-    }
-
-    /// Starts `process` and waits for it without blocking a thread; terminates it after `deadline`.
-    static func exitStatus(of process: Process, deadline: Duration) async throws -> Int32 {
-        let watchdog = Task {
-            try await Task.sleep(for: deadline)
-            process.terminate()
-        }
-        defer { watchdog.cancel() }
-        return try await ProcessLaunch.exitStatus(of: process)
+        return try BackgroundProcess(executable.path, arguments)
     }
 }
