@@ -10,7 +10,7 @@ import TestProcesses
 /// neither crash the test process nor mix up their output (Foundation's `Process.run()` did).
 @Suite("Child processes under load")
 struct ChildProcessStressTests {
-    static let launchingTasks = 8
+    static let launchingTasks = 6
     static let launchesPerTask = 40
 
     @Test func hundredsOfConcurrentLaunchesBesideHTTPTrafficAllSucceed() async throws {
@@ -65,7 +65,8 @@ struct ChildProcessStressTests {
         await #expect(throws: ChildProcessError.self) {
             _ = try await ChildProcess.run("sleep", ["30"], timeout: .milliseconds(300))
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Killed, not waited for: `sleep 30` would take 30 s (the margin is for a loaded machine).
+        #expect(ContinuousClock.now - started < .seconds(25))
     }
 
     @Test func aBackgroundProcessStopsOnItsSignalAndReportsHowItEnded() async throws {
