@@ -239,6 +239,8 @@ let package = Package(
         .testTarget(
             name: "CAPITests",
             dependencies: [
+                "CCourier",
+                "CourierCAPI",
                 "TestProcesses",
                 "CFFI",
                 "CourierTestServer",

@@ -47,7 +47,12 @@
  *  - Callbacks. Every callback receives the `user_data` given with it. The comment of each
  *    callback type says on which thread it runs.
  *  - Extensible structs start with `struct_size`; fill them with their *_init function, which
- *    sets struct_size and the defaults, then change the fields you need. No struct is passed by
+ *    sets struct_size and the defaults, then change the fields you need. New fields are only
+ *    ever appended, and a library reads exactly `struct_size` bytes: a program built against an
+ *    older 1.x header is read up to its size (the newer fields keep their defaults); one built
+ *    against a newer header is accepted by an older library when every field that library does
+ *    not know is zero, and refused with COURIER_E_INVALID_ARGUMENT naming the struct when one is
+ *    set. A struct_size below the struct's ABI 1.0 size is refused. No struct is passed by
  *    value and there are no varargs, so the ABI is the same for every foreign-function caller.
  *
  * The ABI major version changes when an existing function or struct changes incompatibly;
@@ -471,8 +476,12 @@ COURIER_API courier_code courier_client_new(const courier_client_options *option
                                 courier_error **error);
 
 /**
- * Frees a client. Sends under way complete first (their callbacks still run); the destroy
- * callbacks of its interceptors run once the last send using them is done.
+ * Frees a client. Sends under way complete first, on either transport, each with the response or
+ * error it would have had (their callbacks still run); then the client's threads end and a
+ * transport it created is shut down. The destroy callbacks of its interceptors run once the last
+ * send using them is done. A send or courier_client_send_async racing the free from another
+ * thread either counts as under way or fails with COURIER_E_INVALID_HANDLE: a completion never
+ * goes missing.
  */
 COURIER_API courier_code courier_client_free(courier_client *client);
 

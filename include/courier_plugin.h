@@ -98,8 +98,15 @@ typedef struct courier_registrar courier_registrar;
 /**
  * The host's functions, handed to courier_plugin_init. Each member behaves exactly as the
  * courier.h function of the same name without the `courier_` prefix. Members are only ever
- * appended, and `struct_size` tells how many the host has: check it before using a member added
- * after COURIER_ABI_MINOR 0.
+ * appended, and `struct_size` tells how many the host has: a plugin built against a newer minor
+ * may be loaded by an older host, so it checks `struct_size` before using a member added after
+ * COURIER_ABI_MINOR 0, and does without it when the host is older:
+ *
+ *     #include <stddef.h>
+ *     #define HOST_HAS(api, member) \
+ *         ((api)->struct_size >= offsetof(courier_host_api, member) + sizeof((api)->member))
+ *
+ *     if (HOST_HAS(api, some_later_member)) { api->some_later_member(...); } else { ... }
  */
 typedef struct courier_host_api {
     size_t struct_size;

@@ -45,6 +45,25 @@ struct CProgramTests {
             extraArguments: [artifacts.pluginDirectory.path])
     }
 
+    @Test func structsAreReadByTheirSizeAndFreedClientsLoseNoCompletion() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        try await runProgram("test_lifecycle", extraArguments: [artifacts.pluginDirectory.path, "10"])
+    }
+
+    /// The race between `courier_client_send_async` and `courier_client_free`, 1,000 times per
+    /// transport: too many for valgrind, so the same program runs natively.
+    @Test func sendsRacingAFreeCompleteOnceOrFail() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest("test_lifecycle")
+        let outcome = try await withTestServer { server in
+            try await ProcessRunner.run([program.path, server.baseURL.absoluteString, artifacts.pluginDirectory.path, "1000"],
+                                        environment: ["LD_LIBRARY_PATH": artifacts.libraryDirectory.path], seconds: 300)
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("test_lifecycle: "), "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+    }
+
     @Test func signerHashMatchesRFC4231Vectors() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let program = artifacts.work.appendingPathComponent("bin/test_sha256")

@@ -3,9 +3,6 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
 
-/// The size of the first version of `courier_client_options`, the smallest a caller may pass.
-private let clientOptionsV1Size = MemoryLayout<courier_client_options>.size
-
 @c @implementation
 public func courier_client_options_init(_ options: UnsafeMutablePointer<courier_client_options>?) {
     guard let options else { return }
@@ -30,12 +27,9 @@ public func courier_client_new(_ options: UnsafePointer<courier_client_options>?
         var settings = courier_client_options()
         courier_client_options_init(&settings)
         if let options {
-            guard options.pointee.struct_size >= clientOptionsV1Size else {
-                throw CAPIFailure.invalidArgument(
-                    "options->struct_size is \(options.pointee.struct_size); call courier_client_options_init first",
-                    in: #function)
-            }
-            settings = options.pointee
+            settings = try ExtensibleStruct.read(options, over: settings,
+                                                 firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions,
+                                                 name: "courier_client_options", in: #function)
         }
         client.pointee = try register(makeClient(settings), in: #function)
     }
@@ -69,7 +63,7 @@ private func makeClient(_ options: courier_client_options) throws -> ClientBox {
     if options.follow_redirects == 0 { configuration.redirects = .disabled }
     let verify = options.verify_tls != 0
     let transport: any Transport
-    var owned: AsyncHTTPClientTransport?
+    var shutdown: (@Sendable () async -> Void)?
     switch options.transport {
     case COURIER_TRANSPORT_CURL:
         if verify {
@@ -78,21 +72,23 @@ private func makeClient(_ options: courier_client_options) throws -> ClientBox {
             var curl = CurlTransport.Configuration()
             curl.verifyPeer = false
             curl.verifyHost = false
-            transport = CurlTransport(configuration: curl)
+            let created = CurlTransport(configuration: curl)
+            shutdown = { await created.shutdown() }
+            transport = created
         }
     case COURIER_TRANSPORT_ASYNC_HTTP_CLIENT:
         var nio = AsyncHTTPClientTransport.Configuration()
         nio.verifiesCertificates = verify
         nio.connectTimeout = configuration.connectTimeout
         let created = AsyncHTTPClientTransport(configuration: nio)
-        owned = created
+        shutdown = { try? await created.shutdown() }
         transport = created
     default:
         throw CAPIFailure.invalidArgument("transport \(options.transport.rawValue) is not a courier_transport", in: function)
     }
     let client = Client(transport: transport, configuration: configuration)
     let pool = CallbackPool(threads: Int(options.callback_threads), name: "courier-client")
-    return ClientBox(client: client, pool: pool, ownedTransport: owned)
+    return ClientBox(client: client, pool: pool, shutdownOwnedTransport: shutdown)
 }
 
 /// Looks up a client handle or fails naming the function.

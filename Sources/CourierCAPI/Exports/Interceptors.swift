@@ -15,7 +15,7 @@ public func courier_client_add_interceptor(_ client: OpaquePointer?, _ intercept
     reporting(error, #function) {
         let box = try clientBox(client, in: #function)
         guard let interceptor else { throw CAPIFailure.invalidArgument("interceptor is NULL", in: #function) }
-        box.append([try CInterceptor(interceptor.pointee, defaultTimeout: box.timeout, in: #function)])
+        box.append([try CInterceptor(interceptor, defaultTimeout: box.timeout, in: #function)])
     }
 }
 

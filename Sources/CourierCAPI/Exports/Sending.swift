@@ -30,6 +30,9 @@ public func courier_client_send_with(_ client: OpaquePointer?, _ request: Opaque
         let request = try requestBox(request, in: #function)
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: #function) }
         let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
+        // Counted as under way, so that a courier_client_free racing it waits for it to finish.
+        guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client", in: #function) }
+        defer { client.pool.end() }
         let result = ThreadRole.current.sendWorker.run { try await operation.run() }
         response.pointee = try register(ResponseBox(try result.get()), in: #function)
     }
@@ -46,11 +49,20 @@ public func courier_client_send_async(_ client: OpaquePointer?, _ request: Opaqu
         let request = try requestBox(request, in: #function)
         guard let completion else { throw CAPIFailure.invalidArgument("completion is NULL", in: #function) }
         let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
-        let callBox = CallBox()
-        if let call { call.pointee = try register(callBox, in: #function) }
         let pool = client.pool
+        // A courier_client_free racing this call either waits for this send or refuses it here:
+        // the completion runs exactly once, or this call returns an error and it never runs.
+        guard pool.begin() else { throw CAPIFailure.invalidHandle("client", in: #function) }
+        let callBox = CallBox()
+        if let call {
+            do {
+                call.pointee = try register(callBox, in: #function)
+            } catch {
+                pool.end()
+                throw error
+            }
+        }
         let finish = UncheckedBox((completion, userData))
-        pool.begin()
         let task = Task(executorPreference: pool) {
             let result: Result<Response, any Error>
             do { result = .success(try await operation.run()) } catch { result = .failure(error) }

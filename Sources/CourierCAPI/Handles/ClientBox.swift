@@ -19,15 +19,15 @@ final class ClientBox: HandleObject {
     private let state: Locked<State>
     /// Runs asynchronous sends and their callbacks.
     let pool: CallbackPool
-    /// The transport this box created and must shut down, if any.
-    private let ownedTransport: AsyncHTTPClientTransport?
+    /// Shuts down the transport this box created, if it created one.
+    private let shutdownOwnedTransport: (@Sendable () async -> Void)?
 
-    init(client: Client, pool: CallbackPool, ownedTransport: AsyncHTTPClientTransport?) {
+    init(client: Client, pool: CallbackPool, shutdownOwnedTransport: (@Sendable () async -> Void)?) {
         var state = State(client: client, added: client.interceptors)
         state.rebuildChain()
         self.state = Locked(state)
         self.pool = pool
-        self.ownedTransport = ownedTransport
+        self.shutdownOwnedTransport = shutdownOwnedTransport
     }
 
     /// The client as it is now; a send keeps the chain it started with.
@@ -54,11 +54,13 @@ final class ClientBox: HandleObject {
         }
     }
 
-    /// Stops the pool once sends under way are done, and shuts down an owned transport.
+    /// Refuses new sends; once the sends under way are done (each completing as it would have),
+    /// the pool's threads exit and an owned transport is shut down.
     func close() {
-        pool.stop()
-        if let ownedTransport {
-            Task { try? await ownedTransport.shutdown() }
+        guard let shutdown = shutdownOwnedTransport else {
+            pool.stop()
+            return
         }
+        pool.stop(whenFinished: { Task { await shutdown() } })
     }
 }

@@ -23,11 +23,13 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
     /// The most times `on_response` may ask for a retry in one send.
     static let maxRetries = 8
 
-    init(_ definition: courier_interceptor, defaultTimeout: Duration?, in function: StaticString) throws {
-        guard definition.struct_size >= MemoryLayout<courier_interceptor>.size else {
-            throw CAPIFailure.invalidArgument(
-                "interceptor->struct_size is \(definition.struct_size); call courier_interceptor_init first", in: function)
-        }
+    /// Reads the caller's `courier_interceptor` by the extensible-struct rule and checks it.
+    init(_ pointer: UnsafePointer<courier_interceptor>, defaultTimeout: Duration?, in function: StaticString) throws {
+        var defaults = courier_interceptor()
+        courier_interceptor_init(&defaults)
+        let definition = try ExtensibleStruct.read(pointer, over: defaults,
+                                                   firstVersionSize: ExtensibleStruct.FirstVersionSize.interceptor,
+                                                   name: "courier_interceptor", in: function)
         name = try CInput.string(definition.name, "interceptor->name", in: function)
         guard !name.isEmpty else { throw CAPIFailure.invalidArgument("interceptor->name is empty", in: function) }
         if definition.around != nil, definition.on_request != nil || definition.on_response != nil {

@@ -15,15 +15,15 @@ struct SendOperation: @unchecked Sendable {
         var request = request
         var onData: courier_data_fn?
         var userData: UnsafeMutableRawPointer?
-        if let options {
-            guard options.pointee.struct_size >= MemoryLayout<courier_send_options>.size else {
-                throw CAPIFailure.invalidArgument(
-                    "options->struct_size is \(options.pointee.struct_size); call courier_send_options_init first",
-                    in: function)
-            }
-            onData = options.pointee.on_data
-            userData = options.pointee.user_data
-            if let onProgress = options.pointee.on_progress {
+        if let pointer = options {
+            var defaults = courier_send_options()
+            courier_send_options_init(&defaults)
+            let options = try ExtensibleStruct.read(pointer, over: defaults,
+                                                    firstVersionSize: ExtensibleStruct.FirstVersionSize.sendOptions,
+                                                    name: "courier_send_options", in: function)
+            onData = options.on_data
+            userData = options.user_data
+            if let onProgress = options.on_progress {
                 let progress = ProgressReporter(callback: onProgress, userData: userData)
                 request.options[UploadProgressOption.self] = { sent, total in progress.sent(sent, of: total) }
                 request.options[DownloadProgressOption.self] = { received, total in progress.received(received, of: total) }

@@ -58,6 +58,6 @@ private func registerInterceptor(_ registrar: OpaquePointer?, _ interceptor: Uns
             throw CAPIFailure.invalidHandle("registrar", in: "register_interceptor (only valid during courier_plugin_init)")
         }
         guard let interceptor else { throw CAPIFailure.invalidArgument("interceptor is NULL", in: "register_interceptor") }
-        box.add(try CInterceptor(interceptor.pointee, defaultTimeout: box.defaultTimeout, in: "register_interceptor"))
+        box.add(try CInterceptor(interceptor, defaultTimeout: box.defaultTimeout, in: "register_interceptor"))
     }
 }

@@ -4,9 +4,6 @@ import Foundation
 
 /// Opens plugin libraries and runs their init, each failure a `COURIER_E_PLUGIN` that says which step failed.
 enum PluginLoader {
-    /// The bytes of `courier_plugin_metadata` up to and including `version`: what every plugin has.
-    private static let metadataV1Size = MemoryLayout<courier_plugin_metadata>.size
-
     static func load(path: String, config: String?, defaultTimeout: Duration?) throws -> InterceptorPlugin {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -20,16 +17,29 @@ enum PluginLoader {
         guard let infoSymbol = dlsym(library, COURIER_PLUGIN_INFO_SYMBOL) else {
             throw failure("\(path) has no \(COURIER_PLUGIN_INFO_SYMBOL) symbol; is it a Courier plugin?")
         }
-        let info = infoSymbol.assumingMemoryBound(to: courier_plugin_metadata.self)
-        guard info.pointee.struct_size >= metadataV1Size else {
-            throw failure("\(path): \(COURIER_PLUGIN_INFO_SYMBOL).struct_size is \(info.pointee.struct_size), too small")
+        let infoPointer = infoSymbol.assumingMemoryBound(to: courier_plugin_metadata.self)
+        let infoBytes = UnsafeRawPointer(infoPointer)
+        let infoSize = infoBytes.load(as: Int.self)
+        guard infoSize >= ExtensibleStruct.FirstVersionSize.pluginMetadata else {
+            throw failure("\(path): \(COURIER_PLUGIN_INFO_SYMBOL).struct_size is \(infoSize), too small")
         }
-        guard info.pointee.abi_major == UInt32(COURIER_ABI_MAJOR) else {
-            throw failure("\(path) was built for Courier ABI \(info.pointee.abi_major).\(info.pointee.abi_minor); "
+        // The ABI version before the rest: another major may lay out even this struct differently.
+        let abiMajor = infoBytes.load(fromByteOffset: 8, as: UInt32.self)
+        let abiMinor = infoBytes.load(fromByteOffset: 12, as: UInt32.self)
+        guard abiMajor == UInt32(COURIER_ABI_MAJOR) else {
+            throw failure("\(path) was built for Courier ABI \(abiMajor).\(abiMinor); "
                           + "this host has ABI \(COURIER_ABI_MAJOR).\(COURIER_ABI_MINOR)")
         }
-        guard let namePointer = info.pointee.name, let name = String(validatingCString: namePointer), !name.isEmpty,
-              let versionPointer = info.pointee.version, let version = String(validatingCString: versionPointer)
+        let info: courier_plugin_metadata
+        do {
+            info = try ExtensibleStruct.read(infoPointer, over: courier_plugin_metadata(),
+                                             firstVersionSize: ExtensibleStruct.FirstVersionSize.pluginMetadata,
+                                             name: COURIER_PLUGIN_INFO_SYMBOL, in: path)
+        } catch let refused as CAPIFailure {
+            throw failure(refused.message)
+        }
+        guard let namePointer = info.name, let name = String(validatingCString: namePointer), !name.isEmpty,
+              let versionPointer = info.version, let version = String(validatingCString: versionPointer)
         else {
             throw failure("\(path): \(COURIER_PLUGIN_INFO_SYMBOL) lacks a UTF-8 name or version")
         }

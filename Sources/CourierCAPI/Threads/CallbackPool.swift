@@ -12,8 +12,11 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     static let shared = CallbackPool(threads: 4, name: "courier-callbacks")
 
     private let queue = JobQueue()
-    private let stopped = Atomic(false)
-    private let active = Atomic(0)
+    /// Bit 0: stopped. The rest: twice the sends begun and not yet ended. One word, so that a
+    /// `begin()` racing `stop()` either counts before the stop or is refused, never lost.
+    private let state = Atomic(0)
+    /// Runs once, when the pool is stopped and its last send has ended.
+    private let whenFinished = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(threads: Int, name: String) {
         for index in 0..<max(1, threads) {
@@ -25,22 +28,40 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
         }
     }
 
-    /// Marks a send that will run on the pool; the threads outlive it.
-    func begin() { active.add(1, ordering: .relaxed) }
+    /// Marks a send that will use the client; the threads, and what `stop` runs at the end, wait
+    /// for it. Returns false, counting nothing, once the pool is stopped.
+    func begin() -> Bool {
+        var current = state.load(ordering: .relaxed)
+        while current & 1 == 0 {
+            let (exchanged, original) = state.compareExchange(expected: current, desired: current + 2,
+                                                               ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
 
     /// Marks the end of a send begun with `begin()`.
     func end() {
-        active.subtract(1, ordering: .relaxed)
+        let after = state.subtract(2, ordering: .acquiringAndReleasing).newValue
         queue.wake()
+        if after == 1 { finish() }
     }
 
-    /// Lets the threads exit once every send begun has ended and no work is left.
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
+    /// Lets the threads exit once every send begun has ended and no work is left, then runs
+    /// `whenFinished` (at once when nothing is under way), on the thread that ended the last send.
+    func stop(whenFinished action: (@Sendable () -> Void)? = nil) {
+        whenFinished.withLock { $0 = action }
+        let after = state.bitwiseOr(1, ordering: .acquiringAndReleasing).newValue
         queue.wake()
+        if after == 1 { finish() }
     }
 
-    private var isFinished: Bool { stopped.load(ordering: .relaxed) && active.load(ordering: .relaxed) == 0 }
+    private func finish() {
+        whenFinished.withLock { $0.take() }?()
+    }
+
+    private var isFinished: Bool { state.load(ordering: .acquiring) == 1 }
 
     func enqueue(_ job: consuming ExecutorJob) {
         queue.push(.job(UnownedJob(job)))

@@ -498,6 +498,7 @@ static void async_http_client_transport_sends_too(void)
     courier_client_options options;
     courier_client_options_init(&options);
     options.transport = COURIER_TRANSPORT_ASYNC_HTTP_CLIENT;
+    options.connect_timeout_ms = 60000; /* valgrind on a loaded 2-core machine: not the thing under test */
     CHECK_OK(courier_client_new(&options, &other, &error));
     courier_request *request = NULL;
     courier_response *response = NULL;

@@ -6,7 +6,7 @@ import Testing
 @Suite("TestServer routes for interceptors")
 struct InterceptorRouteTests {
     private func curl(_ arguments: String) async throws -> String {
-        String(decoding: try await Shell.run("curl -s --max-time 10 \(arguments)").standardOutput, as: UTF8.self)
+        String(decoding: try await Shell.run("curl -s --max-time 20 \(arguments)").standardOutput, as: UTF8.self)
     }
 
     @Test func flakyFailsTheFirstRequestsPerKeyThenEchoes() async throws {
@@ -23,7 +23,7 @@ struct InterceptorRouteTests {
 
     @Test func inFlightCountsConcurrentRequests() async throws {
         try await withTestServer { server async throws in
-            let url = "'\(server.baseURL.absoluteString)/inflight/300'"
+            let url = "'\(server.baseURL.absoluteString)/inflight/2000'"
             let output = try await curl("--parallel --parallel-immediate \(url) \(url) \(url)")
             let counts = try output.split(separator: "}").map { try JSONDecoder().decode(InFlightCount.self, from: Data(($0 + "}").utf8)) }
             #expect(counts.count == 3)
