@@ -93,13 +93,31 @@ struct CAPIArtifacts: Sendable {
         }
     }
 
-    /// Compiles Tests/CAPITests/c/`name`.c (plus `extraSources`) into an executable linked with libcourier.
-    func compileTest(_ name: String, extraSources: [String] = [], extraFlags: [String] = []) async throws -> URL {
-        let output = work.appendingPathComponent("bin").appendingPathComponent(name)
+    /// AddressSanitizer and UndefinedBehaviorSanitizer in the C program, which then hosts the
+    /// (uninstrumented) library: every allocation, the library's included, goes through ASan's
+    /// allocator, so a C caller's over-read, use after free or leak is reported.
+    static let sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+
+    /// Compiles Tests/CAPITests/c/`name`.c (plus `extraSources`) into an executable linked with
+    /// libcourier; `sanitized` adds ``sanitizers`` and names it `name-sanitized`.
+    func compileTest(_ name: String, extraSources: [String] = [], extraFlags: [String] = [],
+                     sanitized: Bool = false) async throws -> URL {
+        let output = work.appendingPathComponent("bin").appendingPathComponent(sanitized ? "\(name)-sanitized" : name)
         try await require(ProcessRunner.run(
-            ["cc"] + Self.strictC + ["-I\(include)"] + extraFlags + ["-o", output.path,
-             cSources.appendingPathComponent("\(name).c").path] + extraSources + linkFlags))
+            ["cc"] + Self.strictC + (sanitized ? Self.sanitizers : []) + ["-I\(include)"] + extraFlags
+                + ["-o", output.path, cSources.appendingPathComponent("\(name).c").path] + extraSources + linkFlags))
         return output
+    }
+
+    /// Runs `program` natively (no valgrind): for a sanitized build, or for more iterations than
+    /// valgrind's pace allows. A sanitizer's report fails it (leaks included).
+    func runNative(_ program: URL, _ arguments: [String]) async throws -> CommandOutcome {
+        try await ProcessRunner.run(
+            [program.path] + arguments,
+            environment: ["LD_LIBRARY_PATH": libraryDirectory.path,
+                          "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:exitcode=98",
+                          "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"],
+            seconds: 300)
     }
 
     /// Runs `program` under valgrind memcheck: a memory error or a definite leak fails it with

@@ -56,12 +56,31 @@ struct CProgramTests {
         let artifacts = try await CAPIArtifacts.shared.value
         let program = try await artifacts.compileTest("test_lifecycle")
         let outcome = try await withTestServer { server in
-            try await ProcessRunner.run([program.path, server.baseURL.absoluteString, artifacts.pluginDirectory.path, "1000"],
-                                        environment: ["LD_LIBRARY_PATH": artifacts.libraryDirectory.path], seconds: 300)
+            try await artifacts.runNative(program, [server.baseURL.absoluteString, artifacts.pluginDirectory.path, "1000"])
         }
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.contains("test_lifecycle: "), "\(outcome)")
         #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+    }
+
+    /// Every C program again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+    @Test(arguments: ["test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins"])
+    func programsRunCleanUnderAddressAndUndefinedBehaviorSanitizers(_ name: String) async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let isPlugins = name == "test_plugins"
+        let program = try await artifacts.compileTest(
+            name,
+            extraSources: isPlugins ? [artifacts.examplePlugins.appendingPathComponent("sha256.c").path] : [],
+            extraFlags: isPlugins ? ["-I\(artifacts.examplePlugins.path)"] : [],
+            sanitized: true)
+        let extra = ["test_plugins", "test_lifecycle"].contains(name) ? [artifacts.pluginDirectory.path] : []
+        let outcome = try await withTestServer { server in
+            try await artifacts.runNative(program, [server.baseURL.absoluteString] + extra)
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("\(name): "), "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+        #expect(!outcome.output.contains("Sanitizer"), "\(outcome)")
     }
 
     @Test func signerHashMatchesRFC4231Vectors() async throws {
