@@ -63,6 +63,19 @@ struct CProgramTests {
         #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
     }
 
+    /// 1,000 sends in flight through one C client, then three rounds of 10,000 with resident
+    /// memory and descriptors measured after each: natively, since valgrind would take minutes.
+    @Test func manySendsThroughOneClientKeepMemoryAndDescriptorsFlat() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest("test_load")
+        let outcome = try await withTestServer { server in
+            try await artifacts.runNative(program, [server.baseURL.absoluteString, "10000"])
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("test_load: "), "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+    }
+
     /// Every C program again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
     @Test(arguments: ["test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins"])
     func programsRunCleanUnderAddressAndUndefinedBehaviorSanitizers(_ name: String) async throws {
