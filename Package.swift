@@ -194,6 +194,7 @@ let package = Package(
         .testTarget(
             name: "TransportConformanceTests",
             dependencies: [
+                "TestProcesses",
                 "Courier",
                 "CourierCurl",
                 "CourierAsyncHTTPClient",

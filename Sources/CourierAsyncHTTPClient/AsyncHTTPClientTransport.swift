@@ -100,8 +100,14 @@ public final class AsyncHTTPClientTransport: Transport {
 extension AsyncHTTPClientTransport {
     /// How the `HTTPClient` owned by a transport is set up.
     public struct Configuration: Sendable {
-        /// Whether server certificates and host names are verified; turn off only to test against self-signed servers.
+        /// Whether the server's certificate must chain to a trusted authority; turn off only to test
+        /// against self-signed servers. Off, host names are not checked either.
         public var verifiesCertificates: Bool = true
+        /// Whether the certificate must name the host the URL names (checked only while
+        /// ``verifiesCertificates`` is on): a separate switch, as curl's `CURLOPT_SSL_VERIFYHOST`.
+        public var verifiesHostNames: Bool = true
+        /// A PEM file of the authorities to trust instead of the system's, as curl's `CURLOPT_CAINFO`.
+        public var caInfo: String?
         /// The HTTP versions allowed: `.automatic` negotiates HTTP/2 over TLS (ALPN), `.http1Only` never does.
         public var httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic
         /// How long establishing a connection (TCP and TLS) may take; one value for the whole client.
@@ -123,7 +129,9 @@ extension AsyncHTTPClientTransport {
         /// The AsyncHTTPClient configuration these settings describe; redirects and connection retries are always off.
         var clientConfiguration: HTTPClient.Configuration {
             var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = verifiesCertificates ? .fullVerification : .none
+            tls.certificateVerification = !verifiesCertificates ? .none
+                : verifiesHostNames ? .fullVerification : .noHostnameVerification
+            if let caInfo { tls.trustRoots = .file(caInfo) }
             var pool = HTTPClient.Configuration.ConnectionPool(
                 idleTimeout: TimeAmount(idleTimeout),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnectionsPerHost))

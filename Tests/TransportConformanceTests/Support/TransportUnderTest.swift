@@ -9,15 +9,31 @@ import HTTPTypes
 struct TransportUnderTest: Sendable, CustomStringConvertible {
     let description: String
     let make: @Sendable () -> any Transport
+    /// A transport with these TLS settings, the same on both.
+    let makeWithTLS: @Sendable (TLSSettings) -> any Transport
     let shutdown: @Sendable (any Transport) async -> Void
 
-    static let curl = TransportUnderTest(description: "curl", make: { CurlTransport() }) { transport in
-        await (transport as? CurlTransport)?.shutdown()
-    }
+    static let curl = TransportUnderTest(
+        description: "curl", make: { CurlTransport() },
+        makeWithTLS: { tls in
+            var configuration = CurlTransport.Configuration()
+            configuration.caInfo = tls.caInfo
+            configuration.verifyPeer = tls.verifyPeer
+            configuration.verifyHost = tls.verifyHost
+            return CurlTransport(configuration: configuration)
+        },
+        shutdown: { transport in await (transport as? CurlTransport)?.shutdown() })
 
-    static let asyncHTTPClient = TransportUnderTest(description: "AsyncHTTPClient", make: { AsyncHTTPClientTransport() }) { transport in
-        try? await (transport as? AsyncHTTPClientTransport)?.shutdown()
-    }
+    static let asyncHTTPClient = TransportUnderTest(
+        description: "AsyncHTTPClient", make: { AsyncHTTPClientTransport() },
+        makeWithTLS: { tls in
+            var configuration = AsyncHTTPClientTransport.Configuration()
+            configuration.caInfo = tls.caInfo
+            configuration.verifiesCertificates = tls.verifyPeer
+            configuration.verifiesHostNames = tls.verifyHost
+            return AsyncHTTPClientTransport(configuration: configuration)
+        },
+        shutdown: { transport in try? await (transport as? AsyncHTTPClientTransport)?.shutdown() })
 
     static let all: [TransportUnderTest] = [.curl, .asyncHTTPClient]
 
@@ -40,6 +56,13 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
             throw error
         }
     }
+}
+
+/// The TLS switches both transports have: trusted authorities, peer and host-name verification.
+struct TLSSettings: Sendable {
+    var caInfo: String?
+    var verifyPeer = true
+    var verifyHost = true
 }
 
 extension TestServer {

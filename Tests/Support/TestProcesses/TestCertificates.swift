@@ -1,0 +1,64 @@
+public import Foundation
+
+/// A throwaway certificate authority and server certificates it signed, made with `openssl`, for
+/// TLS tests against nginx: one certificate names 127.0.0.1, another a different host, so peer
+/// verification and host-name verification can be told apart.
+public struct TestCertificates: Sendable {
+    /// The folder that holds every file; ``remove()`` deletes it.
+    public let directory: URL
+
+    /// The authority's certificate (PEM): the trust root a client is given.
+    public var authority: URL { directory.appendingPathComponent("ca.pem") }
+    /// A certificate and key for `127.0.0.1` (an IP subject alternative name), signed by the authority.
+    public var loopback: (certificate: URL, key: URL) { leaf("loopback") }
+    /// A certificate and key for `other.example` only, signed by the authority: right chain, wrong host.
+    public var otherHost: (certificate: URL, key: URL) { leaf("other-host") }
+
+    /// Makes the authority and both server certificates (elliptic-curve keys: fast to make).
+    public static func make() async throws -> TestCertificates {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-ca-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let made = TestCertificates(directory: directory)
+        do {
+            try await made.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                    "-days", "2", "-subj", "/CN=Courier Test CA",
+                                    "-addext", "basicConstraints=critical,CA:TRUE",
+                                    "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+                                    "-keyout", directory.appendingPathComponent("ca.key").path, "-out", made.authority.path])
+            try await made.sign("loopback", commonName: "127.0.0.1", alternativeNames: "IP:127.0.0.1")
+            try await made.sign("other-host", commonName: "other.example", alternativeNames: "DNS:other.example")
+        } catch {
+            made.remove()
+            throw error
+        }
+        return made
+    }
+
+    /// Deletes every file.
+    public func remove() { try? FileManager.default.removeItem(at: directory) }
+
+    private func leaf(_ name: String) -> (certificate: URL, key: URL) {
+        (directory.appendingPathComponent("\(name).pem"), directory.appendingPathComponent("\(name).key"))
+    }
+
+    private func sign(_ name: String, commonName: String, alternativeNames: String) async throws {
+        let (certificate, key) = leaf(name)
+        let request = directory.appendingPathComponent("\(name).csr")
+        let extensions = directory.appendingPathComponent("\(name).ext")
+        try "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=\(alternativeNames)\n"
+            .write(to: extensions, atomically: true, encoding: .utf8)
+        try await openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                           "-subj", "/CN=\(commonName)", "-keyout", key.path, "-out", request.path])
+        try await openssl(["x509", "-req", "-in", request.path, "-CA", authority.path,
+                           "-CAkey", directory.appendingPathComponent("ca.key").path, "-CAcreateserial",
+                           "-days", "2", "-extfile", extensions.path, "-out", certificate.path])
+    }
+
+    private func openssl(_ arguments: [String]) async throws {
+        let run = try await ChildProcess.run("openssl", arguments, directory: directory, mergingErrorIntoOutput: true,
+                                             timeout: .seconds(60))
+        guard run.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: run.description])
+        }
+    }
+}
