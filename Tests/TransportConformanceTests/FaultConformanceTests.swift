@@ -37,6 +37,9 @@ struct FaultConformanceTests {
         Case(effect: .stall, phase: .afterRequest, expected: [.timedOut]),
         Case(effect: .stall, phase: .atResponseStart, expected: [.timedOut]),
         Case(effect: .stall, phase: .midResponseBody, expected: [.timedOut]),
+        Case(effect: .stall, phase: .midRequestBody, expected: [.timedOut]),
+        Case(effect: .malformed, phase: .midRequestBody, expected: [.invalidResponse, .cannotConnect]),
+        Case(effect: .malformed, phase: .midResponseBody, expected: [.invalidResponse]),
     ]
 
     static var cases: [(TransportUnderTest, Case)] {

@@ -4,6 +4,7 @@ import CourierTestServer
 import Foundation
 import HTTPTypes
 import Synchronization
+import Testing
 
 /// Routes the default test server lacks, for the transport's own tests.
 enum CurlTestRoutes {
@@ -77,15 +78,17 @@ extension Response {
     func echoed() throws -> EchoedRequest { try JSONDecoder().decode(EchoedRequest.self, from: body) }
 }
 
-/// Runs `operation` and returns the error it throws as a `CourierError`, or `nil` when it succeeds.
-func courierError(_ operation: () async throws -> Void) async -> CourierError? {
+/// Runs `operation` and returns the error it throws as a `CourierError`, or `nil` when it succeeds;
+/// an error the transport did not map is recorded as a test failure.
+func courierError(_ operation: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> CourierError? {
     do {
         try await operation()
         return nil
     } catch let error as CourierError {
         return error
     } catch {
-        return CourierError(.invalidResponse, "not a CourierError: \(error)")
+        Issue.record("not a CourierError: \(type(of: error)): \(error)", sourceLocation: sourceLocation)
+        return nil
     }
 }
 
