@@ -24,6 +24,9 @@ struct CHeaderTests {
             .filter { $0.hasSuffix(".c") }
             .map { try String(contentsOf: artifacts.cSources.appendingPathComponent($0), encoding: .utf8) }
             .joined(separator: "\n")
+            // A name in a comment is not a call.
+            .replacing(/\/\*[\s\S]*?\*\//, with: " ")
+            .replacing(/\/\/[^\n]*/, with: " ")
         let untested = functions.filter { name in
             sources.range(of: "\\b\(name)\\b", options: .regularExpression) == nil
         }

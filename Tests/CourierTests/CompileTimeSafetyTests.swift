@@ -18,18 +18,26 @@ struct CompileTimeSafetyTests {
         #expect(result.succeeded, "\(result.diagnostics)")
     }
 
+    /// Each misuse, and the error that names it (the request builder's blocks include a bare
+    /// `String` path segment, so a stray value is reported against `String`).
     @Test(arguments: [
-        ("a number in a request builder", "_ = try Request { 42 }"),
-        ("a header name without an edit", "_ = try Request { Header.accept }"),
-        ("a request block inside Headers", "_ = Headers { Method.POST }"),
-        ("a string inside Headers", #"_ = Headers { "X-A: 1" }"#),
-        ("a header node outside Headers", "_ = try Request { AcceptHeader(.json) }"),
-        ("a request block inside multipart", "_ = RequestBody.multipart { Method.GET }"),
+        ("a number in a request builder", "_ = try Request { 42 }",
+         "cannot convert value of type 'Int' to expected argument type 'String'"),
+        ("a header name without an edit", "_ = try Request { Header.accept }",
+         "cannot convert value of type 'HeaderName' to expected argument type 'String'"),
+        ("a request block inside Headers", "_ = Headers { Method.POST }",
+         "static method 'buildExpression' requires that 'Method' conform to 'HeaderNode'"),
+        ("a string inside Headers", #"_ = Headers { "X-A: 1" }"#,
+         "static method 'buildExpression' requires that 'String' conform to 'HeaderNode'"),
+        ("a header node outside Headers", "_ = try Request { AcceptHeader(.json) }",
+         "cannot convert value of type 'AcceptHeader' to expected argument type 'String'"),
+        ("a request block inside multipart", "_ = RequestBody.multipart { Method.GET }",
+         "cannot convert value of type 'Method' to expected argument type 'MultipartPart'"),
     ])
-    func misuseDoesNotCompile(what: String, code: String) async throws {
+    func misuseDoesNotCompile(what: String, code: String, diagnostic: String) async throws {
         let result = try await typeCheck(code)
         #expect(!result.succeeded, "\(what) compiled")
-        #expect(result.diagnostics.contains("error:"), "\(what): \(result.diagnostics)")
+        #expect(result.diagnostics.contains("error: \(diagnostic)"), "\(what): \(result.diagnostics)")
     }
 
     @Test func aQueryWithANameButNoValueWarns() async throws {

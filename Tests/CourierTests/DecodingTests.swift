@@ -69,8 +69,17 @@ struct DecodingTests {
         #expect(raw.status == .notFound)
     }
 
-    @Test func voidAcceptsAnEmptySuccess() async throws {
-        try await client(.status(.noContent)).send(request, decoding: Void.self)
+    @Test func voidAcceptsAnEmptySuccessAndRefusesAFailure() async throws {
+        let mock = MockTransport()
+        mock.enqueue(.status(.noContent))
+        mock.enqueue(.status(.notFound))
+        let client = Client(transport: mock)
+        let result: Void = try await client.send(request, decoding: Void.self)
+        #expect(result == ())
+        #expect(mock.requests.map(\.url) == [request.url])
+        let error = await #expect(throws: CourierError.self) { try await client.send(request, decoding: Void.self) }
+        #expect(error?.code == .unacceptableStatus)
+        #expect(error?.response?.status == .notFound)
     }
 
     @Test func aNonSuccessStatusIsUnacceptableWithTheResponse() async throws {

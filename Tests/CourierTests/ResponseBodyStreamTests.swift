@@ -113,14 +113,21 @@ struct ResponseBodyStreamTests {
         #expect(writer?.write(Data([1])) == .abort)
     }
 
-    @Test func discardAbortsButAFinishedBodyIsLeftAlone() {
+    @Test func discardAbortsButAFinishedBodyIsLeftAlone() async throws {
         let aborts = Counter()
         let (stream, _) = ResponseBodyStream.makeStream(onAbort: { aborts.increment() })
         stream.discard()
         stream.discard()
         #expect(aborts.value == 1)
-        let finished = ResponseBodyStream(Data("done".utf8))
-        finished.discard()
+        let buffered = ResponseBodyStream(Data("done".utf8))
+        buffered.discard()
+        #expect(try await buffered.collect(upTo: 100) == Data("done".utf8))
+        let finishedAborts = Counter()
+        let (written, writer) = ResponseBodyStream.makeStream(onAbort: { finishedAborts.increment() })
+        _ = writer.write(Data("sent".utf8))
+        writer.finish()
+        written.discard()
+        #expect(finishedAborts.value == 0)
     }
 
     @Test func cancellingAWaitingConsumerAbortsAndThrowsCancelled() async throws {
@@ -130,7 +137,8 @@ struct ResponseBodyStreamTests {
         try await Task.sleep(for: .milliseconds(20))
         task.cancel()
         let result = await task.result
-        #expect(throws: CourierError.self) { try result.get() }
+        let error = #expect(throws: CourierError.self) { try result.get() }
+        #expect(error?.code == .cancelled)
         #expect(aborted.value == 1)
         #expect(writer.write(Data([1])) == .abort)
     }
