@@ -128,6 +128,13 @@ extension CourierExecutableTests {
                 let ahc = try await CourierProcess.run(["--transport", "ahc", ":\(server.port)/anything", "a=1"])
                 #expect(ahc.status == 0, "\(ahc.err)")
                 #expect(try echo(ahc).body == Data(#"{"a": "1"}"#.utf8))
+                // Which transport sent it is observed in the explanation, not assumed from the flag.
+                for (flag, transport) in [("ahc", "AsyncHTTPClientTransport"), ("curl", "CurlTransport")] {
+                    let explained = try await CourierProcess.run(["--transport", flag, "-p", "", "--explain-json", ":\(server.port)/anything"])
+                    let object = try #require(try JSONSerialization.jsonObject(with: explained.stdout) as? [String: Any])
+                    let steps = try #require(object["steps"] as? [[String: Any]])
+                    #expect(steps.last?["transport"] as? String == transport, "\(explained.out)")
+                }
             }
         }
     }

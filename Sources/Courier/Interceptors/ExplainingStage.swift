@@ -97,6 +97,8 @@ struct ExplainProbe: Interceptor {
 struct ExplainTransportProbe: Interceptor {
     let depth: Int
     let recorder: ExplainRecorder
+    /// The type name of the client's transport, recorded on the step.
+    let transportName: String
 
     var name: String { "transport" }
 
@@ -109,6 +111,7 @@ struct ExplainTransportProbe: Interceptor {
             let elapsed = ContinuousClock.now - start
             recorder.update(handle) { step in
                 step.durationMilliseconds = elapsed.milliseconds
+                step.transport = transportName
                 step.outcome = ExplainDiff.describe(response.status)
                 if response.request.url != request.url {
                     step.requestChanges = [.init(.url, from: recorder.redaction.redacting(request.url).absoluteString,
@@ -120,6 +123,7 @@ struct ExplainTransportProbe: Interceptor {
             let elapsed = ContinuousClock.now - start
             recorder.update(handle) { step in
                 step.durationMilliseconds = elapsed.milliseconds
+                step.transport = transportName
                 step.outcome = ExplainingStage.describe(error, redaction: recorder.redaction, request: request)
             }
             throw error

@@ -71,6 +71,9 @@ public struct Explanation: Codable, Sendable, Hashable {
         public var responseChanges: [Change]
         /// How the stage ended: `200 OK`, or the error it threw.
         public var outcome: String
+        /// The transport's type name (`CurlTransport`), on the `transport` stage only: which one
+        /// sent the request is observed, not assumed.
+        public var transport: String?
     }
 
     /// The request as the caller sent it, as `METHOD URL` (redacted).
@@ -118,7 +121,8 @@ public struct Explanation: Codable, Sendable, Hashable {
                 timing += step.nextCalls == 1 ? ")" : step.nextCalls == 0 ? ", answered itself)" : ", next ×\(step.nextCalls))"
             }
             let attempt = step.attempt > 1 ? "  [attempt \(step.attempt)]" : ""
-            lines.append("\(label)\(padding)\(timing)  → \(step.outcome)\(attempt)")
+            let via = step.transport.map { "  via \($0)" } ?? ""
+            lines.append("\(label)\(padding)\(timing)  → \(step.outcome)\(attempt)\(via)")
             for change in step.requestChanges { lines.append("\(indent)  \(Self.describe(change, response: false))") }
             for change in step.responseChanges { lines.append("\(indent)  \(Self.describe(change, response: true))") }
         }
