@@ -23,9 +23,9 @@ struct TLSConformanceTests {
 
     /// Sends one GET to nginx serving `certificate` through `transport` set up with `tls`.
     private func outcome(_ transport: TransportUnderTest, serving certificate: (certificate: URL, key: URL),
-                         _ tls: TLSSettings) async throws -> Outcome {
+                         _ tls: TransportSettings) async throws -> Outcome {
         try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificate) { nginx in
-            let made = transport.makeWithTLS(tls)
+            let made = transport.makeWith(tls)
             let client = Client(transport: made)
             let result: Outcome
             do {
@@ -42,7 +42,7 @@ struct TLSConformanceTests {
     func aTrustedCertificateForTheHostIsAcceptedOverHTTP2(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let result = try await outcome(transport, serving: certificates.loopback, TLSSettings(caInfo: certificates.authority.path))
+        let result = try await outcome(transport, serving: certificates.loopback, TransportSettings(caInfo: certificates.authority.path))
         #expect(result == .answered("HTTP/2.0"))
     }
 
@@ -50,14 +50,14 @@ struct TLSConformanceTests {
     func aCertificateFromAnUntrustedAuthorityIsRefused(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        #expect(try await outcome(transport, serving: certificates.loopback, TLSSettings()) == .failed(.insecureConnection))
+        #expect(try await outcome(transport, serving: certificates.loopback, TransportSettings()) == .failed(.insecureConnection))
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aTrustedCertificateForAnotherHostIsRefused(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let result = try await outcome(transport, serving: certificates.otherHost, TLSSettings(caInfo: certificates.authority.path))
+        let result = try await outcome(transport, serving: certificates.otherHost, TransportSettings(caInfo: certificates.authority.path))
         #expect(result == .failed(.insecureConnection))
     }
 
@@ -66,9 +66,9 @@ struct TLSConformanceTests {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let otherHost = try await outcome(transport, serving: certificates.otherHost,
-                                          TLSSettings(caInfo: certificates.authority.path, verifyHost: false))
+                                          TransportSettings(caInfo: certificates.authority.path, verifyHost: false))
         #expect(otherHost == .answered("HTTP/2.0"))
-        let untrusted = try await outcome(transport, serving: certificates.otherHost, TLSSettings(verifyHost: false))
+        let untrusted = try await outcome(transport, serving: certificates.otherHost, TransportSettings(verifyHost: false))
         #expect(untrusted == .failed(.insecureConnection))
     }
 
@@ -76,7 +76,7 @@ struct TLSConformanceTests {
     func verificationOffAcceptsAnUntrustedAuthorityAndAnotherHost(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let off = TLSSettings(verifyPeer: false, verifyHost: false)
+        let off = TransportSettings(verifyPeer: false, verifyHost: false)
         #expect(try await outcome(transport, serving: certificates.loopback, off) == .answered("HTTP/2.0"))
         #expect(try await outcome(transport, serving: certificates.otherHost, off) == .answered("HTTP/2.0"))
     }

@@ -10,28 +10,30 @@ import Testing
 struct TransportUnderTest: Sendable, CustomStringConvertible {
     let description: String
     let make: @Sendable () -> any Transport
-    /// A transport with these TLS settings, the same on both.
-    let makeWithTLS: @Sendable (TLSSettings) -> any Transport
+    /// A transport with these settings, the same on both.
+    let makeWith: @Sendable (TransportSettings) -> any Transport
     let shutdown: @Sendable (any Transport) async -> Void
 
     static let curl = TransportUnderTest(
         description: "curl", make: { CurlTransport() },
-        makeWithTLS: { tls in
+        makeWith: { settings in
             var configuration = CurlTransport.Configuration()
-            configuration.caInfo = tls.caInfo
-            configuration.verifyPeer = tls.verifyPeer
-            configuration.verifyHost = tls.verifyHost
+            configuration.caInfo = settings.caInfo
+            configuration.verifyPeer = settings.verifyPeer
+            configuration.verifyHost = settings.verifyHost
             return CurlTransport(configuration: configuration)
         },
         shutdown: { transport in await (transport as? CurlTransport)?.shutdown() })
 
     static let asyncHTTPClient = TransportUnderTest(
         description: "AsyncHTTPClient", make: { AsyncHTTPClientTransport() },
-        makeWithTLS: { tls in
+        makeWith: { settings in
             var configuration = AsyncHTTPClientTransport.Configuration()
-            configuration.caInfo = tls.caInfo
-            configuration.verifiesCertificates = tls.verifyPeer
-            configuration.verifiesHostNames = tls.verifyHost
+            configuration.caInfo = settings.caInfo
+            configuration.verifiesCertificates = settings.verifyPeer
+            configuration.verifiesHostNames = settings.verifyHost
+            // AsyncHTTPClient takes its connect timeout when the client is made, not per request.
+            if let connectTimeout = settings.connectTimeout { configuration.connectTimeout = connectTimeout }
             return AsyncHTTPClientTransport(configuration: configuration)
         },
         shutdown: { transport in try? await (transport as? AsyncHTTPClientTransport)?.shutdown() })
@@ -59,11 +61,13 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
     }
 }
 
-/// The TLS switches both transports have: trusted authorities, peer and host-name verification.
-struct TLSSettings: Sendable {
+/// Settings both transports have: trusted authorities, peer and host-name verification, and
+/// (for a transport that fixes it when made) the connect timeout.
+struct TransportSettings: Sendable {
     var caInfo: String?
     var verifyPeer = true
     var verifyHost = true
+    var connectTimeout: Duration?
 }
 
 extension TestServer {
