@@ -241,12 +241,13 @@ func collect(_ events: EventStream) async throws -> [ServerSentEvent] {
     return collected
 }
 
-/// Polls `condition` until it holds, failing after a generous 10 s.
+/// Polls `condition` until it holds, failing after a generous 30 s (every suite starting at once on
+/// two cores can hold a loopback exchange up for seconds).
 func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(30)
     while !condition() {
         guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not hold within 10 s")
+            Issue.record("the condition did not hold within 30 s")
             return
         }
         try await Task.sleep(for: .milliseconds(20))

@@ -41,13 +41,20 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
     static let all: [TransportUnderTest] = [.curl, .asyncHTTPClient]
 
     /// Runs `body` with a fresh transport wrapped in a client, and a test server, then shuts both down.
+    ///
+    /// Connecting may take `connectTimeout` (a minute by default, on both transports): when every
+    /// suite starts at once on two cores, a loopback connect can wait seconds for the test server's
+    /// event loop, and a test about something else must not fail for it.
     func withClient<Result: Sendable>(
         configuration: Client.Configuration = Client.Configuration(),
+        connectTimeout: Duration = .seconds(60),
         routes: [Route] = Route.defaults,
         faultPlan: [ConnectionFault] = [],
         _ body: (Client, TestServer) async throws -> Result
     ) async throws -> Result {
-        let transport = make()
+        var configuration = configuration
+        configuration.connectTimeout = connectTimeout
+        let transport = makeWith(TransportSettings(connectTimeout: connectTimeout))
         do {
             let result = try await withTestServer(routes: routes, faultPlan: faultPlan) { server in
                 try await body(Client(transport: transport, configuration: configuration), server)
