@@ -171,6 +171,7 @@ let package = Package(
             dependencies: [
                 "TestProcesses",
                 "Courier",
+                "CourierAsyncHTTPClient",
                 "CourierCurl",
                 "CourierTestServer",
                 "ReadmeExamples",

@@ -10,17 +10,19 @@ import Testing
 struct AuthenticationInterceptorTests {
     struct RefreshFailed: Error {}
 
-    @Test func appliesTheCredentialToEveryRequest() async throws {
+    @Test(arguments: ServerTransport.all)
+    func appliesTheCredentialToEveryRequest(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let auth = AuthenticationInterceptor.bearer(token: "courier-test-token") { _ in Issue.record("no refresh expected"); return "" }
-            let response = try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer")))
+            let response = try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer")))
             #expect(response.status == .ok)
             #expect(server.receivedRequests.first?.header("authorization") == "Bearer courier-test-token")
             #expect(auth.refreshCount == 0)
         }
     }
 
-    @Test func a401RefreshesAndRetriesWithTheNewCredential() async throws {
+    @Test(arguments: ServerTransport.all)
+    func a401RefreshesAndRetriesWithTheNewCredential(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let refreshes = Counter()
             let auth = AuthenticationInterceptor.bearer(token: "expired") { stale in
@@ -28,7 +30,7 @@ struct AuthenticationInterceptorTests {
                 refreshes.increment()
                 return "fresh"
             }
-            let response = try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
+            let response = try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
             #expect(response.status == .ok)
             #expect(server.receivedRequests.map { $0.header("authorization") } == ["Bearer expired", "Bearer fresh"])
             #expect(refreshes.value == 1)
@@ -36,7 +38,8 @@ struct AuthenticationInterceptorTests {
         }
     }
 
-    @Test func concurrent401sCauseExactlyOneRefresh() async throws {
+    @Test(arguments: ServerTransport.all)
+    func concurrent401sCauseExactlyOneRefresh(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let refreshes = Counter()
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in
@@ -44,7 +47,7 @@ struct AuthenticationInterceptorTests {
                 try await Task.sleep(for: .milliseconds(200))
                 return "fresh"
             }
-            let client = Client(interceptors: [auth])
+            let client = transport.client(interceptors: [auth])
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<20 {
                     group.addTask { try await client.send(Request(url: server.url("/bearer?token=fresh"))).status.code }
@@ -59,7 +62,8 @@ struct AuthenticationInterceptorTests {
         }
     }
 
-    @Test func aRequestStartedDuringARefreshWaitsForIt() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aRequestStartedDuringARefreshWaitsForIt(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let gate = AsyncStream<Void>.makeStream()
             let started = Counter()
@@ -68,7 +72,7 @@ struct AuthenticationInterceptorTests {
                 for await _ in gate.stream { break }
                 return "fresh"
             }
-            let client = Client(interceptors: [auth])
+            let client = transport.client(interceptors: [auth])
             let first = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
             while started.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
             try await Task.sleep(for: .milliseconds(20))
@@ -82,7 +86,8 @@ struct AuthenticationInterceptorTests {
         }
     }
 
-    @Test func aWaiterCancelledDuringARefreshLeavesAtOnceAndTheRefreshGoesOn() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aWaiterCancelledDuringARefreshLeavesAtOnceAndTheRefreshGoesOn(transport: ServerTransport) async throws {
         try await withTestServer { server async throws in
             let gate = AsyncStream<Void>.makeStream()
             let started = Counter()
@@ -91,7 +96,7 @@ struct AuthenticationInterceptorTests {
                 for await _ in gate.stream { break }
                 return "fresh"
             }
-            let client = Client(interceptors: [auth])
+            let client = transport.client(interceptors: [auth])
             let cancelled = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
             while started.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
             let patient = Task { try await client.send(Request(url: server.url("/bearer?token=fresh"))) }
@@ -106,7 +111,8 @@ struct AuthenticationInterceptorTests {
         }
     }
 
-    @Test func aFailedRefreshIsATypedErrorForEveryWaiter() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aFailedRefreshIsATypedErrorForEveryWaiter(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let refreshes = Counter()
             let refusals = Counter()
@@ -124,7 +130,7 @@ struct AuthenticationInterceptorTests {
                 if response.status == .unauthorized { refusals.increment() }
                 return response
             }
-            let client = Client(interceptors: [auth, countRefusals])
+            let client = transport.client(interceptors: [auth, countRefusals])
             let errors = await withTaskGroup(of: CourierError?.self) { group in
                 for _ in 0..<5 {
                     group.addTask {
@@ -149,16 +155,18 @@ struct AuthenticationInterceptorTests {
         }
     }
 
-    @Test func aCredentialRefusedAgainAfterRefreshIsReturnedWithoutLooping() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aCredentialRefusedAgainAfterRefreshIsReturnedWithoutLooping(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "still-wrong" }
-            let response = try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
+            let response = try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
             #expect(response.status == .unauthorized)
             #expect(server.hits("/bearer") == 2)
         }
     }
 
-    @Test func refreshesAreLimitedPerWindow() async throws {
+    @Test(arguments: ServerTransport.all)
+    func refreshesAreLimitedPerWindow(transport: ServerTransport) async throws {
         try await withTestServer { server async throws in
             var policy = AuthenticationInterceptor<String>.Policy()
             policy.maxRefreshes = 2
@@ -168,7 +176,7 @@ struct AuthenticationInterceptorTests {
                 refreshes.increment()
                 return "t\(refreshes.value)"
             }
-            let client = Client(interceptors: [auth])
+            let client = transport.client(interceptors: [auth])
             for _ in 0..<2 {
                 #expect(try await client.send(Request(url: server.url("/bearer?token=never"))).status == .unauthorized)
             }
@@ -181,47 +189,51 @@ struct AuthenticationInterceptorTests {
         }
     }
 
-    @Test func withoutACredentialTheFirstRequestObtainsOne() async throws {
+    @Test(arguments: ServerTransport.all)
+    func withoutACredentialTheFirstRequestObtainsOne(transport: ServerTransport) async throws {
         try await withTestServer { server async throws in
             let auth = AuthenticationInterceptor.bearer(token: nil) { stale in
                 #expect(stale == nil)
                 return "courier-test-token"
             }
-            #expect(try await Client(interceptors: [auth]).send(Request(url: server.url("/bearer"))).status == .ok)
+            #expect(try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer"))).status == .ok)
             #expect(server.hits("/bearer") == 1)
         }
     }
 
-    @Test func refreshesOnConfiguredStatusesWithACustomScheme() async throws {
+    @Test(arguments: ServerTransport.all)
+    func refreshesOnConfiguredStatusesWithACustomScheme(transport: ServerTransport) async throws {
         try await withTestServer { server in
             var policy = AuthenticationInterceptor<String>.Policy()
             policy.refreshStatuses = [403]
             let auth = AuthenticationInterceptor<String>(credential: "old", policy: policy, apply: { key, request in
                 request.headerFields[HTTPField.Name("X-Api-Key")!] = key
             }, refresh: { _ in "new" })
-            let client = Client(interceptors: [auth])
+            let client = transport.client(interceptors: [auth])
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=403")))
             #expect(response.status == .ok)
             #expect(server.receivedRequests.map { $0.header("x-api-key") } == ["old", "new"])
         }
     }
 
-    @Test func a401ThrownByAnInnerValidationIsRefreshedToo() async throws {
+    @Test(arguments: ServerTransport.all)
+    func a401ThrownByAnInnerValidationIsRefreshedToo(transport: ServerTransport) async throws {
         try await withTestServer { server async throws in
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "fresh" }
-            let client = Client(interceptors: [auth, ValidationInterceptor()])
+            let client = transport.client(interceptors: [auth, ValidationInterceptor()])
             #expect(try await client.send(Request(url: server.url("/bearer?token=fresh"))).status == .ok)
             #expect(auth.refreshCount == 1)
             let refused = AuthenticationInterceptor.bearer(token: "expired") { _ in "wrong" }
             let error = await #expect(throws: CourierError.self) {
-                try await Client(interceptors: [refused, ValidationInterceptor()]).send(Request(url: server.url("/bearer?token=fresh")))
+                try await transport.client(interceptors: [refused, ValidationInterceptor()]).send(Request(url: server.url("/bearer?token=fresh")))
             }
             #expect(error?.code == .unacceptableStatus)
             #expect(error?.response?.status == .unauthorized)
         }
     }
 
-    @Test func aOneShotBodyIsNotResentAfterARefresh() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aOneShotBodyIsNotResentAfterARefresh(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "fresh" }
             let chunks = AsyncStream<Data> { $0.yield(Data("once".utf8)); $0.finish() }
@@ -229,7 +241,7 @@ struct AuthenticationInterceptorTests {
                 Method.POST
                 RequestBody.stream(chunks, length: 4)
             }
-            let error = await #expect(throws: CourierError.self) { try await Client(interceptors: [auth]).send(request) }
+            let error = await #expect(throws: CourierError.self) { try await transport.client(interceptors: [auth]).send(request) }
             #expect(error?.code == .bodyNotReplayable)
             #expect(error?.response?.status == .unauthorized)
             #expect(server.hits("/bearer") == 1)

@@ -8,11 +8,12 @@ import Testing
 
 @Suite("Concurrency limit interceptor")
 struct ConcurrencyLimitInterceptorTests {
-    @Test func theLimitHoldsUnder100ConcurrentSends() async throws {
+    @Test(arguments: ServerTransport.all)
+    func theLimitHoldsUnder100ConcurrentSends(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 4, maxConcurrentRequestsPerHost: 4)
             let passes = PassCounter()
-            let client = Client(interceptors: [limit, passes.interceptor])
+            let client = transport.client(interceptors: [limit, passes.interceptor])
             let counts = try await withThrowingTaskGroup(of: InFlightCount.self) { group in
                 for _ in 0..<100 {
                     group.addTask {
@@ -29,11 +30,12 @@ struct ConcurrencyLimitInterceptorTests {
         }
     }
 
-    @Test func thePerHostLimitLeavesOtherHostsFree() async throws {
+    @Test(arguments: ServerTransport.all)
+    func thePerHostLimitLeavesOtherHostsFree(transport: ServerTransport) async throws {
         try await withTestServer { busy in
             try await withTestServer { other in
                 let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 10, maxConcurrentRequestsPerHost: 2)
-                let client = Client(interceptors: [limit])
+                let client = transport.client(interceptors: [limit])
                 let busyCounts = try await withThrowingTaskGroup(of: (Bool, InFlightCount).self) { group in
                     for index in 0..<24 {
                         let server = index.isMultiple(of: 2) ? busy : other
@@ -73,10 +75,11 @@ struct ConcurrencyLimitInterceptorTests {
         #expect(order.all == (0..<8).map(String.init))
     }
 
-    @Test func cancellingAWaiterRemovesItFromTheQueue() async throws {
+    @Test(arguments: ServerTransport.all)
+    func cancellingAWaiterRemovesItFromTheQueue(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1)
-            let client = Client(interceptors: [limit])
+            let client = transport.client(interceptors: [limit])
             // The holder's 4 s leave the waiter ample time to queue up even on a loaded machine.
             let holder = Task { try await client.send(Request(url: server.url("/delay/4000"))) }
             while limit.runningCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
@@ -93,10 +96,11 @@ struct ConcurrencyLimitInterceptorTests {
         }
     }
 
-    @Test func holdingTheSlotUntilTheBodyIsReadCountsSlowDownloadsInFull() async throws {
+    @Test(arguments: ServerTransport.all)
+    func holdingTheSlotUntilTheBodyIsReadCountsSlowDownloadsInFull(transport: ServerTransport) async throws {
         try await withTestServer { server async throws in
             let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1, holdsSlotUntilBodyIsRead: true)
-            let client = Client(interceptors: [limit])
+            let client = transport.client(interceptors: [limit])
             let first = Task { try await client.stream(Request(url: server.url("/drip?numbytes=4&duration_ms=5000"))) }
             while server.hits("/drip") == 0 { try await Task.sleep(for: .milliseconds(5)) }
             let second = Task { try await client.stream(Request(url: server.url("/status/200"))) }

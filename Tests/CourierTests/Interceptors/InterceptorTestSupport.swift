@@ -1,10 +1,38 @@
 import Courier
+import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
 import Foundation
 import HTTPTypes
 import Logging
 import Synchronization
+
+/// The transports the built-in interceptors' server tests run on: each interceptor must behave
+/// the same over libcurl and over AsyncHTTPClient (body discards, replays, slots held).
+enum ServerTransport: String, CaseIterable, Sendable, CustomStringConvertible {
+    case curl
+    case asyncHTTPClient
+
+    static let all = allCases
+
+    var description: String { rawValue }
+
+    /// Made once for the test process and never shut down, as `CurlTransport.shared` is.
+    private static let asyncHTTPClientTransport: AsyncHTTPClientTransport = {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        // Every suite starts at once on two cores: a loopback connect may wait seconds.
+        configuration.connectTimeout = .seconds(60)
+        return AsyncHTTPClientTransport(configuration: configuration)
+    }()
+
+    /// A client on this transport with `interceptors`.
+    func client(interceptors: [any Interceptor], configuration: Client.Configuration = Client.Configuration()) -> Client {
+        switch self {
+        case .curl: Client(transport: CurlTransport.shared, interceptors: interceptors, configuration: configuration)
+        case .asyncHTTPClient: Client(transport: Self.asyncHTTPClientTransport, interceptors: interceptors, configuration: configuration)
+        }
+    }
+}
 
 /// Records the waits a retry interceptor asks for, instead of waiting.
 final class SleepRecorder: Sendable {

@@ -54,10 +54,11 @@ struct LoggingInterceptorTests {
         #expect(redaction.scrubbing("WWW-Authenticate: Bearer realm=x", secretsFrom: fields) == "WWW-Authenticate: Bearer realm=x")
     }
 
-    @Test func logsOneLinePerExchangeByDefault() async throws {
+    @Test(arguments: ServerTransport.all)
+    func logsOneLinePerExchangeByDefault(transport: ServerTransport) async throws {
         let capture = LogCapture()
         try await withTestServer { server in
-            let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info))])
+            let client = transport.client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info))])
             _ = try await client.send(Request(url: server.url("/status/201")))
             let lines = capture.all
             #expect(lines.count == 1)
@@ -68,22 +69,24 @@ struct LoggingInterceptorTests {
         }
     }
 
-    @Test func usesTheClientsLoggerWhenGivenNone() async throws {
+    @Test(arguments: ServerTransport.all)
+    func usesTheClientsLoggerWhenGivenNone(transport: ServerTransport) async throws {
         let capture = LogCapture()
         try await withTestServer { server in
             var configuration = Client.Configuration()
             configuration.logger = capture.logger(level: .info)
-            let client = Client(interceptors: [LoggingInterceptor()], configuration: configuration)
+            let client = transport.client(interceptors: [LoggingInterceptor()], configuration: configuration)
             _ = try await client.send(Request(url: server.url("/status/200")))
             #expect(capture.all.count == 1)
         }
     }
 
-    @Test func redactionHidesSecretsInEveryLogLine() async throws {
+    @Test(arguments: ServerTransport.all)
+    func redactionHidesSecretsInEveryLogLine(transport: ServerTransport) async throws {
         let capture = LogCapture()
         try await withTestServer(routes: Route.defaults + [Self.login]) { server in
             let logging = LoggingInterceptor(logger: capture.logger(level: .debug), redaction: Self.redaction, logsCurlCommand: true)
-            let response = try await Client(interceptors: [logging]).send(Self.secretRequest(server))
+            let response = try await transport.client(interceptors: [logging]).send(Self.secretRequest(server))
             #expect(response.status == .ok)
             #expect(response.text.contains("bearer-secret-0042"), "the response itself is untouched")
             let lines = capture.all
@@ -105,10 +108,11 @@ struct LoggingInterceptorTests {
         }
     }
 
-    @Test func atDebugTheResponseBodyIsLoggedAndStillReturned() async throws {
+    @Test(arguments: ServerTransport.all)
+    func atDebugTheResponseBodyIsLoggedAndStillReturned(transport: ServerTransport) async throws {
         let capture = LogCapture()
         try await withTestServer { server in
-            let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .debug), maxLoggedBodyBytes: 10)])
+            let client = transport.client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .debug), maxLoggedBodyBytes: 10)])
             let response = try await client.stream(Request(url: server.url("/bytes/100")))
             #expect(!response.isStreaming)
             #expect(response.body.count == 100)
@@ -118,10 +122,11 @@ struct LoggingInterceptorTests {
         }
     }
 
-    @Test func aboveDebugTheBodyKeepsStreaming() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aboveDebugTheBodyKeepsStreaming(transport: ServerTransport) async throws {
         let capture = LogCapture()
         try await withTestServer { server in
-            let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info))])
+            let client = transport.client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info))])
             let response = try await client.stream(Request(url: server.url("/bytes/100")))
             #expect(response.isStreaming)
             #expect(try await response.collectingBody(upTo: 1000).body.count == 100)

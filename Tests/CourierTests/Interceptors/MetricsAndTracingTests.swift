@@ -46,10 +46,11 @@ struct W3CTestTracer: Tracer {
 
 @Suite("Metrics and tracing interceptors")
 struct MetricsAndTracingTests {
-    @Test func countsRequestsFailuresAndDurations() async throws {
+    @Test(arguments: ServerTransport.all)
+    func countsRequestsFailuresAndDurations(transport: ServerTransport) async throws {
         let metrics = TestMetrics()
         try await withTestServer { server in
-            let client = Client(interceptors: [MetricsInterceptor(dimensions: [("client", "test")], factory: metrics)])
+            let client = transport.client(interceptors: [MetricsInterceptor(dimensions: [("client", "test")], factory: metrics)])
             _ = try await client.send(Request(url: server.url("/status/200")))
             _ = try await client.send(Request(url: server.url("/status/200")))
             _ = try await client.send(Request(url: server.url("/status/503")))
@@ -69,11 +70,12 @@ struct MetricsAndTracingTests {
         }
     }
 
-    @Test func insideRetryEveryAttemptIsCounted() async throws {
+    @Test(arguments: ServerTransport.all)
+    func insideRetryEveryAttemptIsCounted(transport: ServerTransport) async throws {
         let metrics = TestMetrics()
         try await withTestServer { server in
             let sleeps = SleepRecorder()
-            let client = Client(interceptors: [RetryInterceptor(budget: .unlimited, sleep: sleeps.sleep),
+            let client = transport.client(interceptors: [RetryInterceptor(budget: .unlimited, sleep: sleeps.sleep),
                                                MetricsInterceptor(factory: metrics)])
             _ = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/2")))
             #expect(try metrics.expectCounter("courier_requests_total", [("method", "GET"), ("status", "503")]).totalValue == 2)
@@ -81,10 +83,11 @@ struct MetricsAndTracingTests {
         }
     }
 
-    @Test func aClientSpanIsRecordedWithHTTPAttributesAndInjectedIntoTheRequest() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aClientSpanIsRecordedWithHTTPAttributesAndInjectedIntoTheRequest(transport: ServerTransport) async throws {
         let tracer = InMemoryTracer()
         try await withTestServer { server in
-            let client = Client(interceptors: [TracingInterceptor(tracer: tracer)])
+            let client = transport.client(interceptors: [TracingInterceptor(tracer: tracer)])
             _ = try await client.send(Request(url: server.url("/status/200?api=1")))
             let span = try #require(tracer.finishedSpans.first)
             #expect(tracer.finishedSpans.count == 1)
@@ -102,10 +105,11 @@ struct MetricsAndTracingTests {
         }
     }
 
-    @Test func aW3CTracerPutsTraceparentOnTheWire() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aW3CTracerPutsTraceparentOnTheWire(transport: ServerTransport) async throws {
         let tracer = W3CTestTracer()
         try await withTestServer { server in
-            let client = Client(interceptors: [TracingInterceptor(tracer: tracer)])
+            let client = transport.client(interceptors: [TracingInterceptor(tracer: tracer)])
             _ = try await client.send(Request(url: server.url("/echo")))
             let span = try #require(tracer.spans.finishedSpans.first)
             let traceparent = try #require(server.receivedRequests.first?.header("traceparent"))
@@ -114,10 +118,11 @@ struct MetricsAndTracingTests {
         }
     }
 
-    @Test func theSpanIsAChildOfTheCallersContext() async throws {
+    @Test(arguments: ServerTransport.all)
+    func theSpanIsAChildOfTheCallersContext(transport: ServerTransport) async throws {
         let tracer = InMemoryTracer()
         try await withTestServer { server in
-            let client = Client(interceptors: [TracingInterceptor(tracer: tracer)])
+            let client = transport.client(interceptors: [TracingInterceptor(tracer: tracer)])
             let parent = tracer.startSpan("checkout")
             try await ServiceContext.$current.withValue(parent.context) {
                 _ = try await client.send(Request(url: server.url("/status/200")))
@@ -129,10 +134,11 @@ struct MetricsAndTracingTests {
         }
     }
 
-    @Test func failuresMarkTheSpanAsAnError() async throws {
+    @Test(arguments: ServerTransport.all)
+    func failuresMarkTheSpanAsAnError(transport: ServerTransport) async throws {
         let tracer = InMemoryTracer()
         try await withTestServer { server in
-            let client = Client(interceptors: [TracingInterceptor(tracer: tracer), ValidationInterceptor()])
+            let client = transport.client(interceptors: [TracingInterceptor(tracer: tracer), ValidationInterceptor()])
             await #expect(throws: CourierError.self) { try await client.send(Request(url: server.url("/status/500"))) }
             let span = try #require(tracer.finishedSpans.first)
             #expect(span.status?.code == .error)
@@ -141,10 +147,11 @@ struct MetricsAndTracingTests {
         }
     }
 
-    @Test func aSecretInTheURLIsNotRecorded() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aSecretInTheURLIsNotRecorded(transport: ServerTransport) async throws {
         let tracer = InMemoryTracer()
         try await withTestServer { server in
-            let client = Client(interceptors: [TracingInterceptor(tracer: tracer, redaction: Redaction(queryItems: ["key"]))])
+            let client = transport.client(interceptors: [TracingInterceptor(tracer: tracer, redaction: Redaction(queryItems: ["key"]))])
             _ = try await client.send(Request(url: server.url("/status/200?key=hidden-value")))
             let span = try #require(tracer.finishedSpans.first)
             #expect(span.attributes.get("url.full") == .string(server.url("/status/200?key=%3Credacted%3E").absoluteString))

@@ -15,10 +15,11 @@ struct RetryInterceptorTests {
         return RetryInterceptor(policy: policy, budget: budget, sleep: sleeps.sleep, random: { 0.5 }, now: { now })
     }
 
-    @Test func retriesA503UntilTheServerRecoversWithJitteredExponentialBackoff() async throws {
+    @Test(arguments: ServerTransport.all)
+    func retriesA503UntilTheServerRecoversWithJitteredExponentialBackoff(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps) { $0.maxAttempts = 4 }])
+            let client = transport.client(interceptors: [Self.retry(sleeps) { $0.maxAttempts = 4 }])
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/3")))
             #expect(response.status == .ok)
             #expect(response.headerFields[HTTPField.Name("X-Attempt")!] == "4")
@@ -27,10 +28,11 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func givesUpAfterMaxAttemptsAndReturnsTheLastResponse() async throws {
+    @Test(arguments: ServerTransport.all)
+    func givesUpAfterMaxAttemptsAndReturnsTheLastResponse(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps) { $0.maxAttempts = 3 }])
+            let client = transport.client(interceptors: [Self.retry(sleeps) { $0.maxAttempts = 3 }])
             let response = try await client.send(Request(url: server.url("/status/502")))
             #expect(response.status == .badGateway)
             #expect(server.hits("/status") == 3)
@@ -38,40 +40,43 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test(arguments: [408, 429, 500, 502, 503, 504])
-    func retriesEachDefaultStatus(code: Int) async throws {
+    @Test(arguments: ServerTransport.all, [408, 429, 500, 502, 503, 504])
+    func retriesEachDefaultStatus(transport: ServerTransport, code: Int) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server async throws in
-            let client = Client(interceptors: [Self.retry(sleeps)])
+            let client = transport.client(interceptors: [Self.retry(sleeps)])
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=\(code)")))
             #expect(response.status == .ok)
             #expect(server.hits("/flaky") == 2)
         }
     }
 
-    @Test func doesNotRetryOtherStatusesUnlessConfigured() async throws {
+    @Test(arguments: ServerTransport.all)
+    func doesNotRetryOtherStatusesUnlessConfigured(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server async throws in
-            let plain = Client(interceptors: [Self.retry(sleeps)])
+            let plain = transport.client(interceptors: [Self.retry(sleeps)])
             #expect(try await plain.send(Request(url: server.url("/status/501"))).status.code == 501)
             #expect(server.hits("/status/501") == 1)
-            let configured = Client(interceptors: [Self.retry(sleeps) { $0.retryableStatuses = [501] }])
+            let configured = transport.client(interceptors: [Self.retry(sleeps) { $0.retryableStatuses = [501] }])
             #expect(try await configured.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=501"))).status == .ok)
             #expect(server.hits("/flaky") == 2)
         }
     }
 
-    @Test func honoursRetryAfterDeltaSeconds() async throws {
+    @Test(arguments: ServerTransport.all)
+    func honoursRetryAfterDeltaSeconds(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps)])
+            let client = transport.client(interceptors: [Self.retry(sleeps)])
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=429&retry_after=7")))
             #expect(response.status == .ok)
             #expect(sleeps.all == [.seconds(7)])
         }
     }
 
-    @Test func a503WithRetryAfterHTTPDateWaitsUntilThatDate() async throws {
+    @Test(arguments: ServerTransport.all)
+    func a503WithRetryAfterHTTPDateWaitsUntilThatDate(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         let now = Date(timeIntervalSince1970: 1_784_000_000)
         let formatter = DateFormatter()
@@ -81,7 +86,7 @@ struct RetryInterceptorTests {
         let date = formatter.string(from: now.addingTimeInterval(12))
         let query = date.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps, now: now)])
+            let client = transport.client(interceptors: [Self.retry(sleeps, now: now)])
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=503&retry_after=\(query)")))
             #expect(response.status == .ok)
             #expect(server.receivedRequests.count == 2)
@@ -89,9 +94,10 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func reallyWaitsForRetryAfterWithTheDefaultSleep() async throws {
+    @Test(arguments: ServerTransport.all)
+    func reallyWaitsForRetryAfterWithTheDefaultSleep(transport: ServerTransport) async throws {
         try await withTestServer { server in
-            let client = Client(interceptors: [RetryInterceptor()])
+            let client = transport.client(interceptors: [RetryInterceptor()])
             let start = ContinuousClock.now
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?retry_after=1")))
             #expect(response.status == .ok)
@@ -99,10 +105,11 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func aRetryAfterBeyondTheCapEndsTheRetries() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aRetryAfterBeyondTheCapEndsTheRetries(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps) { $0.maxRetryAfter = .seconds(30) }])
+            let client = transport.client(interceptors: [Self.retry(sleeps) { $0.maxRetryAfter = .seconds(30) }])
             let response = try await client.send(Request(url: server.url("/status/503?retry_after=3600")))
             #expect(response.status == .serviceUnavailable)
             #expect(response.headerFields[.retryAfter] == "3600")
@@ -111,10 +118,11 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func anUnreadableRetryAfterFallsBackToTheBackoff() async throws {
+    @Test(arguments: ServerTransport.all)
+    func anUnreadableRetryAfterFallsBackToTheBackoff(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps)])
+            let client = transport.client(interceptors: [Self.retry(sleeps)])
             _ = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?retry_after=soon")))
             #expect(sleeps.all == [.milliseconds(100)])
         }
@@ -133,20 +141,22 @@ struct RetryInterceptorTests {
         #expect(sleeps.all.count == 2)
     }
 
-    @Test func doesNotRetryAPostWithoutAnIdempotencyKey() async throws {
+    @Test(arguments: ServerTransport.all)
+    func doesNotRetryAPostWithoutAnIdempotencyKey(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps)])
+            let client = transport.client(interceptors: [Self.retry(sleeps)])
             let request = try server.url("/status/503").buildRequest { Method.POST; RequestBody.string("order") }
             #expect(try await client.send(request).status == .serviceUnavailable)
             #expect(server.hits("/status") == 1)
         }
     }
 
-    @Test func retriesAPostThatCarriesAnIdempotencyKey() async throws {
+    @Test(arguments: ServerTransport.all)
+    func retriesAPostThatCarriesAnIdempotencyKey(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps)])
+            let client = transport.client(interceptors: [Self.retry(sleeps)])
             let request = try server.url("/flaky/\(uniqueKey())/1").buildRequest {
                 Method.POST
                 IdempotencyKey("order-17")
@@ -160,10 +170,11 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func addsOneIdempotencyKeyForEveryAttemptWhenAsked() async throws {
+    @Test(arguments: ServerTransport.all)
+    func addsOneIdempotencyKeyForEveryAttemptWhenAsked(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps) { $0.addsIdempotencyKey = true }])
+            let client = transport.client(interceptors: [Self.retry(sleeps) { $0.addsIdempotencyKey = true }])
             let request = try server.url("/flaky/\(uniqueKey())/2").buildRequest { Method.PATCH; RequestBody.string("x") }
             #expect(try await client.send(request).status == .ok)
             let keys = server.receivedRequests.map { $0.header("idempotency-key") }
@@ -172,10 +183,11 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func aOneShotBodyIsNotReplayedButFailsClearly() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aOneShotBodyIsNotReplayedButFailsClearly(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps)])
+            let client = transport.client(interceptors: [Self.retry(sleeps)])
             let chunks = AsyncStream<Data> { continuation in
                 continuation.yield(Data("one-".utf8))
                 continuation.yield(Data("shot".utf8))
@@ -196,10 +208,11 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func aRestartableStreamIsReplayedInFull() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aRestartableStreamIsReplayedInFull(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps)])
+            let client = transport.client(interceptors: [Self.retry(sleeps)])
             let request = try server.url("/flaky/\(uniqueKey())/1").buildRequest {
                 Method.PUT
                 RequestBody.stream(length: 7) {
@@ -214,11 +227,12 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func theBudgetStopsARetryStorm() async throws {
+    @Test(arguments: ServerTransport.all)
+    func theBudgetStopsARetryStorm(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         let budget = RetryBudget(maxTokens: 3, depositPerRequest: 0.1)
         try await withTestServer { server async throws in
-            let client = Client(interceptors: [Self.retry(sleeps, budget: budget) { $0.maxAttempts = 5 }])
+            let client = transport.client(interceptors: [Self.retry(sleeps, budget: budget) { $0.maxAttempts = 5 }])
             for _ in 0..<20 {
                 #expect(try await client.send(Request(url: server.url("/status/503"))).status == .serviceUnavailable)
             }
@@ -231,11 +245,12 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func theBudgetIsSharedByConcurrentRequests() async throws {
+    @Test(arguments: ServerTransport.all)
+    func theBudgetIsSharedByConcurrentRequests(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         let budget = RetryBudget(maxTokens: 5, depositPerRequest: 0)
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps, budget: budget) { $0.maxAttempts = 10 }])
+            let client = transport.client(interceptors: [Self.retry(sleeps, budget: budget) { $0.maxAttempts = 10 }])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<10 {
                     group.addTask { _ = try await client.send(Request(url: server.url("/status/500"))) }
@@ -246,10 +261,11 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func aRetryableStatusThrownByAnInnerValidationIsRetried() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aRetryableStatusThrownByAnInnerValidationIsRetried(transport: ServerTransport) async throws {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
-            let client = Client(interceptors: [Self.retry(sleeps), ValidationInterceptor()])
+            let client = transport.client(interceptors: [Self.retry(sleeps), ValidationInterceptor()])
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?retry_after=3")))
             #expect(response.status == .ok)
             #expect(sleeps.all == [.seconds(3)])
@@ -259,14 +275,15 @@ struct RetryInterceptorTests {
         }
     }
 
-    @Test func cancellationDuringTheBackoffEndsTheSend() async throws {
+    @Test(arguments: ServerTransport.all)
+    func cancellationDuringTheBackoffEndsTheSend(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let retry = RetryInterceptor(policy: {
                 var policy = RetryInterceptor.Policy()
                 policy.backoff = Backoff(initial: .seconds(30), jitter: .none)
                 return policy
             }())
-            let client = Client(interceptors: [retry])
+            let client = transport.client(interceptors: [retry])
             let task = Task { try await client.send(Request(url: server.url("/status/503"))) }
             while server.hits("/status") == 0 { try await Task.sleep(for: .milliseconds(10)) }
             task.cancel()

@@ -19,10 +19,11 @@ struct SingleFlightInterceptorTests {
         return tasks
     }
 
-    @Test func identicalGetsInFlightShareOneTransportCall() async throws {
+    @Test(arguments: ServerTransport.all)
+    func identicalGetsInFlightShareOneTransportCall(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let singleFlight = SingleFlightInterceptor()
-            let client = Client(interceptors: [singleFlight])
+            let client = transport.client(interceptors: [singleFlight])
             let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/4000?q=1")), followers: 9,
                                                     server: server, path: "/delay")
             var bodies: [Data] = []
@@ -38,9 +39,10 @@ struct SingleFlightInterceptorTests {
         }
     }
 
-    @Test func requestsThatDifferInAHeaderAreNotShared() async throws {
+    @Test(arguments: ServerTransport.all)
+    func requestsThatDifferInAHeaderAreNotShared(transport: ServerTransport) async throws {
         try await withTestServer { server in
-            let client = Client(interceptors: [SingleFlightInterceptor()])
+            let client = transport.client(interceptors: [SingleFlightInterceptor()])
             async let first = client.send(server.url("/delay/300").buildRequest { Authorization.bearer("user-one") })
             async let second = client.send(server.url("/delay/300").buildRequest { Authorization.bearer("user-two") })
             let (a, b) = try await (first, second)
@@ -49,9 +51,10 @@ struct SingleFlightInterceptorTests {
         }
     }
 
-    @Test func requestsWithABodyOrAnUnsafeMethodAreNotShared() async throws {
+    @Test(arguments: ServerTransport.all)
+    func requestsWithABodyOrAnUnsafeMethodAreNotShared(transport: ServerTransport) async throws {
         try await withTestServer { server in
-            let client = Client(interceptors: [SingleFlightInterceptor()])
+            let client = transport.client(interceptors: [SingleFlightInterceptor()])
             let post = try server.url("/delay/300").buildRequest { Method.POST; RequestBody.string("a") }
             async let first = client.send(post)
             async let second = client.send(post)
@@ -60,9 +63,10 @@ struct SingleFlightInterceptorTests {
         }
     }
 
-    @Test func cancellingOneWaiterLeavesTheOthersTheLeaderIncluded() async throws {
+    @Test(arguments: ServerTransport.all)
+    func cancellingOneWaiterLeavesTheOthersTheLeaderIncluded(transport: ServerTransport) async throws {
         try await withTestServer { server in
-            let client = Client(interceptors: [SingleFlightInterceptor()])
+            let client = transport.client(interceptors: [SingleFlightInterceptor()])
             let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/4000")), followers: 3,
                                                     server: server, path: "/delay")
             try await Task.sleep(for: .milliseconds(50))
@@ -78,10 +82,11 @@ struct SingleFlightInterceptorTests {
         }
     }
 
-    @Test func whenEveryWaiterLeavesTheTransferIsCancelledAndTheNextRequestStartsAfresh() async throws {
+    @Test(arguments: ServerTransport.all)
+    func whenEveryWaiterLeavesTheTransferIsCancelledAndTheNextRequestStartsAfresh(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let singleFlight = SingleFlightInterceptor()
-            let client = Client(interceptors: [singleFlight])
+            let client = transport.client(interceptors: [singleFlight])
             let request = Request(url: server.url("/delay/2000"))
             let tasks = try await Self.sendTogether(client, request, followers: 1, server: server, path: "/delay")
             try await Task.sleep(for: .milliseconds(50))
@@ -95,11 +100,12 @@ struct SingleFlightInterceptorTests {
         }
     }
 
-    @Test func aBodyOverTheLimitFailsEveryMemberWithLimitExceeded() async throws {
+    @Test(arguments: ServerTransport.all)
+    func aBodyOverTheLimitFailsEveryMemberWithLimitExceeded(transport: ServerTransport) async throws {
         try await withTestServer { server in
             var configuration = Client.Configuration()
             configuration.limits.maxBodyBytes = 10
-            let client = Client(interceptors: [SingleFlightInterceptor()], configuration: configuration)
+            let client = transport.client(interceptors: [SingleFlightInterceptor()], configuration: configuration)
             let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/2000")), followers: 3,
                                                     server: server, path: "/delay")
             for task in tasks {
