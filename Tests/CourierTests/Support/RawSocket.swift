@@ -44,10 +44,3 @@ enum RawSocket {
         try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout: timeout)
     }
 }
-
-/// The resident memory of this process, from `/proc/self/statm`.
-func residentMemoryBytes() throws -> Int {
-    let statm = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
-    let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return pages * sysconf(Int32(_SC_PAGESIZE))
-}

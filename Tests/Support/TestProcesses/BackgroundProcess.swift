@@ -21,6 +21,9 @@ public final class BackgroundProcess: Sendable {
     /// The signal ``stop(with:)`` asked for, until the process is sent it.
     private let stopRequest = StopRequest()
 
+    /// The process's ID once it has started (for reading its `/proc` entries), `nil` before.
+    public var processIdentifier: Int32? { stopRequest.pid.withLock { $0 } }
+
     /// Starts `executable` with `arguments`; the process runs until ``stop(with:)``, or until it
     /// exits by itself.
     ///
@@ -60,6 +63,7 @@ public final class BackgroundProcess: Sendable {
                 output: .fileDescriptor(output, closeAfterSpawningProcess: true),
                 error: .fileDescriptor(error, closeAfterSpawningProcess: true)
             ) { execution in
+                stopRequest.pid.withLock { $0 = execution.processIdentifier.value }
                 // Until a stop is requested or the process exits by itself.
                 while !Self.hasExited(execution.processIdentifier.value) {
                     if let signal = stopRequest.signal.withLock({ $0.take() }) {
@@ -115,7 +119,8 @@ public final class BackgroundProcess: Sendable {
     }
 }
 
-/// The signal a stop asked for, shared with the task that runs the process.
+/// The signal a stop asked for, and the process's ID, shared with the task that runs the process.
 private final class StopRequest: Sendable {
     let signal = Mutex<Int32?>(nil)
+    let pid = Mutex<Int32?>(nil)
 }
