@@ -14,10 +14,13 @@
 #
 # With PREFIX, it also installs, like `make install`:
 #   PREFIX/lib/libcourier.so.1, PREFIX/lib/libcourier.so -> libcourier.so.1,
-#   PREFIX/include/courier.h, PREFIX/include/courier_plugin.h, PREFIX/lib/pkgconfig/courier.pc
+#   PREFIX/include/courier.h, PREFIX/include/courier_plugin.h, PREFIX/lib/pkgconfig/courier.pc,
+#   PREFIX/lib/courier/: the Swift runtime libraries it needs (those `ldd` finds in the toolchain)
+# and gives the installed libcourier.so.1 a RUNPATH of $ORIGIN/courier (and each runtime library
+# $ORIGIN), so the installed tree runs wherever it is copied, on a machine with no Swift toolchain.
 #
-# The library links the Swift runtime (libswiftCore.so, Foundation and friends) dynamically;
-# its RUNPATH names the toolchain's runtime directory, so it runs where that toolchain is installed.
+# In the build directory the library links the Swift runtime from the toolchain that built it
+# (its RUNPATH names the toolchain's runtime directory).
 # COURIER_BUILD_DIR=DIR skips `swift build` and uses the library already in DIR (the C tests
 # use this from inside `swift test`, which has built it).
 set -euo pipefail
@@ -74,8 +77,29 @@ if [[ -n $prefix ]]; then
     mkdir -p "$prefix/lib" "$prefix/include"
     prefix=$(cd "$prefix" && pwd)
     install -m 0755 "$bin/libCourierC.so" "$prefix/lib/libcourier.so.1"
+    strip --strip-unneeded "$prefix/lib/libcourier.so.1"
     ln -sf libcourier.so.1 "$prefix/lib/libcourier.so"
     install -m 0644 include/courier.h include/courier_plugin.h "$prefix/include/"
     write_pc "$prefix/lib/pkgconfig/courier.pc" "prefix=$prefix" "\${prefix}/include" "\${prefix}/lib"
-    echo "installed into $prefix; pkg-config: PKG_CONFIG_PATH=$prefix/lib/pkgconfig"
+
+    # The Swift runtime, privately: every library ldd resolves inside the toolchain's runtime
+    # directories (the library's own RUNPATH entries), and nothing else.
+    runtime_dirs=$(readelf -d "$bin/libCourierC.so" | sed -n 's/.*Library runpath: \[\(.*\)\]/\1/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
+    [[ -n $runtime_dirs ]] || { echo "$0: $bin/libCourierC.so names no toolchain runtime directory" >&2; exit 1; }
+    private="$prefix/lib/courier"
+    rm -rf "$private"
+    mkdir -p "$private"
+    ldd "$bin/libCourierC.so" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
+        while read -r dir; do
+            if [[ $path == "$dir"/* ]]; then
+                install -m 0755 "$(readlink -f "$path")" "$private/$name"
+                strip --strip-unneeded "$private/$name"
+                patchelf --set-rpath '$ORIGIN' "$private/$name"
+            fi
+        done <<<"$runtime_dirs"
+    done
+    patchelf --set-rpath '$ORIGIN/courier' "$prefix/lib/libcourier.so.1"
+    glibc=$(objdump -T "$prefix/lib/libcourier.so.1" "$private"/*.so* | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
+    echo "installed into $prefix ($(du -sh "$prefix" | cut -f1), the Swift runtime in lib/courier, needs $glibc);" \
+        "pkg-config: PKG_CONFIG_PATH=$prefix/lib/pkgconfig"
 fi
