@@ -1,0 +1,132 @@
+public import Foundation
+import HTTPTypes
+
+extension Provider {
+    /// The `Request` an endpoint call describes, built and validated by the core builder but not sent.
+    ///
+    /// Each endpoint also has a generated `<name>Request(…)` function returning this, so
+    /// `curlCommand`, `explaining()` and tests can look at a call without making it.
+    public func request(for endpoint: APIRequest) throws -> Request {
+        let jsonCoders = Self.jsonCoders(for: endpoint)
+        var request = try Request {
+            Method.custom(endpoint.method)
+            BaseURL(Self.directory(of: baseURL))
+            Endpoint(Self.relative(endpoint.path))
+            JSONCoding(encoder: jsonCoders.encoder, decoder: jsonCoders.decoder)
+            if let formEncoder = Self.formEncoder(for: endpoint) { FormCoding(encoder: formEncoder) }
+            if let authorization = endpoint.authorization { authorization }
+            for header in endpoint.headers {
+                Courier.Header.custom(header.name).setValue(header.value)
+            }
+            if let body = Self.body(of: endpoint) { body }
+            if let timeout = endpoint.timeout { Timeout(timeout) }
+            if let handler = endpoint.uploadProgress { OnUploadProgress(handler) }
+            if let handler = endpoint.downloadProgress { OnDownloadProgress(handler) }
+        }
+        if !endpoint.queryItems.isEmpty {
+            Self.appendQuery(endpoint.queryItems, to: &request.url)
+        }
+        request.options[ResponseKeyPathOption.self] = endpoint.responseKeyPath
+        request.options[ErrorBodyOption.self] = endpoint.errorBody
+        if let policy = endpoint.retry {
+            request.options[InterceptorsOption.self].append(RetryInterceptor(policy: policy))
+        }
+        return request
+    }
+
+    /// The base URL with a trailing `/`, so an endpoint path is appended to its path instead of replacing it.
+    static func directory(of baseURL: String) -> String {
+        baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+    }
+
+    /// The endpoint path without its leading `/`, resolved below the base URL's path.
+    static func relative(_ path: String) -> String {
+        var path = Substring(path)
+        while path.hasPrefix("/") { path = path.dropFirst() }
+        return path.isEmpty ? "." : String(path)
+    }
+
+    static func jsonCoders(for endpoint: APIRequest) -> (encoder: JSONEncoder, decoder: JSONDecoder) {
+        var customEncoder: JSONEncoder?
+        if case .json(let encoder, _) = endpoint.encoding { customEncoder = encoder }
+        let encoder = customEncoder ?? JSONEncoder()
+        let decoder = endpoint.encoding.decoder ?? JSONDecoder()
+        if case .snakeCase = endpoint.keyMapping {
+            if customEncoder == nil { encoder.keyEncodingStrategy = .convertToSnakeCase }
+            if endpoint.encoding.decoder == nil { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        }
+        return (encoder, decoder)
+    }
+
+    static func formEncoder(for endpoint: APIRequest) -> URLFormEncoder? {
+        guard case .urlForm(let custom, _) = endpoint.encoding else { return nil }
+        if let custom { return custom }
+        var encoder = URLFormEncoder()
+        if case .snakeCase = endpoint.keyMapping { encoder.keyEncoding = .convertToSnakeCase }
+        return encoder
+    }
+
+    static func body(of endpoint: APIRequest) -> RequestBody? {
+        switch endpoint.body {
+        case .none:
+            return nil
+        case .raw(let body):
+            return body
+        case .value(let value):
+            if case .urlForm = endpoint.encoding { return .urlEncoded(value) }
+            return .json(value)
+        case .fields(let fields):
+            let object = FieldsObject(fields: fields)
+            if case .urlForm = endpoint.encoding { return .urlEncoded(object) }
+            return .json(object)
+        case .parts(let parts):
+            return .multipart(strategy: .streamed(bufferSize: 64 * 1024)) {
+                for part in parts { part }
+            }
+        }
+    }
+
+    static func appendQuery(_ items: [(name: String, value: String?, encoded: Bool)], to url: inout URL) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+        let added = items.map { item in
+            let name = item.encoded ? item.name : QueryText.encode(item.name)
+            guard let value = item.value else { return name }
+            return name + "=" + (item.encoded ? value : QueryText.encode(value))
+        }.joined(separator: "&")
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + added
+        } else {
+            components.percentEncodedQuery = added
+        }
+        if let joined = components.url { url = joined }
+    }
+}
+
+/// Percent-encoding of query names and values: everything but unreserved characters, so `&`, `=`,
+/// `+` and `#` in a value never change the query's meaning.
+enum QueryText {
+    static let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// The fields of an endpoint as one JSON object or form, in declaration order.
+struct FieldsObject: Encodable, Sendable {
+    let fields: [(name: String, value: any Encodable & Sendable)]
+
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for field in fields {
+            try container.encode(field.value, forKey: Key(stringValue: field.name))
+        }
+    }
+}
