@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPTypes
+import Foundation
+import HTTPTypes
 
 /// One endpoint call as the macros describe it, before it becomes a `Request`.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// How an endpoint writes query, field and body keys and reads response keys: `@KeyMapping(.snakeCase)`.
 ///

@@ -3,5 +3,10 @@ import SwiftSyntaxMacros
 
 @main
 struct CourierAPIMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = []
+    let providingMacros: [any Macro.Type] = [
+        APIMacro.self,
+        MockMacro.self,
+        EndpointMacro.self,
+        OptionMacro.self,
+    ]
 }

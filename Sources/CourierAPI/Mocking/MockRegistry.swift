@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The closures a generated `<Protocol>Mock` answers with, by endpoint.
@@ -22,6 +23,55 @@ public final class MockRegistry: Sendable {
         }
         return handler
     }
+}
+
+extension MockRegistry {
+    /// Calls the handler of a completion-handler endpoint in a task, and `completion` once with its result.
+    @discardableResult
+    public func complete<Handler: Sendable, Value>(
+        _ endpoint: String, mockFunction: String, as type: Handler.Type,
+        _ completion: @escaping (Result<Value, any Error>) -> Void,
+        _ call: @escaping @Sendable (Handler) async throws -> Value
+    ) -> Task<Void, Never> {
+        let completion = MockCompletion(completion)
+        return Task {
+            do {
+                let handler = try self.handler(endpoint, mockFunction: mockFunction, as: Handler.self)
+                completion.call(.success(try await call(handler)))
+            } catch {
+                completion.call(.failure(error))
+            }
+        }
+    }
+
+    /// Calls the handler of a `(Response) -> Void` endpoint in a task, and `completion` once with its
+    /// response; an unmocked endpoint gets a status-0 response whose `error` says so.
+    @discardableResult
+    public func completeResponse<Handler: Sendable>(
+        _ endpoint: String, mockFunction: String, as type: Handler.Type,
+        _ completion: @escaping (Response) -> Void,
+        _ call: @escaping @Sendable (Handler) async throws -> Response
+    ) -> Task<Void, Never> {
+        let completion = MockCompletion(completion)
+        return Task {
+            do {
+                let handler = try self.handler(endpoint, mockFunction: mockFunction, as: Handler.self)
+                completion.call(try await call(handler))
+            } catch {
+                let request = Request(url: URL(fileURLWithPath: "/"))
+                completion.call(Provider.failedResponse(request, error))
+            }
+        }
+    }
+}
+
+/// A completion handler moved into the task that calls it once.
+private final class MockCompletion<Argument>: @unchecked Sendable {
+    private let handler: (Argument) -> Void
+
+    init(_ handler: @escaping (Argument) -> Void) { self.handler = handler }
+
+    func call(_ argument: Argument) { handler(argument) }
 }
 
 /// Thrown by a generated mock for an endpoint that was called without being mocked.

@@ -1,5 +1,5 @@
-public import Foundation
-import HTTPTypes
+import Foundation
+public import HTTPTypes
 
 /// Completion-handler endpoints (Papyrus's closure-based API): the call runs in a task and the
 /// handler is called exactly once, on that task, with the result.
@@ -49,8 +49,7 @@ extension Provider {
 
     static func failedResponse(_ request: Request, _ error: any Error) -> Response {
         var request = request
-        request.options[ExchangeFailureOption.self] = error as? any Error & Sendable
-            ?? CourierError(.invalidRequest, "\(error)", source: "CourierAPI")
+        request.options[ExchangeFailureOption.self] = error
         return Response(status: HTTPResponse.Status(code: 0, reasonPhrase: "No Response"), request: request)
     }
 }

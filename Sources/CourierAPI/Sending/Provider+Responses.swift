@@ -77,7 +77,7 @@ extension Provider {
         let keys = response.request.options[ResponseKeyPathOption.self]?.split(separator: ".").map(String.init) ?? []
         do {
             guard !keys.isEmpty else { return try decoder.decode(Value.self, from: response.body) }
-            return try KeyPathDecoded<Value>.$keys.withValue(keys[...]) {
+            return try KeyPathDecoding.$keys.withValue(keys[...]) {
                 try decoder.decode(KeyPathDecoded<Value>.self, from: response.body).value
             }
         } catch {
@@ -89,16 +89,19 @@ extension Provider {
 
 /// A value found by walking nested JSON objects along `@ResponseKeyPath`'s keys.
 struct KeyPathDecoded<Value: Decodable>: Decodable {
-    @TaskLocal static var keys: ArraySlice<String> = []
-
     let value: Value
 
     init(from decoder: any Decoder) throws {
         var container = try decoder.container(keyedBy: FieldsObject.Key.self)
-        var keys = Self.keys
+        var keys = KeyPathDecoding.keys
         while keys.count > 1 {
             container = try container.nestedContainer(keyedBy: FieldsObject.Key.self, forKey: FieldsObject.Key(stringValue: keys.removeFirst()))
         }
         value = try container.decode(Value.self, forKey: FieldsObject.Key(stringValue: keys.first ?? ""))
     }
+}
+
+/// The keys `KeyPathDecoded` walks, for the decode running on this task.
+enum KeyPathDecoding {
+    @TaskLocal static var keys: ArraySlice<String> = []
 }
