@@ -148,6 +148,12 @@ let package = Package(
             path: "Examples/ReadmeExamples",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "APIReadmeExamples",
+            dependencies: ["CourierAPI"],
+            path: "Examples/APIReadmeExamples",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "courier-examples",
             dependencies: [
@@ -243,7 +249,9 @@ let package = Package(
             name: "CourierAPIMacrosTests",
             dependencies: [
                 "CourierAPIMacros",
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "MacroTesting", package: "swift-macro-testing"),
             ],
             swiftSettings: strictSettings
@@ -252,6 +260,7 @@ let package = Package(
             name: "CourierAPITests",
             dependencies: [
                 "CourierAPI",
+                "APIReadmeExamples",
                 "CourierTestServer",
                 "CourierAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -62,3 +62,111 @@ struct NetrofitStyleTests {
         }
     }
 }
+
+extension NetrofitStyleTests {
+    @Test func externalLabelsKeyQueriesAndDictionariesExpand() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).search(q: "swift http", filters: ["name": "ada", "age": "36"])
+            #expect(echo.path == "/anything/search")
+            #expect(echo.query == "q=swift%20http&age=36&name=ada")
+        }
+    }
+
+    @Test func labelledParametersBecomeJSONFields() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).createUser(email: "ada@example.com", password: "p&ss")
+            #expect(echo.method == "POST")
+            #expect(echo.query == "")
+            #expect(echo.header("Content-Type") == "application/json")
+            #expect(echo.text == #"{"email":"ada@example.com","password":"p&ss"}"#)
+        }
+    }
+
+    @Test func pathParametersNeverEndUpInTheBody() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).updateUser(id: 42, NewUser(name: "Ada", age: 36))
+            #expect(echo.method == "PUT")
+            #expect(echo.path == "/anything/users/42")
+            #expect(try JSONDecoder().decode(NewUser.self, from: echo.body) == NewUser(name: "Ada", age: 36))
+        }
+    }
+
+    @Test func anExplicitBodyAndAQueryOnPost() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).addItem(item: NewUser(name: "Bo", age: 1), notify: true)
+            #expect(echo.query == "notify=true")
+            #expect(try JSONDecoder().decode(NewUser.self, from: echo.body) == NewUser(name: "Bo", age: 1))
+        }
+    }
+
+    @Test func formFieldsAreURLEncodedUnderTheirKeys() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).createForm(name: "Ada L", id: "7")
+            #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
+            #expect(echo.text == "new_name=Ada+L&id=7")
+        }
+    }
+
+    @Test func methodHeadersWinOverTypeHeaders() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).getUser(token: "Bearer abc", headers: ["X-Extra": "1"])
+            #expect(echo.header("X-Client") == "9")
+            #expect(echo.header("Accept") == "application/json")
+            #expect(echo.header("Authorization") == "Bearer abc")
+            #expect(echo.header("X-Extra") == "1")
+        }
+    }
+
+    @Test func customMethodAndEncodedPathValue() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).link(raw: "a%2Fb")
+            #expect(echo.method == "LINK")
+            #expect(echo.path == "/anything/link/a%2Fb")
+        }
+    }
+
+    @Test func aStaticQueryInThePathIsKept() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).transactions(limit: 5)
+            #expect(echo.query == "merchant=Apple&limit=5")
+        }
+    }
+
+    @Test func pathValuesAreOneEncodedSegment() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).file(name: "a b/c?d")
+            #expect(echo.path == "/anything/files/a%20b%2Fc%3Fd")
+        }
+    }
+
+    @Test func multipartPartsCarryTheirNamesFilenamesAndTypes() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await EchoAPI(provider).photo(photo: Data("JPEG".utf8), description: "me")
+            let contentType = try #require(echo.header("Content-Type"))
+            #expect(contentType.hasPrefix("multipart/form-data; boundary="))
+            let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
+            #expect(echo.text == """
+                --\(boundary)\r
+                Content-Disposition: form-data; name="photo"; filename="avatar.jpg"\r
+                Content-Type: image/jpeg\r
+                \r
+                JPEG\r
+                --\(boundary)\r
+                Content-Disposition: form-data; name="desc"\r
+                \r
+                me\r
+                --\(boundary)--\r
+
+                """)
+        }
+    }
+
+    @Test func theRequestOfAnEndpointCanBeBuiltWithoutSendingIt() throws {
+        let api = EchoAPI(Provider(baseURL: "https://api.example.com/v1"))
+        let request = try api.todosRequest(username: "ada", page: 1, tags: [], cursor: "c1")
+        #expect(request.method == .get)
+        #expect(request.url.absoluteString == "https://api.example.com/v1/anything/users/ada/todos?page=1&cursor=c1")
+        #expect(request.headerFields[.init("X-Client")!] == "1.2.3")
+        #expect(request.curlCommand.contains("https://api.example.com/v1/anything/users/ada/todos?page=1&cursor=c1"))
+    }
+}
