@@ -62,7 +62,7 @@ struct UsersAPI {
 // README: api-protocol
 @API
 @Mock
-@Authorization(.bearer("<token>"))
+@Authorization(.bearer("my-token"))
 protocol Todos {
     @GET("/users/:username/todos")
     func getTodos(username: String) async throws -> [Todo]

@@ -29,7 +29,7 @@ struct APIReadmeExamplesTests {
     @Test func theProtocolExampleSendsItsPathAndAuthorization() throws {
         let request = try APIReadmeExamples.getTodosRequest(baseURL: "https://api.example.com/")
         #expect(request.url.absoluteString == "https://api.example.com/users/joshuawright11/todos")
-        #expect(request.headerFields[.authorization] == "Bearer <token>")
+        #expect(request.headerFields[.authorization] == "Bearer my-token")
     }
 
     @Test func theStructExampleDecodesTheUser() async throws {

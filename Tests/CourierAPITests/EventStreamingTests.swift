@@ -15,7 +15,7 @@ struct EventsAPI {
 
     @EventStreaming
     @POST("/sse")
-    func posted(model: String) async throws -> AsyncThrowingStream<ServerSentEvent, any Error>
+    func posted(model: String, @Query("retry_ms") retryMs: Int) async throws -> AsyncThrowingStream<ServerSentEvent, any Error>
 }
 
 @Suite("@EventStreaming")
@@ -56,7 +56,7 @@ struct EventStreamingTests {
                 return try await next(request)
             }
             var count = 0
-            for try await _ in try await EventsAPI(recording).posted(model: "gpt") { count += 1 }
+            for try await _ in try await EventsAPI(recording).posted(model: "gpt", retryMs: 10) { count += 1 }
             #expect(count == 3)
             let request = try #require(seen.all.first)
             #expect(request.method == .post)

@@ -46,10 +46,12 @@ extension Provider {
         return path.isEmpty ? "." : String(path)
     }
 
+    /// The endpoint's JSON coders; the default encoder sorts keys, so a body's bytes are reproducible.
     static func jsonCoders(for endpoint: APIRequest) -> (encoder: JSONEncoder, decoder: JSONDecoder) {
         var customEncoder: JSONEncoder?
         if case .json(let encoder, _) = endpoint.encoding { customEncoder = encoder }
         let encoder = customEncoder ?? JSONEncoder()
+        if customEncoder == nil { encoder.outputFormatting = [.sortedKeys] }
         let decoder = endpoint.encoding.decoder ?? JSONDecoder()
         if case .snakeCase = endpoint.keyMapping {
             if customEncoder == nil { encoder.keyEncodingStrategy = .convertToSnakeCase }

@@ -141,12 +141,9 @@ extension EndpointAnalyzer {
     }
 
     private func addMultipartFixIt() -> FixIt {
-        var attributes = function.attributes
         let multipart = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Multipart")))
-            .with(\.trailingTrivia, .space)
-        attributes.insert(.attribute(multipart), at: attributes.startIndex)
         return FixIt(message: APIFixIt(message: "add @Multipart"),
-                     changes: [.replace(oldNode: Syntax(function.attributes), newNode: Syntax(attributes))])
+                     changes: [.replace(oldNode: Syntax(function), newNode: Syntax(Self.adding(multipart, to: function)))])
     }
 
     private func unknownPlaceholder(_ placeholder: String) -> Diagnostic {

@@ -72,15 +72,26 @@ struct EndpointAnalyzer {
         let attribute = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("GET")),
                                         leftParen: .leftParenToken(),
                                         arguments: .argumentList([LabeledExprSyntax(expression: StringLiteralExprSyntax(content: "/"))]),
-                                        rightParen: .rightParenToken(), trailingTrivia: .space)
-        var fixed = function
-        fixed.attributes.append(.attribute(attribute))
+                                        rightParen: .rightParenToken())
         diagnostics.append(Diagnostic(
             node: function.name,
             message: APIDiagnostic.noMethodAttribute(function: name),
             fixIt: FixIt(message: APIFixIt(message: "add @GET(\"/\")"),
-                         changes: [.replace(oldNode: Syntax(function.attributes), newNode: Syntax(fixed.attributes))])
+                         changes: [.replace(oldNode: Syntax(function), newNode: Syntax(Self.adding(attribute, to: function)))])
         ))
+    }
+
+    /// `function` with `attribute` on a line of its own before its other attributes.
+    static func adding(_ attribute: AttributeSyntax, to function: FunctionDeclSyntax) -> FunctionDeclSyntax {
+        let leading = function.leadingTrivia
+        let indentation = Trivia(pieces: leading.pieces.reversed().prefix { piece in
+            if case .newlines = piece { return false }
+            return true
+        }.reversed())
+        var fixed = function.with(\.leadingTrivia, [])
+        let placed = attribute.with(\.leadingTrivia, leading).with(\.trailingTrivia, Trivia.newline + indentation)
+        fixed.attributes.insert(.attribute(placed), at: fixed.attributes.startIndex)
+        return fixed
     }
 
     private mutating func readMethod(_ attribute: AttributeSyntax) -> (method: String, path: String)? {
