@@ -50,8 +50,57 @@ struct DiagnosticTests {
         assertMacro {
             """
             @API
-            protocol Users {
+            struct UsersAPI {
                 func getUser() async throws -> User
+            }
+            """
+        } diagnostics: {
+            """
+            @API
+            struct UsersAPI {
+                func getUser() async throws -> User
+                     ┬──────
+                     ╰─ 🛑 'getUser' has no method attribute; an endpoint needs one such as @GET("/path")
+                        ✏️ add @GET("/")
+            }
+            """
+        } fixes: {
+            """
+            @API
+            struct UsersAPI {
+                @GET("/")
+                func getUser() async throws -> User
+            }
+            """
+        } expansion: {
+            """
+            struct UsersAPI {
+                func getUser() async throws -> User {
+                    let request = try getUserRequest()
+                    return try await provider.decode(request, as: User.self)
+                }
+
+                /// The request `getUser` sends, built but not sent.
+                func getUserRequest() throws -> Request {
+                    let endpoint = APIRequest(method: "GET", path: "/")
+                    return try provider.request(for: endpoint)
+                }
+
+                /// Where requests go and the client they are sent with.
+                let provider: Provider
+
+                /// An API on `provider`.
+                init(_ provider: Provider) {
+                    self.provider = provider
+                }
+
+                /// An API on `provider`.
+                init(provider: Provider) {
+                    self.provider = provider
+                }
+            }
+
+            extension UsersAPI: Sendable {
             }
             """
         }
@@ -291,6 +340,41 @@ struct DiagnosticTests {
             struct UsersAPI {
                 @POST("/photo")
                 func upload(@Part(name: "photo") photo: Data) async throws
+            }
+            """
+        } diagnostics: {
+            """
+            struct UsersAPI {
+                @POST("/photo")
+                func upload(@Part(name: "photo") photo: Data) async throws
+                            ┬───────────────────
+                            ╰─ 🛑 @Part on 'photo' needs a multipart endpoint; add @Multipart to the function or its type
+                               ✏️ add @Multipart
+            }
+            """
+        } fixes: {
+            """
+            struct UsersAPI {
+                @Multipart
+                @POST("/photo")
+                func upload(@Part(name: "photo") photo: Data) async throws
+            }
+            """
+        } expansion: {
+            """
+            struct UsersAPI {
+                func upload(@Part(name: "photo") photo: Data) async throws {
+                    let request = try uploadRequest(photo: photo)
+                    try await provider.send(request)
+                }
+
+                /// The request `upload` sends, built but not sent.
+                func uploadRequest(@Part(name: "photo") photo: Data) throws -> Request {
+                    var endpoint = APIRequest(method: "POST", path: "/photo")
+                    endpoint.encoding = .multipart()
+                    endpoint.part(name: "photo", photo)
+                    return try provider.request(for: endpoint)
+                }
             }
             """
         }
