@@ -27,8 +27,7 @@ public struct APIRequest: Sendable {
     var authorization: Authorization?
     var body: BodyContent = .none
     var errorBody: (@Sendable (Response) -> (any Error & Sendable)?)?
-    var uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
-    var downloadProgress: (@Sendable (Int64, Int64?) -> Void)?
+    var blocks: [any RequestBuildable & Sendable] = []
 
     enum BodyContent: Sendable {
         case none
@@ -196,13 +195,8 @@ public struct APIRequest: Sendable {
         retry = policy
     }
 
-    /// Reports upload progress of this call.
-    public mutating func onUploadProgress(_ handler: @escaping @Sendable (_ sent: Int64, _ total: Int64?) -> Void) {
-        uploadProgress = handler
-    }
-
-    /// Reports download progress of this call.
-    public mutating func onDownloadProgress(_ handler: @escaping @Sendable (_ received: Int64, _ total: Int64?) -> Void) {
-        downloadProgress = handler
+    /// Applies a core block passed as a parameter (`progress: OnUploadProgress`), after everything else.
+    public mutating func apply(_ block: some RequestBuildable & Sendable) {
+        blocks.append(block)
     }
 }

@@ -67,7 +67,9 @@ public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
             let generator = EndpointGenerator(endpoint: endpoint)
             let body = generator.bodyStatements().map { "    " + $0 }.joined(separator: "\n")
             members.append("\(access)func \(Self.signature(of: function)) {\n\(body)\n}")
-            members.append(generator.requestFunction(access: accessLevel))
+            if generator.hasRequestFunction {
+                members.append(generator.requestFunction(access: accessLevel))
+            }
         }
         guard !failed else { return [] }
         let name = protocolDecl.name.text

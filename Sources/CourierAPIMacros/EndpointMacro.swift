@@ -29,8 +29,9 @@ public struct EndpointMacro: BodyMacro, PeerMacro {
               isFirstMethodAttribute(node, of: function) else { return [] }
         var analyzer = EndpointAnalyzer(function: function, typeAttributes: typeAttributes)
         guard let endpoint = analyzer.analyze() else { return [] }
-        let access = function.modifiers.accessLevel
-        return [DeclSyntax("\(raw: EndpointGenerator(endpoint: endpoint).requestFunction(access: access))")]
+        let generator = EndpointGenerator(endpoint: endpoint)
+        guard generator.hasRequestFunction else { return [] }
+        return [DeclSyntax("\(raw: generator.requestFunction(access: function.modifiers.accessLevel))")]
     }
 
     /// The attributes of the enclosing type, or `nil` inside a protocol, whose conformance `@API` writes.

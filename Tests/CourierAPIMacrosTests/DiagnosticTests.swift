@@ -455,9 +455,13 @@ struct DiagnosticTests {
             """
             struct UsersAPI {
                 func getUser(completion: @escaping (Result<Void, any Error>) -> Void) {
+                    func makeRequest() throws -> Request {
+                        let endpoint = APIRequest(method: "GET", path: "/user")
+                        return try provider.request(for: endpoint)
+                    }
                     let request: Request
                     do {
-                        request = try getUserRequest()
+                        request = try makeRequest()
                     } catch {
                         provider.fail(error, completion)
                         return
@@ -465,12 +469,6 @@ struct DiagnosticTests {
                     provider.complete(request, completion) { provider, request in
                         try await provider.send(request)
                     }
-                }
-
-                /// The request `getUser` sends, built but not sent.
-                func getUserRequest() throws -> Request {
-                    let endpoint = APIRequest(method: "GET", path: "/user")
-                    return try provider.request(for: endpoint)
                 }
             }
             """
@@ -506,9 +504,13 @@ struct DiagnosticTests {
             """
             struct UsersAPI {
                 func getUser(completion: @escaping (Result<User, Error>) -> Void) {
+                    func makeRequest() throws -> Request {
+                        let endpoint = APIRequest(method: "GET", path: "/user")
+                        return try provider.request(for: endpoint)
+                    }
                     let request: Request
                     do {
-                        request = try getUserRequest()
+                        request = try makeRequest()
                     } catch {
                         provider.fail(error, completion)
                         return
@@ -516,12 +518,6 @@ struct DiagnosticTests {
                     provider.complete(request, completion) { provider, request in
                         return try await provider.decode(request, as: User.self)
                     }
-                }
-
-                /// The request `getUser` sends, built but not sent.
-                func getUserRequest() throws -> Request {
-                    let endpoint = APIRequest(method: "GET", path: "/user")
-                    return try provider.request(for: endpoint)
                 }
             }
             """

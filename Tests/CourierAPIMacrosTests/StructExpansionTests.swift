@@ -449,9 +449,13 @@ struct StructExpansionTests {
             """
             struct UsersAPI {
                 func getUser(callback: @escaping (Result<User, Error>) -> Void) {
+                    func makeRequest() throws -> Request {
+                        let endpoint = APIRequest(method: "GET", path: "/user")
+                        return try provider.request(for: endpoint)
+                    }
                     let request: Request
                     do {
-                        request = try getUserRequest()
+                        request = try makeRequest()
                     } catch {
                         provider.fail(error, callback)
                         return
@@ -460,16 +464,14 @@ struct StructExpansionTests {
                         return try await provider.decode(request, as: User.self)
                     }
                 }
-
-                /// The request `getUser` sends, built but not sent.
-                func getUserRequest() throws -> Request {
-                    let endpoint = APIRequest(method: "GET", path: "/user")
-                    return try provider.request(for: endpoint)
-                }
                 func getResponse(completion: @escaping (Response) -> Void) -> Task<Void, Never> {
+                    func makeRequest() throws -> Request {
+                        let endpoint = APIRequest(method: "GET", path: "/response")
+                        return try provider.request(for: endpoint)
+                    }
                     let request: Request
                     do {
-                        request = try getResponseRequest()
+                        request = try makeRequest()
                     } catch {
                         provider.failResponse(error, completion)
                         return Task {
@@ -477,10 +479,34 @@ struct StructExpansionTests {
                     }
                     return provider.completeResponse(request, completion)
                 }
+            }
+            """
+        }
+    }
 
-                /// The request `getResponse` sends, built but not sent.
-                func getResponseRequest() throws -> Request {
-                    let endpoint = APIRequest(method: "GET", path: "/response")
+    @Test func progressParametersAreAppliedAsCoreBlocks() {
+        assertMacro {
+            """
+            struct FilesAPI {
+                @Multipart
+                @POST("/upload")
+                func upload(file: URL, progress: OnUploadProgress) async throws
+            }
+            """
+        } expansion: {
+            """
+            struct FilesAPI {
+                func upload(file: URL, progress: OnUploadProgress) async throws {
+                    let request = try uploadRequest(file: file, progress: progress)
+                    try await provider.send(request)
+                }
+
+                /// The request `upload` sends, built but not sent.
+                func uploadRequest(file: URL, progress: OnUploadProgress) throws -> Request {
+                    var endpoint = APIRequest(method: "POST", path: "/upload")
+                    endpoint.encoding = .multipart()
+                    endpoint.part(name: "file", file)
+                    endpoint.apply(progress)
                     return try provider.request(for: endpoint)
                 }
             }

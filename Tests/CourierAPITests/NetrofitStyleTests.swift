@@ -43,6 +43,9 @@ struct EchoAPI {
     @GET("/anything/files/{name}")
     func file(name: String) async throws -> Echo
 
+    @POST("/anything/upload")
+    func upload(_ payload: NewUser, progress: OnUploadProgress, downloaded: OnDownloadProgress) async throws -> Echo
+
     @Multipart
     @PUT("/anything/user/photo")
     func photo(@Part(name: "photo", filename: "avatar.jpg", mimeType: "image/jpeg") photo: Data,
@@ -168,5 +171,20 @@ extension NetrofitStyleTests {
         #expect(request.url.absoluteString == "https://api.example.com/v1/anything/users/ada/todos?page=1&cursor=c1")
         #expect(request.headerFields[.init("X-Client")!] == "1.2.3")
         #expect(request.curlCommand.contains("https://api.example.com/v1/anything/users/ada/todos?page=1&cursor=c1"))
+    }
+}
+
+extension NetrofitStyleTests {
+    @Test func progressParametersReportTheUploadAndTheDownload() async throws {
+        try await withProvider { provider, _ in
+            let sent = Delivery<Int64>()
+            let received = Delivery<Int64>()
+            let echo = try await EchoAPI(provider).upload(NewUser(name: "Ada", age: 36),
+                                                          progress: OnUploadProgress { bytes, _ in sent.deliver(bytes) },
+                                                          downloaded: OnDownloadProgress { bytes, _ in received.deliver(bytes) })
+            #expect(echo.body.count == 23)
+            #expect(sent.all.last == 23)
+            #expect((received.all.last ?? 0) > 0)
+        }
     }
 }

@@ -36,3 +36,11 @@ extension Body: ExpressibleByIntegerLiteral where Value: ExpressibleByIntegerLit
 extension Body: ExpressibleByBooleanLiteral where Value: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Value.BooleanLiteralType) { self.init(Value(booleanLiteral: value)) }
 }
+
+extension Body: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
+
+extension Body: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
+}

@@ -39,3 +39,11 @@ extension Field: ExpressibleByIntegerLiteral where Value: ExpressibleByIntegerLi
 extension Field: ExpressibleByBooleanLiteral where Value: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Value.BooleanLiteralType) { self.init(Value(booleanLiteral: value)) }
 }
+
+extension Field: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
+
+extension Field: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
+}

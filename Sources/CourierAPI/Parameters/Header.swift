@@ -68,3 +68,11 @@ extension Header where Value == HeaderName {
     /// Any header field by name; an invalid name fails the build.
     public static func custom(_ name: String) -> HeaderName { Courier.Header.custom(name) }
 }
+
+extension Header: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
+
+extension Header: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
+}

@@ -46,3 +46,11 @@ extension Part: ExpressibleByIntegerLiteral where Value: ExpressibleByIntegerLit
 extension Part: ExpressibleByBooleanLiteral where Value: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Value.BooleanLiteralType) { self.init(Value(booleanLiteral: value)) }
 }
+
+extension Part: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
+
+extension Part: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
+}

@@ -43,3 +43,11 @@ extension Path: ExpressibleByIntegerLiteral where Value: ExpressibleByIntegerLit
 extension Path: ExpressibleByBooleanLiteral where Value: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Value.BooleanLiteralType) { self.init(Value(booleanLiteral: value)) }
 }
+
+extension Path: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
+
+extension Path: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
+}

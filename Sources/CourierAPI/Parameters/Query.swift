@@ -69,3 +69,11 @@ extension Query where Value == Courier.Query {
         self.init(wrappedValue: Courier.Query(encodable))
     }
 }
+
+extension Query: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
+
+extension Query: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
+}

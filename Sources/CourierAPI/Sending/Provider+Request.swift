@@ -20,8 +20,7 @@ extension Provider {
             }
             if let body = Self.body(of: endpoint) { body }
             if let timeout = endpoint.timeout { Timeout(timeout) }
-            if let handler = endpoint.uploadProgress { OnUploadProgress(handler) }
-            if let handler = endpoint.downloadProgress { OnDownloadProgress(handler) }
+            for block in endpoint.blocks { ParameterBlock(base: block) }
         }
         if !endpoint.queryItems.isEmpty {
             Self.appendQuery(endpoint.queryItems, to: &request.url)
@@ -130,5 +129,14 @@ struct FieldsObject: Encodable, Sendable {
         for field in fields {
             try container.encode(field.value, forKey: Key(stringValue: field.name))
         }
+    }
+}
+
+/// A core block an endpoint received as a parameter, applied as it is.
+struct ParameterBlock: RequestBuildable {
+    let base: any RequestBuildable & Sendable
+
+    func apply(to draft: inout RequestDraft) throws {
+        try base.apply(to: &draft)
     }
 }

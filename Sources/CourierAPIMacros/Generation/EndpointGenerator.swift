@@ -18,19 +18,28 @@ struct EndpointGenerator {
 
     var requestFunctionName: String { "\(endpoint.name)Request" }
 
-    /// `func <name>Request(…) throws -> Request`, which builds the endpoint's request without sending it.
-    func requestFunction(access: String?) -> String {
+    /// Whether the endpoint has a `<name>Request(…)` function: completion-handler endpoints build
+    /// their request inside the call, so one declared beside its async twin does not clash with it.
+    var hasRequestFunction: Bool { endpoint.completion == nil }
+
+    /// The statements that build the endpoint's `Request`, ending with its `return`.
+    func requestStatements() -> [String] {
         let statements = endpoint.optionStatements + endpoint.parameters.map(statement(for:))
         let binding = statements.isEmpty ? "let" : "var"
         var lines = ["\(binding) endpoint = APIRequest(method: \(literal(endpoint.method)), path: \(literal(endpoint.path)))"]
         lines += statements
         lines.append("return try provider.request(for: endpoint)")
-        return """
-            /// The request `\(endpoint.name)` sends, built but not sent.
-            \(access.map { "\($0) " } ?? "")func \(requestFunctionName)(\(parameterList)) throws -> Request {
-            \(lines.map { "    " + $0 }.joined(separator: "\n"))
-            }
-            """
+        return lines
+    }
+
+    /// `func <name>Request(…) throws -> Request`, which builds the endpoint's request without sending it.
+    func requestFunction(access: String?) -> String {
+        """
+        /// The request `\(endpoint.name)` sends, built but not sent.
+        \(access.map { "\($0) " } ?? "")func \(requestFunctionName)(\(parameterList)) throws -> Request {
+        \(requestStatements().map { "    " + $0 }.joined(separator: "\n"))
+        }
+        """
     }
 
     private func statement(for parameter: Parameter) -> String {
@@ -53,6 +62,8 @@ struct EndpointGenerator {
             if let filename { arguments += ", filename: \(literal(filename))" }
             if let mimeType { arguments += ", mimeType: \(literal(mimeType))" }
             return "endpoint.part(\(arguments), \(value))"
+        case .block:
+            return "endpoint.apply(\(value))"
         }
     }
 
@@ -65,10 +76,13 @@ struct EndpointGenerator {
         let failure = completion.kind == .response ? "failResponse" : "fail"
         let fallback = completion.returnsTask ? "return Task {}" : "return"
         let start = completion.returnsTask ? "return " : ""
-        var lines = [
+        var lines = ["func makeRequest() throws -> Request {"]
+        lines += requestStatements().map { "    " + $0 }
+        lines += [
+            "}",
             "let request: Request",
             "do {",
-            "    request = try \(build)",
+            "    request = try makeRequest()",
             "} catch {",
             "    provider.\(failure)(error, \(completion.parameterName))",
             "    \(fallback)",

@@ -52,6 +52,8 @@ struct Parameter {
         case body
         case field(String)
         case part(name: String, filename: String?, mimeType: String?)
+        /// A core block applied to the request: `OnUploadProgress`, `OnDownloadProgress`.
+        case block
     }
 }
 

@@ -32,6 +32,8 @@ extension EndpointAnalyzer {
                                                   fixIt: addMultipartFixIt()))
                     failed = true
                 }
+            } else if let nominal = syntax.type.nominal, Self.blockTypes.contains(nominal.name) {
+                role = .block
             } else if let matchedPlaceholder {
                 role = .path(matchedPlaceholder, encoded: false)
             } else if Self.queryMethods.contains(method) {
@@ -63,6 +65,9 @@ extension EndpointAnalyzer {
         }
         return failed ? nil : parameters
     }
+
+    /// Core blocks a parameter may carry per call: progress reporting for uploads and downloads.
+    static let blockTypes: Set<String> = ["OnUploadProgress", "OnDownloadProgress"]
 
     private func roleFromAttribute(_ attribute: AttributeSyntax, label: String?, internalName: String, placeholder: String?) -> Parameter.Role {
         let given = attribute.stringArgument(nil)
@@ -171,7 +176,7 @@ extension EndpointAnalyzer {
                 fieldFix.firstName = .identifier(second.internalName)
                 fieldFix.secondName = nil
             }
-            fieldFix.attributes = AttributeListSyntax(fieldFix.attributes.filter { element in
+            fieldFix.attributes = AttributeListSyntax(Array(fieldFix.attributes).filter { element in
                 if case .attribute(let attribute) = element { return attribute.name != "Body" }
                 return true
             })

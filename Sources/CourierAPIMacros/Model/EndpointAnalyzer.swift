@@ -38,7 +38,7 @@ struct EndpointAnalyzer {
         }
         if methods.count > 1 {
             let second = methods[1]
-            let remaining = function.attributes.filter { element in
+            let remaining = Array(function.attributes).filter { element in
                 if case .attribute(let attribute) = element { return attribute.id != second.id }
                 return true
             }
