@@ -16,14 +16,6 @@ struct Endpoint {
     let result: ResultKind
     /// Statements that configure the `APIRequest` from type and method attributes.
     let optionStatements: [String]
-    /// The function declaration it was read from.
-    let function: FunctionDeclSyntax
-
-    /// `name(label:label:)`, as endpoints are named in mock errors.
-    var selector: String {
-        let labels = function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
-        return "\(name)(\(labels))"
-    }
 }
 
 /// A parameter that goes into the request.
@@ -40,9 +32,6 @@ struct Parameter {
     let isWrapperType: Bool
     /// The declaration, for fix-its and for copying into generated functions.
     let syntax: FunctionParameterSyntax
-
-    /// The key a query item or field is sent under when no attribute names it.
-    var key: String { label ?? internalName }
 
     enum Role: Equatable {
         case path(String, encoded: Bool)
@@ -73,7 +62,7 @@ struct Completion {
 }
 
 /// What an endpoint returns.
-indirect enum ResultKind {
+enum ResultKind {
     case void
     case response
     case data

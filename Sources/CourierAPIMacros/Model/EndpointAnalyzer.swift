@@ -63,7 +63,7 @@ struct EndpointAnalyzer {
         guard checkBodies(parameters) else { return nil }
         guard let result = readResult(completion: completion), diagnostics.isEmpty else { return nil }
         return Endpoint(name: name, method: method, path: path, parameters: parameters, completion: completion.map(\.completion),
-                        result: result, optionStatements: optionStatements(encoding: encoding), function: function)
+                        result: result, optionStatements: optionStatements(encoding: encoding))
     }
 
     // MARK: Method and path
