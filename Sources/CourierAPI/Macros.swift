@@ -7,7 +7,7 @@ public import Foundation
 /// for the endpoint bodies its method attributes write; on a protocol, generates `<Protocol>API`.
 @attached(member, names: named(provider), named(init))
 @attached(peer, names: suffixed(API))
-@attached(extension, conformances: Sendable)
+@attached(extension, conformances: Sendable, names: arbitrary)
 public macro API() = #externalMacro(module: "CourierAPIMacros", type: "APIMacro")
 
 /// Generates `<Protocol>Mock`, with a `mock<Endpoint> { … }` function per endpoint and a clear

@@ -40,8 +40,57 @@ public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
+        if let protocolDecl = declaration.as(ProtocolDeclSyntax.self) {
+            return try plainValueOverloads(of: protocolDecl, type: type)
+        }
         guard declaration.is(StructDeclSyntax.self), !protocols.isEmpty else { return [] }
         return [try ExtensionDeclSyntax("extension \(type.trimmed): Sendable {}")]
+    }
+
+    /// For requirements with parameter types such as `Body<Todo>`, overloads taking the plain values,
+    /// so call sites pass `todo` as they do with Papyrus, whose parameter types are type aliases.
+    static func plainValueOverloads(of protocolDecl: ProtocolDeclSyntax, type: some TypeSyntaxProtocol) throws -> [ExtensionDeclSyntax] {
+        let access = protocolDecl.modifiers.accessLevel.map { "\($0) " } ?? ""
+        var overloads: [String] = []
+        for member in protocolDecl.memberBlock.members {
+            guard let function = member.decl.as(FunctionDeclSyntax.self), function.genericParameterClause == nil else { continue }
+            var wrapped = false
+            var parameters: [String] = []
+            var arguments: [String] = []
+            for parameter in function.signature.parameterClause.parameters {
+                let label = parameter.firstName.text
+                let name = (parameter.secondName ?? parameter.firstName).text
+                let argumentName = name == "_" ? "value\(arguments.count)" : name
+                var declared = parameter.with(\.trailingComma, nil)
+                var argument = argumentName
+                if let nominal = parameter.type.nominal, MockMacro.wrapperTypes.contains(nominal.name), nominal.arguments.count == 1 {
+                    wrapped = true
+                    declared.type = nominal.arguments[0].with(\.leadingTrivia, []).with(\.trailingTrivia, [])
+                    argument = "\(nominal.name)(wrappedValue: \(argumentName))"
+                }
+                if name == "_" { declared.secondName = .identifier(argumentName) }
+                parameters.append(declared.trimmedDescription)
+                arguments.append(label == "_" ? argument : "\(label): \(argument)")
+            }
+            guard wrapped else { continue }
+            let effects = function.signature.effectSpecifiers
+            let call = (effects?.throwsClause != nil ? "try " : "") + (effects?.asyncSpecifier != nil ? "await " : "")
+                + "\(function.name.text)(\(arguments.joined(separator: ", ")))"
+            var signature = "\(function.name.text)(\(parameters.joined(separator: ", ")))"
+            if let effects { signature += " " + effects.trimmedDescription }
+            if let returnClause = function.signature.returnClause { signature += " " + returnClause.trimmedDescription }
+            let returns = function.signature.returnClause.map { !$0.type.isVoid } ?? false
+            overloads.append("""
+                /// `\(function.name.text)` with plain values for its parameter types.
+                \(access)func \(signature) {
+                    \(returns ? "return " : "")\(call)
+                }
+                """)
+        }
+        guard !overloads.isEmpty else { return [] }
+        let body = overloads.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
+            .joined(separator: "\n\n")
+        return [try ExtensionDeclSyntax("extension \(type.trimmed) {\n\(raw: body)\n}")]
     }
 
     public static func expansion(

@@ -64,6 +64,13 @@ struct ProtocolExpansionTests {
                     return try provider.request(for: endpoint)
                 }
             }
+
+            extension Todos {
+                /// `createTodo` with plain values for its parameter types.
+                public func createTodo(todo: Todo, customHeader: String) async throws {
+                    try await createTodo(todo: Body(wrappedValue: todo), customHeader: Header(wrappedValue: customHeader))
+                }
+            }
             """
         }
     }

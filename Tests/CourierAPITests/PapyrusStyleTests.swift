@@ -74,6 +74,20 @@ struct PapyrusStyleTests {
         }
     }
 
+    @Test func callSitesPassPlainValuesAsWithPapyrusTypeAliases() async throws {
+        try await withProvider { provider, _ in
+            let todos: any Todos = TodosAPI(provider: provider)
+            let todo = NewUser(name: "Ada", age: 36)
+            let header = "abc"
+            let created = try await todos.createTodo(todo: todo, customHeader: header)
+            #expect(created.header("Custom-Header") == "abc")
+            let listed = try await todos.getTodos(username: "ada", sort: .oldest, limit: 2)
+            #expect(listed.query == "sort=oldest&limit=2")
+            let updated = try await todos.updateTodo(id: .newest, name: "Milk", isDone: false)
+            #expect(updated.path == "/anything/todo/newest")
+        }
+    }
+
     @Test func httpWithACustomMethod() async throws {
         try await withProvider { provider, _ in
             let echo = try await TodosAPI(provider: provider).purge()

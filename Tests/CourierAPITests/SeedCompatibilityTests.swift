@@ -145,19 +145,24 @@ enum NetrofitSeed {
     }
 }
 
+// Papyrus's types, at file scope: the plain-value overloads `@API` adds to a protocol are an
+// extension, which a macro writes at file scope whatever the protocol's nesting.
+struct Todo: Codable, Sendable {
+    let name: String
+    let isDone: Bool
+    let tags: [String]
+}
+
+struct Repository: Codable, Sendable {
+    let name: String
+}
+
+struct Transaction: Codable, Sendable {}
+
 /// Papyrus's README, declared as written there, except: protocols nested in a namespace, `Part` written
 /// `Part<Data>`/`Part<URL>`, a valid bearer token, and `Error` written `any Error`.
 enum PapyrusSeed {
     struct User: Codable, Sendable {}
-    struct Todo: Codable, Sendable {
-        let name: String
-        let isDone: Bool
-        let tags: [String]
-    }
-    struct Repository: Codable, Sendable {
-        let name: String
-    }
-    struct Transaction: Codable, Sendable {}
     struct Post: Codable, Sendable {}
 
     @API
