@@ -31,7 +31,7 @@ public struct EndpointMacro: BodyMacro, PeerMacro {
         guard let endpoint = analyzer.analyze() else { return [] }
         let generator = EndpointGenerator(endpoint: endpoint)
         guard generator.hasRequestFunction else { return [] }
-        return [DeclSyntax("\(raw: generator.requestFunction(access: function.modifiers.accessLevel))")]
+        return [DeclSyntax("\(raw: generator.requestFunction(access: function.modifiers.memberAccessLevel))")]
     }
 
     /// The attributes of the enclosing type, or `nil` inside a protocol, whose conformance `@API` writes.

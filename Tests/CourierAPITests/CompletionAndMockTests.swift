@@ -97,3 +97,26 @@ struct CompletionAndMockTests {
         #expect(delivery.all == ["Mocked"])
     }
 }
+
+@API
+@Mock
+private protocol Internals {
+    @GET("/anything/internal/:id")
+    func item(id: Path<Int>) async throws -> Echo
+}
+
+@Suite("Access levels")
+struct AccessLevelTests {
+    @Test func aPrivateProtocolGetsFilePrivateConformances() async throws {
+        try await withProvider { provider, _ in
+            let echo = try await InternalsAPI(provider: provider).item(id: 4)
+            #expect(echo.path == "/anything/internal/4")
+        }
+        let mock = InternalsMock()
+        mock.mockItem { id in
+            #expect(id == 5)
+            throw CourierError(.invalidRequest, "mocked failure")
+        }
+        await #expect(throws: CourierError.self) { try await mock.item(id: 5) }
+    }
+}

@@ -53,12 +53,23 @@ extension AttributeListSyntax {
 }
 
 extension DeclModifierListSyntax {
+    /// The access modifier as written (`open` read as `public`), for members generated beside a member.
+    var memberAccessLevel: String? {
+        accessLevel == "fileprivate" && contains { $0.name.text == "private" } ? "private" : accessLevel
+    }
+
     /// The access modifier, for generated declarations that follow the declaration's access level.
     var accessLevel: String? {
         for modifier in self {
             switch modifier.name.tokenKind {
             case .keyword(.public), .keyword(.package), .keyword(.internal), .keyword(.fileprivate), .keyword(.private), .keyword(.open):
-                return modifier.name.text == "open" ? "public" : modifier.name.text
+                // A generated type is a file-scope peer, so `private` there means `fileprivate`,
+                // which its members must spell to witness the protocol's requirements.
+                switch modifier.name.text {
+                case "open": return "public"
+                case "private": return "fileprivate"
+                default: return modifier.name.text
+                }
             default:
                 continue
             }
