@@ -120,6 +120,11 @@ public struct APIRequest: Sendable {
         header(value.name ?? name, value.wrappedValue)
     }
 
+    /// Sets the header of an optional `Header<Value?>` parameter; `nil` leaves it out.
+    public mutating func header<Value: CustomStringConvertible>(_ name: String, _ value: Header<Value?>) {
+        header(value.name ?? name, value.wrappedValue)
+    }
+
     /// Sets an `Authorization` header from one of the core's schemes (`.bearer`, `.basic`).
     public mutating func authorization(_ authorization: Authorization) {
         self.authorization = authorization
@@ -153,6 +158,11 @@ public struct APIRequest: Sendable {
 
     /// Adds the wrapped value of a `Field<Value>` parameter.
     public mutating func field<Value: Encodable & Sendable>(_ name: String, _ value: Field<Value>) {
+        field(value.name ?? name, value.wrappedValue)
+    }
+
+    /// Adds the wrapped value of an optional `Field<Value?>` parameter; `nil` leaves the field out.
+    public mutating func field<Value: Encodable & Sendable>(_ name: String, _ value: Field<Value?>) {
         field(value.name ?? name, value.wrappedValue)
     }
 

@@ -31,6 +31,9 @@ protocol Todos {
     @Http(path: "/anything/custom", method: "PURGE")
     func purge() async throws -> Echo
 
+    @POST("/anything/optional")
+    func optionals(nickname: Field<String?>, trace: Header<String?>, note: String?) async throws -> Echo
+
     @DELETE("/anything/transfers/:id")
     func deleteTransfer(id: Int, reason: String) async throws
 }
@@ -85,6 +88,18 @@ struct PapyrusStyleTests {
             #expect(listed.query == "sort=oldest&limit=2")
             let updated = try await todos.updateTodo(id: .newest, name: "Milk", isDone: false)
             #expect(updated.path == "/anything/todo/newest")
+        }
+    }
+
+    @Test func nilOptionalsAreLeftOut() async throws {
+        try await withProvider { provider, _ in
+            let todos: any Todos = TodosAPI(provider: provider)
+            let empty = try await todos.optionals(nickname: nil, trace: nil, note: nil)
+            #expect(empty.body.isEmpty)
+            #expect(empty.header("Trace") == nil)
+            let full = try await todos.optionals(nickname: "a", trace: "t", note: "n")
+            #expect(full.text == #"{"nickname":"a","note":"n"}"#)
+            #expect(full.header("Trace") == "t")
         }
     }
 
