@@ -47,6 +47,10 @@ struct EchoAPI {
     func upload(_ payload: NewUser, progress: OnUploadProgress, downloaded: OnDownloadProgress) async throws -> Echo
 
     @Multipart
+    @POST("/anything/upload")
+    func uploadFile(file: URL, meta: [String: String]) async throws -> Echo
+
+    @Multipart
     @PUT("/anything/user/photo")
     func photo(@Part(name: "photo", filename: "avatar.jpg", mimeType: "image/jpeg") photo: Data,
                @Part(name: "desc") description: String) async throws -> Echo
@@ -185,6 +189,23 @@ extension NetrofitStyleTests {
             #expect(echo.body.count == 23)
             #expect(sent.all.last == 23)
             #expect((received.all.last ?? 0) > 0)
+        }
+    }
+}
+
+extension NetrofitStyleTests {
+    @Test func aFileURLIsStreamedAsAPartAndADictionaryAddsTextParts() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID()).txt")
+        try Data("FILE CONTENT".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withProvider { provider, _ in
+            let api = EchoAPI(provider)
+            let request = try api.uploadFileRequest(file: file, meta: ["kind": "note"])
+            #expect(request.body?.segments?.contains(.file(file, length: 12)) == true)
+            let echo = try await api.uploadFile(file: file, meta: ["kind": "note"])
+            #expect(echo.text.contains("Content-Disposition: form-data; name=\"file\"; filename=\"\(file.lastPathComponent)\"\r\n"))
+            #expect(echo.text.contains("FILE CONTENT"))
+            #expect(echo.text.contains("Content-Disposition: form-data; name=\"kind\"\r\n\r\nnote\r\n"))
         }
     }
 }
