@@ -3,8 +3,17 @@ import CourierTestServer
 import Foundation
 import Testing
 
+struct Tick: Decodable, Sendable, Equatable {
+    let tickCount: Int
+}
+
 @API
 struct EventsAPI {
+    @GET("/ticks")
+    @EventStreaming
+    @KeyMapping(.snakeCase)
+    func ticks() async throws -> AsyncThrowingStream<Tick, any Error>
+
     @GET("/sse")
     @EventStreaming
     func data(count: Int, @Query("drop_after") dropAfter: Int?, @Query("retry_ms") retryMs: Int) async throws -> AsyncThrowingStream<String, any Error>
@@ -34,6 +43,17 @@ struct EventStreamingTests {
             #expect(received == ["event 1\nof 3", "event 2\nof 3", "event 3\nof 3"])
             #expect(seen.all.count >= 2)
             #expect(seen.all.last?.headerFields[.init("Last-Event-ID")!] != nil)
+        }
+    }
+
+    @Test func eachEventsDataDecodedWithTheEndpointsDecoder() async throws {
+        try await withProvider { provider, _ in
+            var ticks: [Tick] = []
+            for try await tick in try await EventsAPI(provider).ticks() {
+                ticks.append(tick)
+                if ticks.count == 2 { break }
+            }
+            #expect(ticks == [Tick(tickCount: 1), Tick(tickCount: 2)])
         }
     }
 

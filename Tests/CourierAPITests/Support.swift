@@ -53,7 +53,11 @@ enum APITestRoutes {
     static let failure = Route("/failure") { _ in
         TestServerResponse(status: 422, headers: [("Content-Type", "application/json")], body: Data(#"{"message":"name taken"}"#.utf8))
     }
-    static let all: [Route] = [user, list, empty, failure] + Route.defaults
+    static let ticks = Route("/ticks") { _ in
+        TestServerResponse(headers: [("Content-Type", "text/event-stream")],
+                           body: Data("data: {\"tick_count\":1}\n\nevent: other\ndata: {\"tick_count\":2}\n\n".utf8))
+    }
+    static let all: [Route] = [user, list, empty, failure, ticks] + Route.defaults
 }
 
 /// Runs `body` with a loopback test server and a provider whose base URL is the server's root.
