@@ -9,12 +9,15 @@ public enum KeyMapping: Sendable {
     case useDefaultKeys
     /// `userID` is sent as `user_id`; `user_id` in a response decodes into `userID`.
     case snakeCase
+    /// Keys sent as `to` returns them; response keys read as `from` returns them (Papyrus's `.custom`).
+    case custom(to: @Sendable (String) -> String, from: @Sendable (String) -> String)
 
     /// The key as it is sent.
     public func encode(_ key: String) -> String {
         switch self {
         case .useDefaultKeys: key
         case .snakeCase: Self.snakeCased(key)
+        case .custom(let to, _): to(key)
         }
     }
 

@@ -33,6 +33,19 @@ protocol Profiles {
     func user() async throws -> CreatedUser
 }
 
+@API
+@KeyMapping(.custom(to: { $0.uppercased() }, from: { $0.lowercased() }))
+protocol Shouting {
+    @GET("/anything/shout")
+    func shout(pageSize: Int) async throws -> Echo
+
+    @POST("/anything/shout")
+    func post(firstName: String) async throws -> Echo
+
+    @GET("/user")
+    func user() async throws -> User
+}
+
 @Suite("@KeyMapping")
 struct KeyMappingTests {
     @Test func queryKeysAreSnakeCased() async throws {
@@ -58,6 +71,18 @@ struct KeyMappingTests {
         try await withProvider { provider, _ in
             let user = try await ProfilesAPI(provider: provider).user()
             #expect(user == CreatedUser(id: "u1", createdAt: "2026"))
+        }
+    }
+
+    @Test func customMappingsEncodeAndDecodeKeys() async throws {
+        try await withProvider { provider, _ in
+            let api = ShoutingAPI(provider: provider)
+            let query = try await api.shout(pageSize: 3)
+            let body = try await api.post(firstName: "Ada")
+            let user = try await api.user()
+            #expect(query.query == "PAGESIZE=3")
+            #expect(body.text == #"{"FIRSTNAME":"Ada"}"#)
+            #expect(user == User(id: "u1", name: "Ada"))
         }
     }
 }

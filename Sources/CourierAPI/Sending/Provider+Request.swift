@@ -52,9 +52,19 @@ extension Provider {
         let encoder = customEncoder ?? JSONEncoder()
         if customEncoder == nil { encoder.outputFormatting = [.sortedKeys] }
         let decoder = endpoint.encoding.decoder ?? JSONDecoder()
-        if case .snakeCase = endpoint.keyMapping {
+        switch endpoint.keyMapping {
+        case .useDefaultKeys:
+            break
+        case .snakeCase:
             if customEncoder == nil { encoder.keyEncodingStrategy = .convertToSnakeCase }
             if endpoint.encoding.decoder == nil { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        case .custom(let to, let from):
+            if customEncoder == nil {
+                encoder.keyEncodingStrategy = .custom { path in FieldsObject.Key(stringValue: to(path.last?.stringValue ?? "")) }
+            }
+            if endpoint.encoding.decoder == nil {
+                decoder.keyDecodingStrategy = .custom { path in FieldsObject.Key(stringValue: from(path.last?.stringValue ?? "")) }
+            }
         }
         return (encoder, decoder)
     }
@@ -63,7 +73,11 @@ extension Provider {
         guard case .urlForm(let custom, _) = endpoint.encoding else { return nil }
         if let custom { return custom }
         var encoder = URLFormEncoder()
-        if case .snakeCase = endpoint.keyMapping { encoder.keyEncoding = .convertToSnakeCase }
+        switch endpoint.keyMapping {
+        case .useDefaultKeys: break
+        case .snakeCase: encoder.keyEncoding = .convertToSnakeCase
+        case .custom(let to, _): encoder.keyEncoding = .custom(to)
+        }
         return encoder
     }
 
