@@ -126,4 +126,115 @@ struct ProtocolExpansionTests {
             """
         }
     }
+
+    @Test func everyMethodAttributeAndURLFormAtProtocolLevel() {
+        assertMacro {
+            """
+            @API
+            @URLForm
+            protocol Methods {
+                @PATCH("/todo/:id")
+                func update(id: Int, name: String) async throws
+                @OPTIONS("/meta")
+                func meta() async throws -> HTTPFields
+                @TRACE("/trace")
+                func trace(depth: Int) async throws -> Response
+                @CONNECT("/tunnel")
+                func tunnel() async throws
+                @Http(path: "/cache/:key", method: "PURGE")
+                func purge(key: String) async throws
+            }
+            """
+        } expansion: {
+            """
+            protocol Methods {
+                func update(id: Int, name: String) async throws
+                func meta() async throws -> HTTPFields
+                func trace(depth: Int) async throws -> Response
+                func tunnel() async throws
+                func purge(key: String) async throws
+            }
+
+            /// `Methods` on a `Provider`: every endpoint sends its request through the provider's client.
+            struct MethodsAPI: Methods, Sendable {
+                /// Where requests go and the client they are sent with.
+                let provider: Provider
+
+                /// The API on `provider`.
+                init(provider: Provider) {
+                    self.provider = provider
+                }
+
+                /// The API on `provider`.
+                init(_ provider: Provider) {
+                    self.provider = provider
+                }
+
+                func update(id: Int, name: String) async throws {
+                    let request = try updateRequest(id: id, name: name)
+                    try await provider.send(request)
+                }
+
+                /// The request `update` sends, built but not sent.
+                func updateRequest(id: Int, name: String) throws -> Request {
+                    var endpoint = APIRequest(method: "PATCH", path: "/todo/:id")
+                    endpoint.encoding = .urlForm()
+                    endpoint.path("id", id)
+                    endpoint.field("name", name)
+                    return try provider.request(for: endpoint)
+                }
+
+                func meta() async throws -> HTTPFields {
+                    let request = try metaRequest()
+                    return try await provider.headers(request)
+                }
+
+                /// The request `meta` sends, built but not sent.
+                func metaRequest() throws -> Request {
+                    var endpoint = APIRequest(method: "OPTIONS", path: "/meta")
+                    endpoint.encoding = .urlForm()
+                    return try provider.request(for: endpoint)
+                }
+
+                func trace(depth: Int) async throws -> Response {
+                    let request = try traceRequest(depth: depth)
+                    return try await provider.response(request)
+                }
+
+                /// The request `trace` sends, built but not sent.
+                func traceRequest(depth: Int) throws -> Request {
+                    var endpoint = APIRequest(method: "TRACE", path: "/trace")
+                    endpoint.encoding = .urlForm()
+                    endpoint.query("depth", depth)
+                    return try provider.request(for: endpoint)
+                }
+
+                func tunnel() async throws {
+                    let request = try tunnelRequest()
+                    try await provider.send(request)
+                }
+
+                /// The request `tunnel` sends, built but not sent.
+                func tunnelRequest() throws -> Request {
+                    var endpoint = APIRequest(method: "CONNECT", path: "/tunnel")
+                    endpoint.encoding = .urlForm()
+                    return try provider.request(for: endpoint)
+                }
+
+                func purge(key: String) async throws {
+                    let request = try purgeRequest(key: key)
+                    try await provider.send(request)
+                }
+
+                /// The request `purge` sends, built but not sent.
+                func purgeRequest(key: String) throws -> Request {
+                    var endpoint = APIRequest(method: "PURGE", path: "/cache/:key")
+                    endpoint.encoding = .urlForm()
+                    endpoint.path("key", key)
+                    return try provider.request(for: endpoint)
+                }
+            }
+            """
+        }
+    }
 }
