@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -18,6 +19,8 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        // Declarative API types (`@API`, `@GET`…); the only product that builds swift-syntax.
+        .library(name: "CourierAPI", targets: ["CourierAPI"]),
         // libCourierC.so; scripts/build-libcourier.sh installs it as libcourier.so.1 (its SONAME),
         // since the product name `courier` belongs to the command-line tool.
         .library(name: "CourierC", type: .dynamic, targets: ["CourierCLibrary"]),
@@ -36,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
+        // A range over three majors, so CourierAPI never forces a swift-syntax version on its users.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing.git", from: "0.7.0"),
     ],
     targets: [
         .target(
@@ -128,10 +134,37 @@ let package = Package(
             path: "Tests/Support/TestProcesses",
             swiftSettings: strictSettings
         ),
+        .macro(
+            name: "CourierAPIMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierAPI",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierAPIMacros",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ReadmeExamples",
             dependencies: ["Courier", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Examples/ReadmeExamples",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "APIReadmeExamples",
+            dependencies: ["CourierAPI"],
+            path: "Examples/APIReadmeExamples",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -228,6 +261,28 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierAPIMacrosTests",
+            dependencies: [
+                "CourierAPIMacros",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierAPITests",
+            dependencies: [
+                "CourierAPI",
+                "APIReadmeExamples",
+                "CourierTestServer",
+                "CourierAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
