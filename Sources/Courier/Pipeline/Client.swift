@@ -24,6 +24,9 @@ public struct Client: Sendable {
         public var redirects = RedirectPolicy()
         /// The logger interceptors receive in their context.
         public var logger = Logger(label: "courier")
+        /// Where cookies are kept between requests; `nil` (the default) keeps none. Applied at each
+        /// redirect hop, below the interceptors, so cookies set on the way are not lost.
+        public var cookieJar: CookieJar?
 
         /// The defaults.
         public init() {}
@@ -107,8 +110,12 @@ public struct Client: Sendable {
                                        connectTimeout: configuration.connectTimeout,
                                        uploadProgress: request.options[UploadProgressOption.self],
                                        downloadProgress: request.options[DownloadProgressOption.self])
+        var request = request
+        configuration.cookieJar?.addCookies(to: &request)
         do {
-            return try await transport.send(request, context: context)
+            let response = try await transport.send(request, context: context)
+            configuration.cookieJar?.store(response.headerFields, from: request.url)
+            return response
         } catch var error as CourierError {
             if error.stage == nil { error.stage = "transport" }
             if error.request == nil { error.request = request }
