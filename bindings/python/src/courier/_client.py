@@ -1,0 +1,664 @@
+"""Client, AsyncClient and streaming responses over courier_client."""
+from __future__ import annotations
+
+import asyncio
+import atexit
+import datetime
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Callable, Union
+
+from ._courier_cffi import ffi
+from ._errors import (
+    ClosedError,
+    CourierError,
+    InvalidRequest,
+    PluginError,
+    StreamError,
+    check,
+    encode,
+    from_error,
+    invoke,
+)
+from ._exchange import EventHooks, register
+from ._handles import handles
+from ._lib import lib
+from ._models import Headers, HeaderTypes, Request, Response
+from ._native import build_request, copy_response, snapshot_request
+
+NULL = ffi.NULL
+_TRANSPORTS = {"curl": 0, "ahc": 1, "async-http-client": 1}
+
+
+class Plugin:
+    """A C plugin to load into a client, in its place in the interceptor chain: Plugin(path, config)."""
+
+    def __init__(self, path: str | os.PathLike[str], config: str | None = None) -> None:
+        self.path = os.fspath(path)
+        self.config = config
+        self.name: str | None = None
+        self.version: str | None = None
+        self._handle: Any = None
+
+    def unload(self) -> None:
+        """Removes the plugin's interceptors from its client (the shared object stays mapped)."""
+        if self._handle is None:
+            raise PluginError("the plugin is not loaded", code=15)
+        handle, self._handle = self._handle, None
+        try:
+            invoke(lib.courier_plugin_unload, handle)
+        finally:
+            lib.courier_plugin_free(handle)
+
+    def __repr__(self) -> str:
+        return f"<Plugin {self.name or self.path} {self.version or ''}>".replace(" >", ">")
+
+
+InterceptorTypes = Sequence[Union[Any, Plugin, tuple[str, Union[str, None]]]]
+
+# Every live courier_client, so that interpreter exit frees them; and calls under way, so that
+# exit cancels them first. Clients dropped without close() are queued here by __del__ (which
+# never calls the library) and freed on the next ordinary call.
+_registry_lock = threading.Lock()
+_live_clients: dict[int, Any] = {}
+_dropped: list[Any] = []
+_in_flight: set[Any] = set()
+
+
+def _free_dropped() -> None:
+    with _registry_lock:
+        dropped = _dropped[:]
+        _dropped.clear()
+    for pointer in dropped:
+        lib.courier_client_free(pointer)
+
+
+@atexit.register
+def _shutdown() -> None:
+    with _registry_lock:
+        calls = list(_in_flight)
+    for send in calls:
+        send.cancel()
+    for send in calls:
+        send.wait(5.0)
+    with _registry_lock:
+        clients = list(_live_clients.values()) + _dropped
+        _live_clients.clear()
+        _dropped.clear()
+    for pointer in clients:
+        lib.courier_client_free(pointer)
+
+
+class _ClientCore:
+    """Options shared by Client and AsyncClient, and the courier_client they own."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None,
+        headers: HeaderTypes,
+        timeout: float | None,
+        connect_timeout: float | None,
+        follow_redirects: bool,
+        max_redirects: int,
+        max_body_bytes: int | None,
+        verify: bool,
+        transport: str,
+        callback_threads: int | None,
+        interceptors: InterceptorTypes,
+        plugins: Sequence[tuple[str | os.PathLike[str], str | None]],
+        event_hooks: Mapping[str, Sequence[Callable[[Any], Any]]] | None,
+    ) -> None:
+        _free_dropped()
+        if transport not in _TRANSPORTS:
+            raise InvalidRequest(f"transport must be 'curl' or 'ahc', not {transport!r}", code=1)
+        if base_url is not None:
+            encode(base_url, "base_url")
+        self.base_url = base_url
+        self.headers = Headers(headers)
+        self.plugins: list[Plugin] = []
+        options = ffi.new("courier_client_options *")
+        lib.courier_client_options_init(options)
+        options.transport = _TRANSPORTS[transport]
+        options.timeout_ms = 0 if timeout is None else _milliseconds(timeout, "timeout")
+        if connect_timeout is not None:
+            options.connect_timeout_ms = _milliseconds(connect_timeout, "connect_timeout")
+        options.follow_redirects = 1 if follow_redirects else 0
+        options.max_redirects = int(max_redirects)
+        if max_body_bytes is not None:
+            options.max_body_bytes = int(max_body_bytes)
+        options.verify_tls = 1 if verify else 0
+        if callback_threads is not None:
+            options.callback_threads = int(callback_threads)
+        box = ffi.new("courier_client **")
+        invoke(lib.courier_client_new, options, box)
+        self.pointer = box[0]
+        with _registry_lock:
+            _live_clients[id(self)] = self.pointer
+        try:
+            for item in interceptors:
+                if isinstance(item, Plugin):
+                    self.load_plugin(item)
+                elif isinstance(item, tuple):
+                    self.load_plugin(Plugin(*item))
+                else:
+                    register(self.pointer, item)
+            for path, config in plugins:
+                self.load_plugin(Plugin(path, config))
+            if event_hooks:
+                unknown = set(event_hooks) - {"request", "response"}
+                if unknown:
+                    raise TypeError(f"event_hooks keys are 'request' and 'response', not {sorted(unknown)}")
+                register(self.pointer, EventHooks(list(event_hooks.get("request", [])),
+                                                  list(event_hooks.get("response", []))))
+        except BaseException:
+            self.close()
+            raise
+
+    def live(self) -> Any:
+        pointer = self.pointer
+        if pointer is None:
+            raise ClosedError("the client is closed", code=2)
+        return pointer
+
+    def load_plugin(self, plugin: Plugin) -> Plugin:
+        box = ffi.new("courier_plugin **")
+        config = encode(plugin.config, "the plugin's config") if plugin.config is not None else NULL
+        invoke(lib.courier_plugin_load, self.live(), encode(plugin.path, "the plugin's path"), config, box)
+        plugin._handle = box[0]
+        value = ffi.new("const char **")
+        if lib.courier_plugin_name(box[0], value, NULL) == 0:
+            plugin.name = ffi.string(value[0]).decode("utf-8", "replace")
+        if lib.courier_plugin_version(box[0], value, NULL) == 0:
+            plugin.version = ffi.string(value[0]).decode("utf-8", "replace")
+        self.plugins.append(plugin)
+        return plugin
+
+    def close(self) -> None:
+        with _registry_lock:
+            pointer, self.pointer = self.pointer, None
+            _live_clients.pop(id(self), None)
+        if pointer is not None:
+            for plugin in self.plugins:
+                if plugin._handle is not None:
+                    lib.courier_plugin_free(plugin._handle)
+                    plugin._handle = None
+            lib.courier_client_free(pointer)
+
+    def drop(self) -> None:
+        """From __del__: hands the courier_client to the next ordinary call to free."""
+        with _registry_lock:
+            pointer, self.pointer = getattr(self, "pointer", None), None
+            _live_clients.pop(id(self), None)
+            if pointer is not None:
+                _dropped.append(pointer)
+
+    def build(self, method: str, url: str, kwargs: dict[str, Any]) -> Any:
+        return build_request(method, url, base_url=self.base_url, default_headers=self.headers, **kwargs)
+
+
+def _milliseconds(seconds: float, what: str) -> int:
+    if seconds < 0:
+        raise InvalidRequest(f"{what} must not be negative, not {seconds}", code=1)
+    return max(1, round(seconds * 1000)) if seconds else 0
+
+
+_CLIENT_DOC_ARGS = """
+    base_url: resolves relative URLs (RFC 3986, like urljoin); headers: sent with every request;
+    timeout: seconds for a whole exchange (None: no limit); follow_redirects; transport: "curl"
+    (default) or "ahc"; interceptors: Python interceptors and Plugin(path, config) in chain order
+    (first is outermost); plugins: (path, config) pairs loaded after them; event_hooks:
+    {"request": [...], "response": [...]}.
+"""
+
+
+class _SendState:
+    """One asynchronous send under way: the call handle, and what the completion settles."""
+
+    def __init__(self, request: Request, on_done: Callable[[Response | CourierError], None]) -> None:
+        self.request = request
+        self.on_done = on_done
+        self.lock = threading.Lock()
+        self.call: Any = None
+        self.done = threading.Event()
+        self.started = time.perf_counter()
+        self.sink: Callable[[bytes], int] | None = None
+        self.sink_error: BaseException | None = None
+
+    def attach(self, call: Any) -> None:
+        with self.lock:
+            self.call = call
+        with _registry_lock:
+            if not self.done.is_set():
+                _in_flight.add(self)
+
+    def cancel(self) -> None:
+        with self.lock:
+            call = self.call
+        if call is not None and not self.done.is_set():
+            lib.courier_call_cancel(call, NULL)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.done.wait(timeout)
+
+    def release(self) -> None:
+        """Frees the call handle once the completion has run."""
+        with self.lock:
+            call, self.call = self.call, None
+        if call is not None:
+            lib.courier_call_free(call)
+
+    def complete(self, response: Any, error: Any) -> None:
+        elapsed = datetime.timedelta(seconds=time.perf_counter() - self.started)
+        try:
+            if response != NULL:
+                outcome: Response | CourierError = copy_response(response, self.request, elapsed)
+            else:
+                outcome = from_error(error, self.request)
+                if self.sink_error is not None:
+                    outcome.__cause__ = self.sink_error
+        except BaseException as failure:  # noqa: BLE001
+            outcome = CourierError(f"cannot read the outcome: {failure}", request=self.request)
+        finally:
+            if response != NULL:
+                lib.courier_response_free(response)
+            if error != NULL:
+                lib.courier_error_free(error)
+        with _registry_lock:
+            _in_flight.discard(self)
+        try:
+            self.on_done(outcome)
+        finally:
+            self.done.set()
+
+
+@ffi.callback("courier_completion_fn")
+def _completion_trampoline(user_data: Any, response: Any, error: Any) -> None:
+    state = handles.pop(user_data)
+    if state is None:
+        if response != NULL:
+            lib.courier_response_free(response)
+        if error != NULL:
+            lib.courier_error_free(error)
+        return
+    state.complete(response, error)
+
+
+@ffi.callback("courier_data_fn", error=1)
+def _data_trampoline(user_data: Any, data: Any, length: int) -> int:
+    state = handles.get(user_data)
+    if state is None or state.sink is None:
+        return 1
+    try:
+        return state.sink(ffi.buffer(data, length)[:])
+    except BaseException as failure:  # noqa: BLE001 - aborts the download; the caller sees it
+        state.sink_error = failure
+        return 1
+
+
+def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming: bool) -> None:
+    options = NULL
+    user_data = handles.add(state)
+    if streaming:
+        options = ffi.new("courier_send_options *")
+        lib.courier_send_options_init(options)
+        options.on_data = _data_trampoline
+        options.user_data = user_data
+    call = ffi.new("courier_call **")
+    box = ffi.new("courier_error **")
+    try:
+        code = lib.courier_client_send_async(core.live(), request_pointer, options, _completion_trampoline,
+                                             user_data, call, box)
+    except BaseException:
+        handles.pop(user_data)
+        raise
+    if code:
+        handles.pop(user_data)
+        check(code, box, state.request)
+    state.attach(call[0])
+
+
+class StreamingResponse:
+    """A response whose body arrives chunk by chunk (Client.stream).
+
+    Courier's C ABI delivers the status and headers when the body has ended, so `status_code`,
+    `headers` and `url` are available once `iter_bytes()` has run to the end (or after `read()`).
+    """
+
+    def __init__(self, core: _ClientCore, request_pointer: Any, request: Request, max_chunks: int) -> None:
+        self.request = request
+        self._chunks: queue.Queue[Any] = queue.Queue(maxsize=max_chunks)
+        self._closed = threading.Event()
+        self._outcome: Response | CourierError | None = None
+        self._consumed = False
+        self._state = _SendState(request, self._settle)
+        self._state.sink = self._put
+        _start(core, request_pointer, self._state, streaming=True)
+
+    def _put(self, chunk: bytes) -> int:
+        while not self._closed.is_set():
+            try:
+                self._chunks.put(chunk, timeout=0.05)
+                return 0
+            except queue.Full:
+                continue
+        return 1
+
+    def _settle(self, outcome: Response | CourierError) -> None:
+        self._outcome = outcome
+        while not self._closed.is_set():
+            try:
+                self._chunks.put(None, timeout=0.05)
+                return
+            except queue.Full:
+                continue
+
+    def iter_bytes(self) -> Iterator[bytes]:
+        """The body's chunks as they arrive; raises the send's error at the end if it failed."""
+        if self._consumed:
+            raise StreamError("the body has already been read", code=18)
+        self._consumed = True
+        while True:
+            chunk = self._chunks.get()
+            if chunk is None:
+                break
+            yield chunk
+        if isinstance(self._outcome, CourierError):
+            raise self._outcome
+
+    def read(self) -> bytes:
+        """Reads the rest of the body into memory and returns it."""
+        return b"".join(self.iter_bytes())
+
+    def _head(self) -> Response:
+        outcome = self._outcome
+        if not self._state.done.is_set() or outcome is None or not self._consumed:
+            raise StreamError("the status and headers arrive after the body: iterate iter_bytes() to the end "
+                              "(or call read()) first", code=18)
+        if isinstance(outcome, CourierError):
+            raise outcome
+        return outcome
+
+    @property
+    def status_code(self) -> int:
+        return self._head().status_code
+
+    @property
+    def reason_phrase(self) -> str:
+        return self._head().reason_phrase
+
+    @property
+    def headers(self) -> Headers:
+        return self._head().headers
+
+    @property
+    def url(self) -> str:
+        return self._head().url
+
+    @property
+    def elapsed(self) -> datetime.timedelta:
+        return self._head().elapsed
+
+    @property
+    def is_success(self) -> bool:
+        return self._head().is_success
+
+    def raise_for_status(self) -> StreamingResponse:
+        self._head().raise_for_status()
+        return self
+
+    def close(self) -> None:
+        """Stops the download if it is still running and waits for the send to end."""
+        self._closed.set()
+        self._state.cancel()
+        self._state.wait()
+        self._state.release()
+
+    def __enter__(self) -> StreamingResponse:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Client:
+    __doc__ = "A synchronous HTTP client over Courier's pipeline; a context manager.\n" + _CLIENT_DOC_ARGS
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        headers: HeaderTypes = None,
+        timeout: float | None = 60.0,
+        connect_timeout: float | None = None,
+        follow_redirects: bool = True,
+        max_redirects: int = 10,
+        max_body_bytes: int | None = None,
+        verify: bool = True,
+        transport: str = "curl",
+        callback_threads: int | None = None,
+        interceptors: InterceptorTypes = (),
+        plugins: Sequence[tuple[str | os.PathLike[str], str | None]] = (),
+        event_hooks: Mapping[str, Sequence[Callable[[Any], Any]]] | None = None,
+    ) -> None:
+        self._core = _ClientCore(
+            base_url=base_url, headers=headers, timeout=timeout, connect_timeout=connect_timeout,
+            follow_redirects=follow_redirects, max_redirects=max_redirects, max_body_bytes=max_body_bytes,
+            verify=verify, transport=transport, callback_threads=callback_threads,
+            interceptors=interceptors, plugins=plugins, event_hooks=event_hooks,
+        )
+
+    @property
+    def headers(self) -> Headers:
+        """Headers sent with every request."""
+        return self._core.headers
+
+    @property
+    def is_closed(self) -> bool:
+        return self._core.pointer is None
+
+    def add_interceptor(self, interceptor: Any) -> None:
+        """Appends a Python interceptor to the chain (sends under way keep theirs)."""
+        register(self._core.live(), interceptor)
+
+    def remove_interceptor(self, name: str) -> None:
+        """Removes the interceptors named `name`."""
+        invoke(lib.courier_client_remove_interceptor, self._core.live(), encode(name, "the name"))
+
+    def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
+        """Loads a C plugin; its interceptors join the end of the chain. PluginError on failure."""
+        return self._core.load_plugin(Plugin(path, config))
+
+    def request(self, method: str, url: str, **kwargs: Any) -> Response:
+        """Sends a request and returns the whole response. Any status is a success."""
+        pointer = self._core.build(method, url, kwargs)
+        try:
+            snapshot = snapshot_request(pointer)
+            response = ffi.new("courier_response **")
+            box = ffi.new("courier_error **")
+            started = time.perf_counter()
+            code = lib.courier_client_send(self._core.live(), pointer, response, box)
+            elapsed = datetime.timedelta(seconds=time.perf_counter() - started)
+            if code:
+                check(code, box, snapshot)
+            try:
+                return copy_response(response[0], snapshot, elapsed)
+            finally:
+                lib.courier_response_free(response[0])
+        finally:
+            lib.courier_request_free(pointer)
+
+    def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16, **kwargs: Any) -> StreamingResponse:
+        """Starts a request whose body is read in chunks: `with client.stream(...) as r:`."""
+        pointer = self._core.build(method, url, kwargs)
+        try:
+            return StreamingResponse(self._core, pointer, snapshot_request(pointer), max_buffered_chunks)
+        finally:
+            lib.courier_request_free(pointer)
+
+    def download(self, url: str, path: str | os.PathLike[str], *, method: str = "GET", **kwargs: Any) -> Response:
+        """Streams the body into the file `path` without holding it in memory.
+
+        The file is written as `path` + ".part" and renamed once a 2xx body is complete; any
+        other status raises HTTPStatusError and leaves no file. Returns the response (empty content).
+        """
+        target = Path(path)
+        partial = target.with_name(target.name + ".part")
+        try:
+            with open(partial, "wb") as file, self.stream(method, url, **kwargs) as response:
+                for chunk in response.iter_bytes():
+                    file.write(chunk)
+                head = response._head()
+            head.raise_for_status()
+            os.replace(partial, target)
+            return head
+        finally:
+            if partial.exists():
+                partial.unlink()
+
+    def get(self, url: str, **kwargs: Any) -> Response:
+        return self.request("GET", url, **kwargs)
+
+    def head(self, url: str, **kwargs: Any) -> Response:
+        return self.request("HEAD", url, **kwargs)
+
+    def options(self, url: str, **kwargs: Any) -> Response:
+        return self.request("OPTIONS", url, **kwargs)
+
+    def delete(self, url: str, **kwargs: Any) -> Response:
+        return self.request("DELETE", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> Response:
+        return self.request("POST", url, **kwargs)
+
+    def put(self, url: str, **kwargs: Any) -> Response:
+        return self.request("PUT", url, **kwargs)
+
+    def patch(self, url: str, **kwargs: Any) -> Response:
+        return self.request("PATCH", url, **kwargs)
+
+    def close(self) -> None:
+        """Frees the client; sends under way complete first."""
+        self._core.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        core = getattr(self, "_core", None)
+        if core is not None:
+            core.drop()
+
+
+class AsyncClient:
+    __doc__ = ("An asyncio HTTP client on courier_client_send_async: no thread per send; cancelling "
+               "the task cancels the transfer.\n" + _CLIENT_DOC_ARGS)
+
+    def __init__(self, **kwargs: Any) -> None:
+        defaults: dict[str, Any] = dict(
+            base_url=None, headers=None, timeout=60.0, connect_timeout=None, follow_redirects=True,
+            max_redirects=10, max_body_bytes=None, verify=True, transport="curl", callback_threads=None,
+            interceptors=(), plugins=(), event_hooks=None,
+        )
+        unknown = set(kwargs) - set(defaults)
+        if unknown:
+            raise TypeError(f"AsyncClient() got unexpected arguments {sorted(unknown)}")
+        defaults.update(kwargs)
+        self._core = _ClientCore(**defaults)
+
+    @property
+    def headers(self) -> Headers:
+        return self._core.headers
+
+    @property
+    def is_closed(self) -> bool:
+        return self._core.pointer is None
+
+    def add_interceptor(self, interceptor: Any) -> None:
+        register(self._core.live(), interceptor)
+
+    def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
+        return self._core.load_plugin(Plugin(path, config))
+
+    async def request(self, method: str, url: str, **kwargs: Any) -> Response:
+        """Sends a request; the completion settles the awaited future from a library thread."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Response] = loop.create_future()
+        pointer = self._core.build(method, url, kwargs)
+        try:
+            snapshot = snapshot_request(pointer)
+            state = _SendState(snapshot, lambda outcome: _post(loop, future, state, outcome))
+            _start(self._core, pointer, state, streaming=False)
+        finally:
+            lib.courier_request_free(pointer)
+        try:
+            return await future
+        except asyncio.CancelledError:
+            state.cancel()
+            raise
+
+    async def get(self, url: str, **kwargs: Any) -> Response:
+        return await self.request("GET", url, **kwargs)
+
+    async def head(self, url: str, **kwargs: Any) -> Response:
+        return await self.request("HEAD", url, **kwargs)
+
+    async def options(self, url: str, **kwargs: Any) -> Response:
+        return await self.request("OPTIONS", url, **kwargs)
+
+    async def delete(self, url: str, **kwargs: Any) -> Response:
+        return await self.request("DELETE", url, **kwargs)
+
+    async def post(self, url: str, **kwargs: Any) -> Response:
+        return await self.request("POST", url, **kwargs)
+
+    async def put(self, url: str, **kwargs: Any) -> Response:
+        return await self.request("PUT", url, **kwargs)
+
+    async def patch(self, url: str, **kwargs: Any) -> Response:
+        return await self.request("PATCH", url, **kwargs)
+
+    async def aclose(self) -> None:
+        """Frees the client on a worker thread (it waits for sends under way)."""
+        await asyncio.get_running_loop().run_in_executor(None, self._core.close)
+
+    def close(self) -> None:
+        self._core.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __del__(self) -> None:
+        core = getattr(self, "_core", None)
+        if core is not None:
+            core.drop()
+
+
+def _post(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Response], state: _SendState,
+          outcome: Response | CourierError) -> None:
+    """From the completion's thread: settle the future on its loop, then free the call handle."""
+    def settle() -> None:
+        state.release()
+        if future.done():
+            return
+        if isinstance(outcome, CourierError):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+
+    try:
+        loop.call_soon_threadsafe(settle)
+    except RuntimeError:
+        state.release()

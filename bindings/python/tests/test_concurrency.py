@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import gc
+import os
+import threading
+import time
+
+import courier
+
+
+def test_eight_threads_share_one_client(server) -> None:
+    failures: list[BaseException] = []
+    counts = [0] * 8
+
+    class Count:
+        def on_request(self, exchange):
+            exchange.request.headers["X-Thread"] = threading.current_thread().name
+
+    with courier.Client(base_url=server.url, interceptors=[Count()]) as client:
+        def work(index: int) -> None:
+            try:
+                for n in range(50):
+                    response = client.get("/anything", params={"t": index, "n": n})
+                    data = response.json()
+                    assert data["query"] == f"t={index}&n={n}"
+                    assert [["X-Thread", threading.current_thread().name]] == [
+                        h for h in data["headers"] if h[0] == "X-Thread"]
+                    counts[index] += 1
+            except BaseException as error:  # noqa: BLE001
+                failures.append(error)
+
+        threads = [threading.Thread(target=work, args=(i,), name=f"worker-{i}") for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert not any(thread.is_alive() for thread in threads)
+    assert not failures, failures[:3]
+    assert counts == [50] * 8
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def fd_count() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_ten_thousand_requests_without_growth(server) -> None:
+    class Touch:
+        def on_request(self, exchange):
+            exchange.request.headers["X-N"] = "1"
+
+    deadline = time.monotonic() + 240
+    with courier.Client(base_url=server.url, interceptors=[Touch()]) as client:
+        for _ in range(1000):
+            client.get("/bytes/64")
+        gc.collect()
+        rss_before, fds_before = rss_kib(), fd_count()
+        for n in range(10_000):
+            response = client.get("/bytes/64")
+            assert response.status_code == 200
+            if n % 1000 == 0:
+                assert time.monotonic() < deadline, f"only {n} requests in 240 s"
+        gc.collect()
+        rss_after, fds_after = rss_kib(), fd_count()
+    assert fds_after - fds_before <= 2, (fds_before, fds_after)
+    assert rss_after - rss_before < 8 * 1024, f"RSS grew {rss_after - rss_before} KiB over 10,000 requests"
+
+
+def test_clients_created_and_dropped_are_freed(server) -> None:
+    from courier._client import _dropped, _live_clients
+
+    before = len(_live_clients)
+    for _ in range(20):
+        client = courier.Client(base_url=server.url)
+        client.get("/anything")
+        del client
+    gc.collect()
+    courier.Client().close()
+    assert len(_live_clients) == before
+    assert not _dropped

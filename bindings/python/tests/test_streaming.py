@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import pytest
+
+import courier
+
+
+def rss_mib() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def test_stream_iter_bytes(client: courier.Client) -> None:
+    total = 0
+    expected = 0
+    with client.stream("GET", "/stream-bytes/300000", params={"chunk_size": 4096}) as response:
+        with pytest.raises(courier.StreamError):
+            response.status_code
+        for chunk in response.iter_bytes():
+            for offset, byte in enumerate(chunk[:8]):
+                assert byte == (total + offset) % 256
+            total += len(chunk)
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/octet-stream"
+        expected = 300000
+    assert total == expected
+
+
+def test_stream_large_body_bounded_memory(client: courier.Client) -> None:
+    size = 256 * 1024 * 1024
+    before = rss_mib()
+    peak = before
+    seen = 0
+    with client.stream("GET", f"/bytes/{size}", timeout=120) as response:
+        for chunk in response.iter_bytes():
+            seen += len(chunk)
+            if seen % (16 * 1024 * 1024) < len(chunk):
+                peak = max(peak, rss_mib())
+    assert seen == size
+    assert peak - before < 64, f"RSS grew {peak - before:.1f} MiB while streaming {size >> 20} MiB"
+
+
+def test_stream_closed_early_cancels(client: courier.Client) -> None:
+    with client.stream("GET", "/bytes/1073741824") as response:
+        for _ in response.iter_bytes():
+            break
+    assert client.get("/anything").status_code == 200
+
+
+def test_stream_error_raised_at_end(server) -> None:
+    with courier.Client(base_url=server.url, timeout=0.3) as client:
+        with client.stream("GET", "/drip", params={"numbytes": 10, "duration_ms": 3000}) as response:
+            with pytest.raises(courier.TimeoutException):
+                for _ in response.iter_bytes():
+                    pass
+
+
+def test_download_to_file(client: courier.Client, tmp_path) -> None:
+    target = tmp_path / "out.bin"
+    head = client.download("/bytes/5000000", target)
+    assert head.status_code == 200
+    data = target.read_bytes()
+    assert len(data) == 5000000
+    assert data[:256] == bytes(range(256))
+    assert not (tmp_path / "out.bin.part").exists()
+
+
+def test_download_error_leaves_no_file(client: courier.Client, tmp_path) -> None:
+    target = tmp_path / "missing.bin"
+    with pytest.raises(courier.HTTPStatusError) as caught:
+        client.download("/status/404", target)
+    assert caught.value.response.status_code == 404
+    assert not target.exists()
+    assert not (tmp_path / "missing.bin.part").exists()
+
