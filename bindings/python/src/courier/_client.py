@@ -64,7 +64,7 @@ InterceptorTypes = Sequence[Union[Any, Plugin, tuple[str, Union[str, None]]]]
 # Every live courier_client, so that interpreter exit frees them; and calls under way, so that
 # exit cancels them first. Clients dropped without close() are queued here by __del__ (which
 # never calls the library) and freed on the next ordinary call.
-_registry_lock = threading.Lock()
+_registry_lock = threading.RLock()  # re-entrant: __del__ may run while this thread holds it
 _live_clients: dict[int, Any] = {}
 _dropped: list[Any] = []
 _in_flight: set[Any] = set()
@@ -229,12 +229,13 @@ class _SendState:
         self.started = time.perf_counter()
         self.sink: Callable[[bytes], int] | None = None
         self.sink_error: BaseException | None = None
+        self.finished = False
 
     def attach(self, call: Any) -> None:
         with self.lock:
             self.call = call
         with _registry_lock:
-            if not self.done.is_set():
+            if not self.finished:
                 _in_flight.add(self)
 
     def cancel(self) -> None:
@@ -270,6 +271,7 @@ class _SendState:
             if error != NULL:
                 lib.courier_error_free(error)
         with _registry_lock:
+            self.finished = True
             _in_flight.discard(self)
         try:
             self.on_done(outcome)

@@ -1,7 +1,8 @@
 """An httpx transport that sends through Courier: `httpx.Client(transport=CourierTransport())`.
 
-httpx keeps its own redirect handling, cookies and auth; Courier's client is made with
-follow_redirects=False so that redirects are followed once, by httpx. Courier's interceptors
+httpx keeps its own redirect handling, cookies, auth and decompression; Courier's client is made
+with follow_redirects=False so that redirects are followed once, by httpx, and since httpx sends
+its own Accept-Encoding, the body reaches httpx as the server encoded it and httpx decodes it. Courier's interceptors
 and plugins run on every request.
 """
 from __future__ import annotations
@@ -42,7 +43,7 @@ def _to_httpx(response: Response, request: httpx.Request) -> httpx.Response:
     return httpx.Response(
         status_code=response.status_code,
         headers=[(name, value) for name, value in response.headers.multi_items()
-                 if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")],
+                 if name.lower() != "transfer-encoding"],
         content=response.content,
         request=request,
     )
