@@ -51,4 +51,6 @@ def test_gzip_is_decoded_once(server) -> None:
     with httpx.Client(transport=CourierTransport(), base_url=server.url) as client:
         response = client.get("/gzip")
     assert response.status_code == 200
-    assert response.content == courier.Client().get(server.url + "/gzip").content
+    assert response.json()["method"] == "GET"
+    with courier.Client() as client:
+        assert client.get(server.url + "/gzip").json()["method"] == "GET"

@@ -35,15 +35,19 @@ def test_readme_quick_start(tmp_path) -> None:
     env.pop("COURIER_LIBRARY", None)
     # scripts/build-libcourier.sh then links the library `swift test` built instead of building it again.
     env["COURIER_BUILD_DIR"] = os.environ.get("COURIER_BUILD_DIR", str(REPO / ".build" / "debug"))
-    process = subprocess.Popen(["bash", "-euo", "pipefail", "-c", script], cwd=REPO, env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        output, _ = process.communicate(timeout=600)
-    finally:
+    log = tmp_path / "quickstart.log"
+    with open(log, "w") as output_file:
+        process = subprocess.Popen(["bash", "-euo", "pipefail", "-c", script], cwd=REPO, env=env, text=True,
+                                   stdout=output_file, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            os.killpg(process.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
+            process.wait(timeout=600)
+        finally:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            process.wait(30)
+    output = log.read_text()
     assert process.returncode == 0, output
     assert "200 POST /anything/users lang=en" in output
     assert "X-Stamp: attempt-1" in output
