@@ -186,3 +186,29 @@ def test_version_info() -> None:
     assert courier.abi_version[0] == 1
     assert courier.library_version
     assert courier.library_path
+
+
+def test_streamed_upload_from_generator_and_file(client: courier.Client, tmp_path) -> None:
+    import base64
+
+    def chunks():
+        for n in range(100):
+            yield bytes([n % 256]) * 1000
+
+    data = client.post("/anything", content=chunks()).json()
+    assert data["body_length"] == 100_000
+    assert base64.b64decode(data["body_base64"])[:1000] == b"\x00" * 1000
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"abc" * 10_000)
+    with open(path, "rb") as file:
+        assert client.put("/anything", content=file).json()["body_length"] == 30_000
+
+
+def test_failing_generator_body_is_typed_error(client: courier.Client) -> None:
+    def broken():
+        yield b"x"
+        raise OSError("disk gone")
+
+    with pytest.raises(courier.CourierError) as caught:
+        client.post("/anything", content=broken())
+    assert caught.value.code == 4

@@ -257,3 +257,20 @@ def test_body_is_readable_in_interceptor_and_signed(server) -> None:
     body = base64.b64decode(response.json()["body_base64"])
     import hashlib
     assert headers_of(response)["x-digest"] == [hashlib.sha256(body).hexdigest()]
+
+
+def test_failure_in_on_response_carries_the_status(server) -> None:
+    class Reject:
+        name = "reject"
+
+        def on_response(self, exchange):
+            if exchange.response.status_code >= 400:
+                raise ValueError("bad status")
+
+    with courier.Client(base_url=server.url, interceptors=[Reject()]) as client:
+        with pytest.raises(courier.InterceptorError) as caught:
+            client.get("/status/418")
+    assert caught.value.stage == "reject"
+    assert caught.value.response is not None and caught.value.response.status_code == 418
+    assert "[py#" not in str(caught.value)
+    assert isinstance(caught.value.__cause__, ValueError)

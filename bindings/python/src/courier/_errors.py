@@ -173,6 +173,13 @@ def from_error(error: Any, request: Request | None = None, response: Response | 
     stage_pointer = lib.courier_error_stage(error)
     stage = ffi.string(stage_pointer).decode("utf-8", "replace") if stage_pointer != ffi.NULL else None
     cause = _take(message)
+    if cause is not None:
+        message = _TOKEN.sub("", message).replace("  ", " ").strip()
+    if response is None:
+        status = int(lib.courier_error_status(error))
+        if status > 0:
+            from ._models import Response
+            response = Response(status, request=request, url=request.url if request is not None else "")
     exception = error_class(code)(message, code=code, stage=stage, request=request, response=response)
     if cause is not None:
         exception.__cause__ = cause

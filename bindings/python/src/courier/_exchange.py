@@ -284,7 +284,7 @@ def _fail(exchange: Any, name: str, error: BaseException) -> int:
         code, text = error.code, error.message
     else:
         code = 14
-        text = f"{name}: {type(error).__name__}: {error} {remember(error)}"
+        text = f"{type(error).__name__}: {error} {remember(error)}"
     data = text.encode("utf-8", "replace").replace(b"\0", b"?")
     if lib.courier_exchange_fail(exchange, code, data, NULL) != 0:
         return _MISBEHAVED

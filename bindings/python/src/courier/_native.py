@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
 from ._courier_cffi import ffi
-from ._errors import InvalidRequest, encode, invoke
+from ._errors import InvalidRequest, check, encode, invoke
+from ._handles import handles
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Request, Response
 
@@ -182,8 +183,59 @@ def _set_content(request: Any, content: Any) -> None:
         invoke(lib.courier_request_set_body_bytes, request, body, len(body), NULL)
     elif isinstance(content, os.PathLike):
         invoke(lib.courier_request_set_body_file, request, encode(os.fspath(content), "the body's path"), NULL)
+    elif hasattr(content, "read") or isinstance(content, Iterable):
+        source = _BodySource(content)
+        user_data = handles.add(source)
+        box = ffi.new("courier_error **")
+        code = lib.courier_request_set_body_callback(request, _read_trampoline, user_data, _release_trampoline,
+                                                     -1, NULL, box)
+        if code:
+            handles.pop(user_data)
+            check(code, box)
     else:
-        raise TypeError(f"content must be bytes, str or a path, not {type(content).__name__}")
+        raise TypeError(f"content must be bytes, str, a path, a binary file or an iterable of bytes, "
+                        f"not {type(content).__name__}")
+
+
+class _BodySource:
+    """A one-shot request body read from a binary file object or an iterable of bytes."""
+
+    def __init__(self, content: Any) -> None:
+        self._file = content if hasattr(content, "read") else None
+        self._chunks = None if self._file is not None else iter(content)
+        self._pending = b""
+
+    def read(self, capacity: int) -> bytes:
+        if self._file is not None:
+            data = self._file.read(capacity)
+            if isinstance(data, str):
+                raise TypeError("a file body must be opened in binary mode")
+            return bytes(data or b"")
+        while not self._pending:
+            chunk = next(self._chunks, None)  # type: ignore[arg-type]
+            if chunk is None:
+                return b""
+            self._pending = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+        data, self._pending = self._pending[:capacity], self._pending[capacity:]
+        return data
+
+
+@ffi.callback("courier_read_fn", error=-1)
+def _read_trampoline(user_data: Any, buffer: Any, capacity: int) -> int:
+    source = handles.get(user_data)
+    if source is None:
+        return -1
+    try:
+        data = source.read(capacity)
+    except Exception:  # noqa: BLE001 - aborts the send with COURIER_E_ENCODING
+        return -1
+    ffi.memmove(buffer, data, len(data))
+    return len(data)
+
+
+@ffi.callback("courier_destroy_fn")
+def _release_trampoline(user_data: Any) -> None:
+    handles.pop(user_data)
 
 
 def request_headers(request: Any) -> Headers:
