@@ -76,3 +76,32 @@ def test_download_error_leaves_no_file(client: courier.Client, tmp_path) -> None
     assert not target.exists()
     assert not (tmp_path / "missing.bin.part").exists()
 
+
+
+def test_closing_a_stream_cancels_a_slow_transfer(client: courier.Client) -> None:
+    import time
+
+    with client.stream("GET", "/drip", params={"numbytes": 100, "duration_ms": 20000}) as response:
+        first = next(iter(response.iter_bytes()))
+        started = time.monotonic()
+    assert first == b"*"
+    assert time.monotonic() - started < 3
+
+
+def test_a_stream_dropped_unclosed_is_aborted(client: courier.Client) -> None:
+    import gc
+    import time
+
+    from courier._client import _in_flight
+
+    response = client.stream("GET", "/bytes/1073741824")
+    next(iter(response.iter_bytes()))
+    del response
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while _in_flight and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _in_flight
+    client.stream("GET", "/bytes/10").close()
+    from courier._client import _dropped_calls
+    assert not _dropped_calls

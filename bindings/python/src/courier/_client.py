@@ -68,12 +68,17 @@ _registry_lock = threading.RLock()  # re-entrant: __del__ may run while this thr
 _live_clients: dict[int, Any] = {}
 _dropped: list[Any] = []
 _in_flight: set[Any] = set()
+_dropped_calls: list[Any] = []
 
 
 def _free_dropped() -> None:
     with _registry_lock:
         dropped = _dropped[:]
         _dropped.clear()
+        calls = [state for state in _dropped_calls if state.done.is_set()]
+        _dropped_calls[:] = [state for state in _dropped_calls if not state.done.is_set()]
+    for state in calls:
+        state.release()
     for pointer in dropped:
         lib.courier_client_free(pointer)
 
@@ -230,6 +235,7 @@ class _SendState:
         self.sink: Callable[[bytes], int] | None = None
         self.sink_error: BaseException | None = None
         self.finished = False
+        self.on_cancel: Callable[[], None] | None = None
 
     def attach(self, call: Any) -> None:
         with self.lock:
@@ -239,6 +245,8 @@ class _SendState:
                 _in_flight.add(self)
 
     def cancel(self) -> None:
+        if self.on_cancel is not None:
+            self.on_cancel()
         with self.lock:
             call = self.call
         if call is not None and not self.done.is_set():
@@ -325,6 +333,37 @@ def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming
     state.attach(call[0])
 
 
+class _Pipe:
+    """Carries a streamed body from on_data (a library thread) to the reader, with backpressure.
+
+    It holds no reference to the StreamingResponse, so a response nobody closes can be collected,
+    and its __del__ closes the pipe: on_data then aborts the download.
+    """
+
+    def __init__(self, max_chunks: int) -> None:
+        self.chunks: queue.Queue[Any] = queue.Queue(maxsize=max_chunks)
+        self.closed = threading.Event()
+        self.outcome: Response | CourierError | None = None
+
+    def put(self, chunk: bytes) -> int:
+        while not self.closed.is_set():
+            try:
+                self.chunks.put(chunk, timeout=0.05)
+                return 0
+            except queue.Full:
+                continue
+        return 1
+
+    def settle(self, outcome: Response | CourierError) -> None:
+        self.outcome = outcome
+        while not self.closed.is_set():
+            try:
+                self.chunks.put(None, timeout=0.05)
+                return
+            except queue.Full:
+                continue
+
+
 class StreamingResponse:
     """A response whose body arrives chunk by chunk (Client.stream).
 
@@ -334,31 +373,13 @@ class StreamingResponse:
 
     def __init__(self, core: _ClientCore, request_pointer: Any, request: Request, max_chunks: int) -> None:
         self.request = request
-        self._chunks: queue.Queue[Any] = queue.Queue(maxsize=max_chunks)
-        self._closed = threading.Event()
-        self._outcome: Response | CourierError | None = None
         self._consumed = False
-        self._state = _SendState(request, self._settle)
-        self._state.sink = self._put
+        pipe = _Pipe(max_chunks)
+        self._pipe = pipe
+        self._state = _SendState(request, pipe.settle)
+        self._state.sink = pipe.put
+        self._state.on_cancel = pipe.closed.set
         _start(core, request_pointer, self._state, streaming=True)
-
-    def _put(self, chunk: bytes) -> int:
-        while not self._closed.is_set():
-            try:
-                self._chunks.put(chunk, timeout=0.05)
-                return 0
-            except queue.Full:
-                continue
-        return 1
-
-    def _settle(self, outcome: Response | CourierError) -> None:
-        self._outcome = outcome
-        while not self._closed.is_set():
-            try:
-                self._chunks.put(None, timeout=0.05)
-                return
-            except queue.Full:
-                continue
 
     def iter_bytes(self) -> Iterator[bytes]:
         """The body's chunks as they arrive; raises the send's error at the end if it failed."""
@@ -366,19 +387,19 @@ class StreamingResponse:
             raise StreamError("the body has already been read", code=18)
         self._consumed = True
         while True:
-            chunk = self._chunks.get()
+            chunk = self._pipe.chunks.get()
             if chunk is None:
                 break
             yield chunk
-        if isinstance(self._outcome, CourierError):
-            raise self._outcome
+        if isinstance(self._pipe.outcome, CourierError):
+            raise self._pipe.outcome
 
     def read(self) -> bytes:
         """Reads the rest of the body into memory and returns it."""
         return b"".join(self.iter_bytes())
 
     def _head(self) -> Response:
-        outcome = self._outcome
+        outcome = self._pipe.outcome
         if not self._state.done.is_set() or outcome is None or not self._consumed:
             raise StreamError("the status and headers arrive after the body: iterate iter_bytes() to the end "
                               "(or call read()) first", code=18)
@@ -416,13 +437,23 @@ class StreamingResponse:
 
     def close(self) -> None:
         """Stops the download if it is still running and waits for the send to end."""
-        self._closed.set()
+        self._pipe.closed.set()
         self._state.cancel()
         self._state.wait()
         self._state.release()
 
     def __enter__(self) -> StreamingResponse:
         return self
+
+    def __del__(self) -> None:
+        # Unblocks a download nobody reads (its on_data then aborts it); no library call here.
+        pipe = getattr(self, "_pipe", None)
+        if pipe is not None:
+            pipe.closed.set()
+        state = getattr(self, "_state", None)
+        if state is not None and state.call is not None:
+            with _registry_lock:
+                _dropped_calls.append(state)
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -497,6 +528,7 @@ class Client:
 
     def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16, **kwargs: Any) -> StreamingResponse:
         """Starts a request whose body is read in chunks: `with client.stream(...) as r:`."""
+        _free_dropped()
         pointer = self._core.build(method, url, kwargs)
         try:
             return StreamingResponse(self._core, pointer, snapshot_request(pointer), max_buffered_chunks)
