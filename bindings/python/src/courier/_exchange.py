@@ -8,12 +8,11 @@ InterceptorError the caller sees.
 from __future__ import annotations
 
 import json as jsonlib
-import traceback
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 from ._courier_cffi import ffi
-from ._errors import ClosedError, CourierError, InvalidRequest, encode, from_error, invoke, remember
+from ._errors import ClosedError, CourierError, check, encode, from_error, invoke, remember
 from ._handles import handles
 from ._lib import lib
 from ._models import Headers, Response
@@ -79,7 +78,6 @@ class LiveHeaders(MutableMapping[str, str]):
             lib.courier_error_free(box[0])
             raise KeyError(name)
         if code:
-            from ._errors import check
             check(code, box)
         return _string(value[0])
 
@@ -94,7 +92,6 @@ class LiveHeaders(MutableMapping[str, str]):
             lib.courier_error_free(box[0])
             raise KeyError(name)
         if code:
-            from ._errors import check
             check(code, box)
 
     def __iter__(self) -> Iterator[str]:
@@ -235,7 +232,6 @@ class Exchange:
             lib.courier_error_free(error[0])
             return None
         if code:
-            from ._errors import check
             check(code, error)
         return box[0]
 
@@ -302,7 +298,6 @@ def _finish(view: Exchange, name: str, result: Any) -> int:
         code = lib.courier_exchange_respond(view._exchange, pointer, box)
         if code:
             lib.courier_response_free(pointer)
-            from ._errors import check
             check(code, box)
         return RESPOND
     raise TypeError(f"an interceptor returns None, a courier.Response or exchange.retry(), not {type(result).__name__}")
@@ -416,10 +411,3 @@ class EventHooks:
         for hook in self._response:
             hook(exchange.response)
 
-
-def format_exception(error: BaseException) -> str:
-    return "".join(traceback.format_exception_only(type(error), error)).strip()
-
-
-__all__ = ["Exchange", "RequestView", "ResponseView", "LiveHeaders", "register", "EventHooks",
-           "InvalidRequest"]

@@ -22,7 +22,7 @@ def _string(pointer: Any) -> str:
     return ffi.string(pointer).decode("utf-8", "replace") if pointer != NULL else ""
 
 
-def _query_value(value: Any) -> str | None:
+def _query_value(value: Any) -> str | bytes | None:
     if value is None:
         return None
     if value is True:
