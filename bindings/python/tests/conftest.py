@@ -37,14 +37,18 @@ def start_server() -> Server:
                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
     found: list[int] = []
     ready = threading.Event()
+    log = Path(os.environ.get("COURIER_SERVER_LOG", "/dev/null"))
 
     def read() -> None:
         assert process.stdout is not None
-        for line in process.stdout:
-            match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-            if match and not found:
-                found.append(int(match.group(1)))
-                ready.set()
+        with open(log, "a") as copy:
+            for line in process.stdout:
+                copy.write(line)
+                copy.flush()
+                match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+                if match and not found:
+                    found.append(int(match.group(1)))
+                    ready.set()
         ready.set()
 
     threading.Thread(target=read, daemon=True).start()
@@ -70,7 +74,9 @@ def server() -> Iterator[Server]:
     try:
         yield running
     finally:
+        died = running.process.poll()
         stop_server(running.process)
+    assert died is None, f"courier serve exited during the tests with status {died}"
 
 
 @pytest.fixture(scope="session")
@@ -88,3 +94,17 @@ def client(server: Server) -> Iterator["courier.Client"]:  # noqa: F821
 
     with courier.Client(base_url=server.url, timeout=20) as made:
         yield made
+
+
+@pytest.fixture()
+def private_server() -> Iterator[Server]:
+    """A server of the test's own, for tests that abort big downloads by killing a process.
+
+    `courier serve` can crash when a peer resets the connection in the middle of a large
+    streamed body (see the report of issue 12), so such tests do not share the session's server.
+    """
+    running = start_server()
+    try:
+        yield running
+    finally:
+        stop_server(running.process)

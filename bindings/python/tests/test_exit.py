@@ -12,7 +12,7 @@ def run(code: str, server) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=60)
 
 
-def test_exit_with_async_sends_in_flight(server) -> None:
+def test_exit_with_async_sends_in_flight(private_server) -> None:
     started = time.monotonic()
     result = run("""
         import asyncio, sys, courier
@@ -31,13 +31,13 @@ def test_exit_with_async_sends_in_flight(server) -> None:
 
         loop = asyncio.new_event_loop()
         loop.run_until_complete(main())
-    """, server)
+    """, private_server)
     assert result.returncode == 0, result.stderr
     assert "leaving" in result.stdout
     assert time.monotonic() - started < 15
 
 
-def test_exit_with_streams_and_unclosed_clients(server) -> None:
+def test_exit_with_streams_and_unclosed_clients(private_server) -> None:
     result = run("""
         import sys, courier
         client = courier.Client(base_url=sys.argv[1])
@@ -46,17 +46,17 @@ def test_exit_with_streams_and_unclosed_clients(server) -> None:
         next(iter(stream.iter_bytes()))
         other = courier.Client(base_url=sys.argv[1])
         print("done", flush=True)
-    """, server)
+    """, private_server)
     assert result.returncode == 0, result.stderr
     assert "done" in result.stdout
 
 
-def test_exit_from_daemon_thread_blocking(server) -> None:
+def test_exit_from_daemon_thread_blocking(private_server) -> None:
     result = run("""
         import sys, threading, time, courier
         client = courier.Client(base_url=sys.argv[1])
         threading.Thread(target=lambda: client.get("/delay/2000"), daemon=True).start()
         time.sleep(0.3)
         print("done", flush=True)
-    """, server)
+    """, private_server)
     assert result.returncode == 0, result.stderr

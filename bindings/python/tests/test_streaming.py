@@ -43,11 +43,12 @@ def test_stream_large_body_bounded_memory(client: courier.Client) -> None:
     assert peak - before < 64, f"RSS grew {peak - before:.1f} MiB while streaming {size >> 20} MiB"
 
 
-def test_stream_closed_early_cancels(client: courier.Client) -> None:
-    with client.stream("GET", "/bytes/1073741824") as response:
-        for _ in response.iter_bytes():
-            break
-    assert client.get("/anything").status_code == 200
+def test_stream_closed_early_cancels(private_server) -> None:
+    with courier.Client(base_url=private_server.url) as client:
+        with client.stream("GET", "/bytes/1073741824") as response:
+            for _ in response.iter_bytes():
+                break
+        assert client.get("/anything").status_code == 200
 
 
 def test_stream_error_raised_at_end(server) -> None:
@@ -88,12 +89,13 @@ def test_closing_a_stream_cancels_a_slow_transfer(client: courier.Client) -> Non
     assert time.monotonic() - started < 3
 
 
-def test_a_stream_dropped_unclosed_is_aborted(client: courier.Client) -> None:
+def test_a_stream_dropped_unclosed_is_aborted(private_server) -> None:
     import gc
     import time
 
     from courier._client import _in_flight
 
+    client = courier.Client(base_url=private_server.url)
     response = client.stream("GET", "/bytes/1073741824")
     next(iter(response.iter_bytes()))
     del response
@@ -105,3 +107,4 @@ def test_a_stream_dropped_unclosed_is_aborted(client: courier.Client) -> None:
     client.stream("GET", "/bytes/10").close()
     from courier._client import _dropped_calls
     assert not _dropped_calls
+    client.close()
