@@ -111,10 +111,9 @@ def concurrent() -> dict[str, float]:
 
 
 def table(results: dict[str, float], baseline: str) -> None:
-    base = results.get(baseline)
+    """One row per client: requests/s and how many times faster the courier row is."""
     for name, rate in results.items():
-        ratio = f"{results[next(iter(results))] / rate:5.2f}" if base else "  -  "
-        print(f"| {name:<34} | {rate:>9,.0f} | {ratio} |")
+        print(f"| {name} | {rate:,.0f} | {results[baseline] / rate:.2f} |")
 
 
 if __name__ == "__main__":

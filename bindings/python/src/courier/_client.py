@@ -8,6 +8,7 @@ import os
 import queue
 import threading
 import time
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -630,7 +631,8 @@ class AsyncClient:
         pointer = self._core.build(method, url, kwargs)
         try:
             snapshot = snapshot_request(pointer)
-            state = _SendState(snapshot, lambda outcome: _post(loop, future, state, outcome))
+            inbox = _inbox(loop)
+            state = _SendState(snapshot, lambda outcome: _post(inbox, future, state, outcome))
             _start(self._core, pointer, state, streaming=False)
         finally:
             lib.courier_request_free(pointer)
@@ -680,7 +682,48 @@ class AsyncClient:
             core.drop()
 
 
-def _post(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Response], state: _SendState,
+class _Inbox:
+    """Outcomes waiting for one event loop: a completion wakes the loop only when the inbox was
+    empty, so many sends finishing together cost one call_soon_threadsafe, not one each."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.lock = threading.Lock()
+        self.items: list[Callable[[], None]] = []
+
+    def put(self, item: Callable[[], None]) -> bool:
+        with self.lock:
+            self.items.append(item)
+            if len(self.items) > 1:
+                return True
+        try:
+            self.loop.call_soon_threadsafe(self.drain)
+        except RuntimeError:
+            with self.lock:
+                self.items.clear()
+            return False
+        return True
+
+    def drain(self) -> None:
+        with self.lock:
+            items, self.items = self.items, []
+        for item in items:
+            item()
+
+
+_inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = weakref.WeakKeyDictionary()
+_inboxes_lock = threading.Lock()
+
+
+def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:
+    with _inboxes_lock:
+        inbox = _inboxes.get(loop)
+        if inbox is None:
+            inbox = _inboxes[loop] = _Inbox(loop)
+        return inbox
+
+
+def _post(inbox: _Inbox, future: asyncio.Future[Response], state: _SendState,
           outcome: Response | CourierError) -> None:
     """From the completion's thread: settle the future on its loop, then free the call handle."""
     def settle() -> None:
@@ -692,7 +735,5 @@ def _post(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Response], sta
         else:
             future.set_result(outcome)
 
-    try:
-        loop.call_soon_threadsafe(settle)
-    except RuntimeError:
+    if not inbox.put(settle):
         state.release()

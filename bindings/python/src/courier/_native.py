@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
 from ._courier_cffi import ffi
-from ._errors import InvalidRequest, check, encode, invoke
+from ._errors import ClosedError, InvalidRequest, check, encode, invoke
 from ._handles import handles
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Request, Response
@@ -238,16 +238,26 @@ def _release_trampoline(user_data: Any) -> None:
     handles.pop(user_data)
 
 
-def request_headers(request: Any) -> Headers:
+def _lines(pointer: Any, count_function: Any, at_function: Any) -> Headers:
+    """Header lines read with NULL error boxes: these readers fail only for a dead handle."""
     count = ffi.new("size_t *")
-    invoke(lib.courier_request_header_count, request, count)
+    if count_function(pointer, count, NULL):
+        raise ClosedError("the handle is no longer valid", code=2)
     name = ffi.new("const char **")
     value = ffi.new("const char **")
-    headers = Headers()
+    lines = []
+    string = ffi.string
     for index in range(count[0]):
-        invoke(lib.courier_request_header_at, request, index, name, value)
-        headers.add(_string(name[0]), _string(value[0]))
+        if at_function(pointer, index, name, value, NULL):
+            raise ClosedError("the handle is no longer valid", code=2)
+        lines.append((string(name[0]).decode("utf-8", "replace"), string(value[0]).decode("utf-8", "replace")))
+    headers = Headers()
+    headers._items = lines
     return headers
+
+
+def request_headers(request: Any) -> Headers:
+    return _lines(request, lib.courier_request_header_count, lib.courier_request_header_at)
 
 
 def snapshot_request(request: Any) -> Request:
@@ -260,15 +270,7 @@ def snapshot_request(request: Any) -> Request:
 
 
 def response_headers(response: Any) -> Headers:
-    count = ffi.new("size_t *")
-    invoke(lib.courier_response_header_count, response, count)
-    name = ffi.new("const char **")
-    value = ffi.new("const char **")
-    headers = Headers()
-    for index in range(count[0]):
-        invoke(lib.courier_response_header_at, response, index, name, value)
-        headers.add(_string(name[0]), _string(value[0]))
-    return headers
+    return _lines(response, lib.courier_response_header_count, lib.courier_response_header_at)
 
 
 def response_body(response: Any) -> bytes:
@@ -286,8 +288,8 @@ def copy_response(response: Any, request: Request | None, elapsed: datetime.time
     url_text = _string(url[0]) if lib.courier_response_url(response, url, NULL) == 0 else ""
     if not url_text and request is not None:
         url_text = request.url
-    copied = Response(status[0], headers=response_headers(response), url=url_text,
-                      request=request, elapsed=elapsed)
+    copied = Response(status[0], url=url_text, request=request, elapsed=elapsed)
+    copied.headers = response_headers(response)
     copied._content = response_body(response)
     return copied
 
