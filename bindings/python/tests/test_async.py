@@ -102,3 +102,40 @@ def test_async_interceptors(server) -> None:
     assert ["X-Async", "1"] in response.json()["headers"]
     assert response.headers["x-back"] == "1"
     assert isinstance(error.__cause__, RuntimeError)
+
+
+def test_async_stream(server) -> None:
+    async def main():
+        async with courier.AsyncClient(base_url=server.url) as client:
+            total = 0
+            async with client.stream("GET", "/stream-bytes/500000", params={"chunk_size": 8192}) as response:
+                with pytest.raises(courier.StreamError):
+                    response.status_code
+                async for chunk in response.aiter_bytes():
+                    assert chunk[:1] == bytes([total % 256])
+                    total += len(chunk)
+                assert response.status_code == 200
+            async with client.stream("GET", "/bytes/1000") as response:
+                body = await response.aread()
+            return total, body
+
+    total, body = run(main())
+    assert total == 500000
+    assert body == bytes(i % 256 for i in range(1000))
+
+
+def test_async_stream_closed_early_and_errors(server) -> None:
+    async def main():
+        async with courier.AsyncClient(base_url=server.url, timeout=0.5) as client:
+            started = time.perf_counter()
+            async with client.stream("GET", "/drip", params={"numbytes": 100, "duration_ms": 20000}) as response:
+                async for chunk in response.aiter_bytes():
+                    assert chunk == b"*"
+                    break
+            closed_after = time.perf_counter() - started
+            with pytest.raises(courier.TimeoutException):
+                async with client.stream("GET", "/delay/3000") as response:
+                    await response.aread()
+            return closed_after
+
+    assert run(main()) < 3

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import collections
 import datetime
 import os
 import queue
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Callable, Union
@@ -460,6 +461,140 @@ class StreamingResponse:
         self.close()
 
 
+class _AsyncPipe:
+    """Carries a streamed body from on_data (a library thread) to a coroutine, with backpressure:
+    on_data waits while `max_chunks` chunks are unread; the reader is woken through the loop's inbox."""
+
+    def __init__(self, max_chunks: int, inbox: _Inbox) -> None:
+        self.inbox = inbox
+        self.lock = threading.Lock()
+        self.chunks: collections.deque[bytes] = collections.deque()
+        self.room = threading.Semaphore(max_chunks)
+        self.closed = threading.Event()
+        self.ended = False
+        self.outcome: Response | CourierError | None = None
+        self.waiter: asyncio.Future[None] | None = None
+
+    def _wake(self) -> None:
+        with self.lock:
+            waiter, self.waiter = self.waiter, None
+        if waiter is not None:
+            def resume() -> None:
+                if not waiter.done():
+                    waiter.set_result(None)
+            self.inbox.put(resume)
+
+    def put(self, chunk: bytes) -> int:
+        while not self.room.acquire(timeout=0.05):
+            if self.closed.is_set():
+                return 1
+        if self.closed.is_set():
+            return 1
+        with self.lock:
+            self.chunks.append(chunk)
+        self._wake()
+        return 0
+
+    def settle(self, outcome: Response | CourierError) -> None:
+        with self.lock:
+            self.outcome = outcome
+            self.ended = True
+        self._wake()
+
+    async def next(self) -> bytes | None:
+        while True:
+            with self.lock:
+                if self.chunks:
+                    chunk = self.chunks.popleft()
+                    self.room.release()
+                    return chunk
+                if self.ended:
+                    return None
+                waiter = self.waiter = asyncio.get_running_loop().create_future()
+            await waiter
+
+
+class AsyncStreamingResponse:
+    """A response whose body arrives chunk by chunk (AsyncClient.stream); the status and headers
+    are available once `aiter_bytes()` has run to the end, as for StreamingResponse."""
+
+    def __init__(self, core: _ClientCore, request_pointer: Any, request: Request, max_chunks: int,
+                 inbox: _Inbox) -> None:
+        self.request = request
+        self._consumed = False
+        pipe = _AsyncPipe(max_chunks, inbox)
+        self._pipe = pipe
+        self._state = _SendState(request, pipe.settle)
+        self._state.sink = pipe.put
+        self._state.on_cancel = pipe.closed.set
+        _start(core, request_pointer, self._state, streaming=True)
+
+    async def aiter_bytes(self) -> AsyncIterator[bytes]:
+        """The body's chunks as they arrive; raises the send's error at the end if it failed."""
+        if self._consumed:
+            raise StreamError("the body has already been read", code=18)
+        self._consumed = True
+        while True:
+            chunk = await self._pipe.next()
+            if chunk is None:
+                break
+            yield chunk
+        if isinstance(self._pipe.outcome, CourierError):
+            raise self._pipe.outcome
+
+    async def aread(self) -> bytes:
+        """Reads the rest of the body into memory and returns it."""
+        return b"".join([chunk async for chunk in self.aiter_bytes()])
+
+    def _head(self) -> Response:
+        outcome = self._pipe.outcome
+        if not self._pipe.ended or outcome is None or not self._consumed:
+            raise StreamError("the status and headers arrive after the body: iterate aiter_bytes() to the end "
+                              "(or await aread()) first", code=18)
+        if isinstance(outcome, CourierError):
+            raise outcome
+        return outcome
+
+    @property
+    def status_code(self) -> int:
+        return self._head().status_code
+
+    @property
+    def headers(self) -> Headers:
+        return self._head().headers
+
+    @property
+    def url(self) -> str:
+        return self._head().url
+
+    def raise_for_status(self) -> AsyncStreamingResponse:
+        self._head().raise_for_status()
+        return self
+
+    async def aclose(self) -> None:
+        """Stops the download if it is still running and waits for the send to end."""
+        self._pipe.closed.set()
+        self._state.cancel()
+        while not self._state.done.is_set():
+            await asyncio.sleep(0.005)
+        self._state.release()
+
+    async def __aenter__(self) -> AsyncStreamingResponse:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __del__(self) -> None:
+        pipe = getattr(self, "_pipe", None)
+        if pipe is not None:
+            pipe.closed.set()
+        state = getattr(self, "_state", None)
+        if state is not None and state.call is not None:
+            with _registry_lock:
+                _dropped_calls.append(state)
+
+
 class Client:
     __doc__ = "A synchronous HTTP client over Courier's pipeline; a context manager.\n" + _CLIENT_DOC_ARGS
 
@@ -641,6 +776,22 @@ class AsyncClient:
         except asyncio.CancelledError:
             state.cancel()
             raise
+
+    def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16,
+               **kwargs: Any) -> AsyncStreamingResponse:
+        """Starts a request whose body is read in chunks: `async with client.stream(...) as r:`.
+
+        Must be called from a running event loop; the download starts at once and pauses when
+        `max_buffered_chunks` chunks wait unread.
+        """
+        _free_dropped()
+        loop = asyncio.get_running_loop()
+        pointer = self._core.build(method, url, kwargs)
+        try:
+            return AsyncStreamingResponse(self._core, pointer, snapshot_request(pointer), max_buffered_chunks,
+                                          _inbox(loop))
+        finally:
+            lib.courier_request_free(pointer)
 
     async def get(self, url: str, **kwargs: Any) -> Response:
         return await self.request("GET", url, **kwargs)
