@@ -23,8 +23,8 @@ def test_bad_header_is_invalid_request(client: courier.Client, headers) -> None:
 
 
 @pytest.mark.parametrize("url", ["not a url", "http://", "://nohost", "http://exa mple.com/", "http://a\0b/",
-                                 "http://\udc80/"])
-def test_invalid_url(url: str) -> None:
+                                 "http://\udc80/", b"http://\xff\xfe/", b"http://127.0.0.1/\xc3"])
+def test_invalid_url(url: str | bytes) -> None:
     with courier.Client() as client:
         with pytest.raises(courier.InvalidRequest):
             client.get(url)
