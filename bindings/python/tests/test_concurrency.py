@@ -85,3 +85,22 @@ def test_clients_created_and_dropped_are_freed(server) -> None:
     courier.Client().close()
     assert len(_live_clients) == before
     assert not _dropped
+
+
+def test_blocking_send_releases_the_gil(server) -> None:
+    with courier.Client(base_url=server.url) as client:
+        finished = threading.Event()
+
+        def send() -> None:
+            client.get("/delay/1000")
+            finished.set()
+
+        thread = threading.Thread(target=send)
+        thread.start()
+        spins = 0
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline:
+            spins += 1
+        thread.join(30)
+    assert finished.is_set()
+    assert spins > 10_000, f"the main thread ran only {spins} iterations while another thread sent"
