@@ -70,6 +70,19 @@ def test_bad_client_options() -> None:
         courier.Client(base_url="http://\0")
     with pytest.raises(TypeError):
         courier.Client(interceptors=[object()])
+    for options in ({"timeout": float("nan")}, {"timeout": float("inf")}, {"timeout": 1e300},
+                    {"max_redirects": 2**40}, {"max_body_bytes": -1}, {"callback_threads": -(2**40)},
+                    {"connect_timeout": -5}):
+        with pytest.raises(courier.InvalidRequest):
+            courier.Client(**options)
+    with pytest.raises(TypeError):
+        courier.Client(timeout="10")
+
+
+def test_bad_request_timeouts(client: courier.Client) -> None:
+    for timeout in (float("nan"), float("inf"), 0, 1e300):
+        with pytest.raises(courier.InvalidRequest):
+            client.get("/anything", timeout=timeout)
 
 
 def test_client_still_works_after_bad_input(client: courier.Client) -> None:
@@ -77,3 +90,35 @@ def test_client_still_works_after_bad_input(client: courier.Client) -> None:
         with pytest.raises(courier.InvalidRequest):
             client.get("/anything", headers={"X": "a\r\nb"})
     assert client.get("/anything").status_code == 200
+
+
+def test_random_input_never_crashes(server) -> None:
+    """Seeded random methods, URLs, header names and values, query items and bodies: every
+    outcome is a response or a typed exception, and the client keeps working."""
+    import random
+
+    rng = random.Random(12)
+    alphabet = ["a", "Z", "0", "-", " ", ":", "\r", "\n", "\0", "\t", "é", "\udc80", "/", "?", "#", "%", "\x7f"]
+
+    def text(limit: int = 12) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, limit)))
+
+    def raw(limit: int = 12) -> bytes:
+        return bytes(rng.randint(0, 255) for _ in range(rng.randint(0, limit)))
+
+    outcomes = {"response": 0, "error": 0}
+    with courier.Client(base_url=server.url, timeout=10) as client:
+        for _ in range(400):
+            try:
+                client.request(
+                    rng.choice(["GET", "POST", text(5), raw(4)]),
+                    rng.choice(["/anything/" + text(), text(20), raw(20), "/anything"]),
+                    headers=[(rng.choice([text(8), raw(8), "X-Ok"]), rng.choice([text(), raw(), "ok"]))],
+                    params=[(text(6), rng.choice([text(6), None]))],
+                    content=rng.choice([None, raw(50), text(20)]),
+                )
+                outcomes["response"] += 1
+            except (courier.CourierError, TypeError, ValueError):
+                outcomes["error"] += 1
+        assert client.get("/anything").status_code == 200
+    assert outcomes["response"] > 0 and outcomes["error"] > 0

@@ -31,7 +31,7 @@ from ._exchange import EventHooks, register
 from ._handles import handles
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Request, Response
-from ._native import build_request, copy_response, snapshot_request
+from ._native import build_request, copy_response, milliseconds_of, snapshot_request
 
 NULL = ffi.NULL
 _TRANSPORTS = {"curl": 0, "ahc": 1, "async-http-client": 1}
@@ -136,12 +136,16 @@ class _ClientCore:
         if connect_timeout is not None:
             options.connect_timeout_ms = _milliseconds(connect_timeout, "connect_timeout")
         options.follow_redirects = 1 if follow_redirects else 0
-        options.max_redirects = int(max_redirects)
+        options.max_redirects = _int32(max_redirects, "max_redirects")
         if max_body_bytes is not None:
-            options.max_body_bytes = int(max_body_bytes)
+            if isinstance(max_body_bytes, bool) or not isinstance(max_body_bytes, int):
+                raise TypeError("max_body_bytes must be an int")
+            if not 0 <= max_body_bytes < 2**63:
+                raise InvalidRequest(f"max_body_bytes is out of range: {max_body_bytes}", code=1)
+            options.max_body_bytes = max_body_bytes
         options.verify_tls = 1 if verify else 0
         if callback_threads is not None:
-            options.callback_threads = int(callback_threads)
+            options.callback_threads = _int32(callback_threads, "callback_threads")
         box = ffi.new("courier_client **")
         invoke(lib.courier_client_new, options, box)
         self.pointer = box[0]
@@ -210,9 +214,15 @@ class _ClientCore:
 
 
 def _milliseconds(seconds: float, what: str) -> int:
-    if seconds < 0:
-        raise InvalidRequest(f"{what} must not be negative, not {seconds}", code=1)
-    return max(1, round(seconds * 1000)) if seconds else 0
+    return milliseconds_of(seconds, what)
+
+
+def _int32(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if not -(2**31) <= value < 2**31:
+        raise InvalidRequest(f"{what} is out of range: {value}", code=1)
+    return value
 
 
 _CLIENT_DOC_ARGS = """

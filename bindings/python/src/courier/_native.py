@@ -49,6 +49,16 @@ def _pairs(items: Any, what: str) -> list[tuple[Any, Any]]:
     return pairs
 
 
+def milliseconds_of(seconds: Any, what: str) -> int:
+    """Seconds as whole milliseconds for the library (at least 1 when positive); InvalidRequest
+    for a negative, NaN, infinite or absurdly large value, or a non-number."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"{what} must be a number of seconds, not {type(seconds).__name__}")
+    if not (0 <= seconds <= 10**12):  # also refuses NaN
+        raise InvalidRequest(f"{what} must be from 0 to 10**12 seconds, not {seconds}", code=1)
+    return max(1, round(seconds * 1000)) if seconds else 0
+
+
 def new_request(method: str | bytes, url: str | bytes, base_url: str | None) -> Any:
     """A new courier_request * for `url`, resolved against `base_url` when it is relative."""
     method_bytes = encode(method.upper() if isinstance(method, str) else method, "the method")
@@ -147,9 +157,10 @@ def build_request(
         if bearer is not None:
             invoke(lib.courier_request_set_bearer_auth, request, encode(bearer, "the bearer token"))
         if timeout is not None:
-            if timeout <= 0:
+            milliseconds = milliseconds_of(timeout, "timeout")
+            if milliseconds == 0:
                 raise InvalidRequest(f"timeout must be positive, not {timeout}", code=1)
-            invoke(lib.courier_request_set_timeout_ms, request, max(1, round(timeout * 1000)))
+            invoke(lib.courier_request_set_timeout_ms, request, milliseconds)
         if json is not None:
             try:
                 text = jsonlib.dumps(json, ensure_ascii=False, allow_nan=False)
