@@ -5,6 +5,8 @@ import os
 import threading
 import time
 
+import pytest
+
 import courier
 
 
@@ -104,3 +106,30 @@ def test_blocking_send_releases_the_gil(server) -> None:
         thread.join(30)
     assert finished.is_set()
     assert spins > 10_000, f"the main thread ran only {spins} iterations while another thread sent"
+
+
+def test_reused_requests_are_per_thread_and_freed(server) -> None:
+    client = courier.Client(base_url=server.url, headers={"X-Client": "1"})
+    seen: list[str] = []
+
+    def work() -> None:
+        for _ in range(20):
+            seen.append(client.get("/anything").json()["headers"][-1][0])
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(seen) == 80
+    assert 1 <= len(client._core._cached) <= 4
+    client.headers["X-Other"] = "2"
+    data = client.get("/anything").json()
+    assert ["X-Other", "2"] in data["headers"]
+    first = client.get("/anything")
+    second = client.get("/anything")
+    assert first.request is not second.request
+    client.close()
+    assert not client._core._cached
+    with pytest.raises(courier.ClosedError):
+        client.get("/anything")

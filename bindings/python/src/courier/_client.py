@@ -71,6 +71,7 @@ _live_clients: dict[int, Any] = {}
 _dropped: list[Any] = []
 _in_flight: set[Any] = set()
 _dropped_calls: list[Any] = []
+_dropped_requests: list[Any] = []
 
 
 def _free_dropped() -> None:
@@ -79,6 +80,10 @@ def _free_dropped() -> None:
         _dropped.clear()
         calls = [state for state in _dropped_calls if state.done.is_set()]
         _dropped_calls[:] = [state for state in _dropped_calls if not state.done.is_set()]
+        requests = _dropped_requests[:]
+        _dropped_requests.clear()
+    for request in requests:
+        lib.courier_request_free(request)
     for state in calls:
         state.release()
     for pointer in dropped:
@@ -129,6 +134,8 @@ class _ClientCore:
         self.base_url = base_url
         self.headers = Headers(headers)
         self.plugins: list[Plugin] = []
+        self._local = threading.local()
+        self._cached: set[Any] = set()
         options = ffi.new("courier_client_options *")
         lib.courier_client_options_init(options)
         options.transport = _TRANSPORTS[transport]
@@ -194,6 +201,9 @@ class _ClientCore:
         with _registry_lock:
             pointer, self.pointer = self.pointer, None
             _live_clients.pop(id(self), None)
+            cached, self._cached = self._cached, set()
+        for request in cached:
+            lib.courier_request_free(request)
         if pointer is not None:
             for plugin in self.plugins:
                 if plugin._handle is not None:
@@ -208,9 +218,55 @@ class _ClientCore:
             _live_clients.pop(id(self), None)
             if pointer is not None:
                 _dropped.append(pointer)
+            _dropped_requests.extend(getattr(self, "_cached", ()))
+            self._cached = set()
 
     def build(self, method: str, url: str, kwargs: dict[str, Any]) -> Any:
         return build_request(method, url, base_url=self.base_url, default_headers=self.headers, **kwargs)
+
+    def acquire(self, method: str, url: str, kwargs: dict[str, Any]) -> tuple[Any, Request, bool]:
+        """The courier_request to send, its snapshot, and whether the caller must free it.
+
+        A request with nothing but a method and a URL is built once per thread and reused (sends
+        copy it): building one costs more than the rest of the Python side of a send. Only the
+        thread that built it uses it; close() frees it, which the library allows mid-send.
+        """
+        if any(value is not None for value in kwargs.values()) or not isinstance(method, str) \
+                or not isinstance(url, str):
+            pointer = self.build(method, url, kwargs)
+            try:
+                return pointer, snapshot_request(pointer), True
+            except BaseException:
+                lib.courier_request_free(pointer)
+                raise
+        cache: dict[Any, tuple[Any, Request]] | None = getattr(self._local, "cache", None)
+        if cache is None:
+            cache = self._local.cache = {}
+        key = (method, url, tuple(self.headers.multi_items()) if self.headers else ())
+        entry = cache.get(key)
+        if entry is None:
+            pointer = self.build(method, url, kwargs)
+            try:
+                entry = (pointer, snapshot_request(pointer))
+            except BaseException:
+                lib.courier_request_free(pointer)
+                raise
+            with _registry_lock:
+                closed = self.pointer is None
+                if not closed:
+                    self._cached.add(pointer)
+            if closed:
+                lib.courier_request_free(pointer)
+                raise ClosedError("the client is closed", code=2)
+            cache[key] = entry
+            if len(cache) > 8:
+                oldest = next(iter(cache))
+                evicted, _ = cache.pop(oldest)
+                with _registry_lock:
+                    self._cached.discard(evicted)
+                lib.courier_request_free(evicted)
+        pointer, snapshot = entry
+        return pointer, Request(snapshot.method, snapshot.url, snapshot.headers), False
 
 
 def _milliseconds(seconds: float, what: str) -> int:
@@ -655,9 +711,8 @@ class Client:
 
     def request(self, method: str, url: str, **kwargs: Any) -> Response:
         """Sends a request and returns the whole response. Any status is a success."""
-        pointer = self._core.build(method, url, kwargs)
+        pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
-            snapshot = snapshot_request(pointer)
             response = ffi.new("courier_response **")
             box = ffi.new("courier_error **")
             started = time.perf_counter()
@@ -670,7 +725,8 @@ class Client:
             finally:
                 lib.courier_response_free(response[0])
         finally:
-            lib.courier_request_free(pointer)
+            if owned:
+                lib.courier_request_free(pointer)
 
     def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16, **kwargs: Any) -> StreamingResponse:
         """Starts a request whose body is read in chunks: `with client.stream(...) as r:`."""
@@ -773,14 +829,14 @@ class AsyncClient:
         """Sends a request; the completion settles the awaited future from a library thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Response] = loop.create_future()
-        pointer = self._core.build(method, url, kwargs)
+        pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
-            snapshot = snapshot_request(pointer)
             inbox = _inbox(loop)
             state = _SendState(snapshot, lambda outcome: _post(inbox, future, state, outcome))
             _start(self._core, pointer, state, streaming=False)
         finally:
-            lib.courier_request_free(pointer)
+            if owned:
+                lib.courier_request_free(pointer)
         try:
             return await future
         except asyncio.CancelledError:
