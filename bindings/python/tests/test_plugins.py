@@ -79,3 +79,37 @@ def test_plugin_load_errors(server, plugins, name, config, fragment) -> None:
 def test_plugin_load_error_in_constructor(server, plugins) -> None:
     with pytest.raises(courier.PluginError):
         courier.Client(base_url=server.url, plugins=[(plugins / "missing.so", None)])
+
+
+def build_plugin(tmp_path, name: str, source: str):
+    import subprocess
+
+    from conftest import REPO
+
+    (tmp_path / f"{name}.c").write_text(source)
+    subprocess.run(["cc", "-shared", "-fPIC", "-I", str(REPO / "include"), "-o", str(tmp_path / f"{name}.so"),
+                    str(tmp_path / f"{name}.c")], check=True, timeout=120)
+    return tmp_path / f"{name}.so"
+
+
+def test_plugin_abi_mismatch_and_missing_symbols(server, tmp_path) -> None:
+    other_major = build_plugin(tmp_path, "other_major", """
+        #include <courier_plugin.h>
+        COURIER_PLUGIN_EXPORT const courier_plugin_metadata courier_plugin_info = {
+            sizeof(courier_plugin_metadata), COURIER_ABI_MAJOR + 1, 0, "future", "9.0.0" };
+        COURIER_PLUGIN_EXPORT int courier_plugin_init(const courier_host_api *api, courier_registrar *registrar,
+                const char *config, char *errbuf, size_t errbuf_len) {
+            (void)api; (void)registrar; (void)config; (void)errbuf; (void)errbuf_len; return 0; }
+    """)
+    no_info = build_plugin(tmp_path, "no_info", "int courier_plugin_init(void) { return 0; }\n")
+    no_init = build_plugin(tmp_path, "no_init", """
+        #include <courier_plugin.h>
+        COURIER_PLUGIN_EXPORT const courier_plugin_metadata courier_plugin_info = {
+            sizeof(courier_plugin_metadata), COURIER_ABI_MAJOR, 0, "no-init", "1.0.0" };
+    """)
+    with courier.Client(base_url=server.url) as client:
+        for path in (other_major, no_info, no_init):
+            with pytest.raises(courier.PluginError) as caught:
+                client.load_plugin(path)
+            assert caught.value.code == 15 and str(caught.value)
+        assert client.get("/anything").status_code == 200
