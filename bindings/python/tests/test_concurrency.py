@@ -133,3 +133,48 @@ def test_reused_requests_are_per_thread_and_freed(server) -> None:
     assert not client._core._cached
     with pytest.raises(courier.ClosedError):
         client.get("/anything")
+
+
+def test_mixed_chain_under_threads_and_asyncio(server, plugins) -> None:
+    import asyncio
+
+    class Around:
+        def around(self, request, call_next):
+            request.headers["X-Around"] = "1"
+            return call_next(request)
+
+    class Stamp:
+        def on_request(self, exchange):
+            exchange.request.headers["X-Stamp"] = str(exchange.attempt)
+
+        def on_response(self, exchange):
+            exchange.response.headers["X-Seen"] = "1"
+
+    chain = [Around(), courier.Plugin(plugins / "hmac_signer.so", "k"), Stamp()]
+    failures: list[BaseException] = []
+    with courier.Client(base_url=server.url, interceptors=chain, timeout=30) as client:
+        def work() -> None:
+            try:
+                for _ in range(25):
+                    response = client.get("/anything")
+                    names = {name for name, _ in response.json()["headers"]}
+                    assert {"X-Around", "X-Stamp", "X-Signature"} <= names
+                    assert response.headers["x-seen"] == "1"
+            except BaseException as error:  # noqa: BLE001
+                failures.append(error)
+
+        threads = [threading.Thread(target=work) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert not any(thread.is_alive() for thread in threads)
+    assert not failures, failures[:3]
+
+    async def main() -> list[int]:
+        async with courier.AsyncClient(base_url=server.url, interceptors=[Around(), Stamp()],
+                                       timeout=30) as client:
+            responses = await asyncio.gather(*(client.get("/anything") for _ in range(64)))
+            return [response.status_code for response in responses]
+
+    assert asyncio.run(asyncio.wait_for(main(), 120)) == [200] * 64
