@@ -178,3 +178,25 @@ def test_mixed_chain_under_threads_and_asyncio(server, plugins) -> None:
             return [response.status_code for response in responses]
 
     assert asyncio.run(asyncio.wait_for(main(), 120)) == [200] * 64
+
+
+def test_lazily_read_headers_are_consistent_and_freed(server) -> None:
+    from courier import _models
+
+    with courier.Client(base_url=server.url) as client:
+        for _ in range(20):
+            response = client.get("/anything")
+            seen: list[object] = []
+            readers = [threading.Thread(target=lambda: seen.append((response.headers.multi_items(), response.url)))
+                       for _ in range(4)]
+            for reader in readers:
+                reader.start()
+            for reader in readers:
+                reader.join(30)
+            assert len(seen) == 4 and all(item == seen[0] for item in seen)
+            assert response.headers["content-type"].startswith("application/json")
+        for _ in range(50):
+            assert client.get("/anything").status_code == 200
+        gc.collect()
+        client.get("/anything")
+        assert len(_models.garbage) <= 1

@@ -31,7 +31,7 @@ from ._exchange import EventHooks, register
 from ._handles import handles
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Request, Response
-from ._native import build_request, copy_response, milliseconds_of, snapshot_request
+from ._native import build_request, copy_response, free_garbage, milliseconds_of, snapshot_request
 
 NULL = ffi.NULL
 _TRANSPORTS = {"curl": 0, "ahc": 1, "async-http-client": 1}
@@ -334,7 +334,7 @@ class _SendState:
         elapsed = datetime.timedelta(seconds=time.perf_counter() - self.started)
         try:
             if response != NULL:
-                outcome: Response | CourierError = copy_response(response, self.request, elapsed)
+                outcome: Response | CourierError = copy_response(response, self.request, elapsed, take=True)
             else:
                 outcome = from_error(error, self.request)
                 if self.sink_error is not None:
@@ -342,8 +342,6 @@ class _SendState:
         except BaseException as failure:  # noqa: BLE001
             outcome = CourierError(f"cannot read the outcome: {failure}", request=self.request)
         finally:
-            if response != NULL:
-                lib.courier_response_free(response)
             if error != NULL:
                 lib.courier_error_free(error)
         with _registry_lock:
@@ -711,6 +709,7 @@ class Client:
 
     def request(self, method: str, url: str, **kwargs: Any) -> Response:
         """Sends a request and returns the whole response. Any status is a success."""
+        free_garbage()
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
             response = ffi.new("courier_response **")
@@ -720,10 +719,7 @@ class Client:
             elapsed = datetime.timedelta(seconds=time.perf_counter() - started)
             if code:
                 check(code, box, snapshot)
-            try:
-                return copy_response(response[0], snapshot, elapsed)
-            finally:
-                lib.courier_response_free(response[0])
+            return copy_response(response[0], snapshot, elapsed, take=True)
         finally:
             if owned:
                 lib.courier_request_free(pointer)
@@ -829,6 +825,7 @@ class AsyncClient:
         """Sends a request; the completion settles the awaited future from a library thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Response] = loop.create_future()
+        free_garbage()
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
             inbox = _inbox(loop)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime
 import json as jsonlib
+import threading
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import Any, Union
 
@@ -106,6 +107,12 @@ class Request:
         return f"<Request [{self.method} {self.url}]>"
 
 
+# courier_response handles of Responses collected before their headers were read; freed by the
+# next send (list.append and swapping the list are atomic under the GIL).
+garbage: list[Any] = []
+_lazy_lock = threading.Lock()
+
+
 class Response:
     """A response: status, headers and body, all in memory (see Client.stream for big bodies).
 
@@ -125,20 +132,66 @@ class Response:
         elapsed: datetime.timedelta | None = None,
     ) -> None:
         self.status_code = int(status_code)
-        self.headers = Headers(headers)
+        self._handle: Any = None
+        self._headers = Headers(headers)
         body = b""
         if content is not None:
             body = content.encode() if isinstance(content, str) else bytes(content)
         elif text is not None:
             body = text.encode()
-            self.headers.setdefault("Content-Type", "text/plain; charset=utf-8")
+            self._headers.setdefault("Content-Type", "text/plain; charset=utf-8")
         elif json is not None:
             body = jsonlib.dumps(json).encode()
-            self.headers.setdefault("Content-Type", "application/json")
+            self._headers.setdefault("Content-Type", "application/json")
         self._content = body
-        self.url = url
+        self._url = url
         self.request = request
         self.elapsed = elapsed if elapsed is not None else datetime.timedelta(0)
+
+    def _materialize(self) -> None:
+        """Copies the URL and header lines out of the library's response, then frees it: most
+        callers read only the status and body, so these are read on first use."""
+        from ._native import materialize
+
+        with _lazy_lock:  # held while copying; _handle clears only once the copy is complete
+            handle = self._handle
+            if handle is not None:
+                try:
+                    materialize(self, handle)
+                finally:
+                    self._handle = None
+
+    @property
+    def headers(self) -> Headers:
+        """The header fields: ordered, case-insensitive, repeated lines joined by `h[name]`."""
+        if self._handle is not None:
+            self._materialize()
+        return self._headers
+
+    @headers.setter
+    def headers(self, headers: HeaderTypes) -> None:
+        if self._handle is not None:
+            self._materialize()
+        self._headers = headers if isinstance(headers, Headers) else Headers(headers)
+
+    @property
+    def url(self) -> str:
+        """The URL of the request that produced this response, after redirects."""
+        if self._handle is not None:
+            self._materialize()
+        return self._url
+
+    @url.setter
+    def url(self, url: str) -> None:
+        if self._handle is not None:
+            self._materialize()
+        self._url = url
+
+    def __del__(self) -> None:
+        # Never calls the library: the next send frees what is left here.
+        handle = getattr(self, "_handle", None)
+        if handle is not None:
+            garbage.append(handle)
 
     @property
     def content(self) -> bytes:

@@ -291,18 +291,54 @@ def response_body(response: Any) -> bytes:
     return ffi.buffer(data[0], length[0])[:] if length[0] else b""
 
 
-def copy_response(response: Any, request: Request | None, elapsed: datetime.timedelta | None) -> Response:
-    """A Python Response with everything copied out of a courier_response (which is not freed)."""
-    status = ffi.new("int *")
-    invoke(lib.courier_response_status, response, status)
-    url = ffi.new("const char **")
-    url_text = _string(url[0]) if lib.courier_response_url(response, url, NULL) == 0 else ""
-    if not url_text and request is not None:
-        url_text = request.url
-    copied = Response(status[0], url=url_text, request=request, elapsed=elapsed)
-    copied.headers = response_headers(response)
-    copied._content = response_body(response)
+def copy_response(response: Any, request: Request | None, elapsed: datetime.timedelta | None,
+                  take: bool = False) -> Response:
+    """A Python Response with the status and body copied out of a courier_response.
+
+    With `take`, the Response owns the handle and copies the URL and headers on first use
+    (Response._materialize), then frees it; without, everything is copied now and the caller
+    still owns the handle.
+    """
+    try:
+        status = ffi.new("int *")
+        invoke(lib.courier_response_status, response, status)
+        copied = Response(status[0], request=request, elapsed=elapsed)
+        copied._content = response_body(response)
+    except BaseException:
+        if take:
+            lib.courier_response_free(response)
+        raise
+    if take:
+        copied._handle = response
+    else:
+        materialize(copied, response, free=False)
     return copied
+
+
+def materialize(copied: Response, response: Any, free: bool = True) -> None:
+    """Copies the URL and header lines of `response` into `copied`, then frees it when `free`."""
+    try:
+        url = ffi.new("const char **")
+        url_text = _string(url[0]) if lib.courier_response_url(response, url, NULL) == 0 else ""
+        if not url_text and copied.request is not None:
+            url_text = copied.request.url
+        copied._url = url_text
+        copied._headers = response_headers(response)
+    finally:
+        if free:
+            lib.courier_response_free(response)
+
+
+def free_garbage() -> None:
+    """Frees the handles of Responses collected unread (see _models.garbage)."""
+    from ._models import garbage
+
+    while garbage:
+        try:
+            handle = garbage.pop()
+        except IndexError:
+            return
+        lib.courier_response_free(handle)
 
 
 def new_response(response: Response) -> Any:
