@@ -191,7 +191,10 @@ class Response:
         # Never calls the library: the next send frees what is left here.
         handle = getattr(self, "_handle", None)
         if handle is not None:
-            garbage.append(handle)
+            try:
+                garbage.append(handle)
+            except Exception:  # noqa: BLE001 - module globals are gone at interpreter teardown
+                pass
 
     @property
     def content(self) -> bytes:
