@@ -100,8 +100,9 @@ def client(server: Server) -> Iterator["courier.Client"]:  # noqa: F821
 def private_server() -> Iterator[Server]:
     """A server of the test's own, for tests that abort big downloads by killing a process.
 
-    `courier serve` can crash when a peer resets the connection in the middle of a large
-    streamed body (see the report of issue 12), so such tests do not share the session's server.
+    `courier serve` can crash (SIGSEGV, a stack overflow in HTTPConnectionHandler.pump) when a
+    peer resets the connection while a large body waits for a writable socket, so such tests
+    do not share the session's server.
     """
     running = start_server()
     try:
