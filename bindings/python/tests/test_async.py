@@ -139,3 +139,14 @@ def test_async_stream_closed_early_and_errors(server) -> None:
             return closed_after
 
     assert run(main()) < 3
+
+
+def test_async_iter_lines(server) -> None:
+    import json
+
+    async def main():
+        async with courier.AsyncClient(base_url=server.url) as client:
+            async with client.stream("GET", "/stream/4") as response:
+                return [json.loads(line)["id"] async for line in response.aiter_lines()]
+
+    assert run(main()) == [0, 1, 2, 3]

@@ -108,3 +108,22 @@ def test_a_stream_dropped_unclosed_is_aborted(private_server) -> None:
     from courier._client import _dropped_calls
     assert not _dropped_calls
     client.close()
+
+
+def test_iter_lines_and_text(client: courier.Client) -> None:
+    import json
+
+    with client.stream("GET", "/stream/5") as response:
+        lines = list(response.iter_lines())
+    assert [json.loads(line)["id"] for line in lines] == [0, 1, 2, 3, 4]
+    with client.stream("POST", "/anything", content="héllo wörld".encode()) as response:
+        text = "".join(response.iter_text())
+    assert "body_base64" in text
+
+
+def test_line_splitter_pieces() -> None:
+    from courier._client import _lines
+
+    assert list(_lines(iter(["a\r", "\nb\n", "c", "d\r\n", "", "e"]))) == ["a", "b", "cd", "e"]
+    assert list(_lines(iter(["\n\n"]))) == ["", ""]
+    assert list(_lines(iter([]))) == []

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import codecs
 import collections
 import datetime
 import os
@@ -399,6 +400,28 @@ def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming
     state.attach(call[0])
 
 
+class _LineSplitter:
+    """Splits text arriving in pieces into lines ended by \n or \r\n."""
+
+    def __init__(self) -> None:
+        self.buffer = ""
+
+    def feed(self, text: str) -> list[str]:
+        *complete, self.buffer = (self.buffer + text).split("\n")
+        return [line[:-1] if line.endswith("\r") else line for line in complete]
+
+    def finish(self) -> list[str]:
+        rest, self.buffer = self.buffer, ""
+        return [rest[:-1] if rest.endswith("\r") else rest] if rest else []
+
+
+def _lines(texts: Iterator[str]) -> Iterator[str]:
+    splitter = _LineSplitter()
+    for text in texts:
+        yield from splitter.feed(text)
+    yield from splitter.finish()
+
+
 class _Pipe:
     """Carries a streamed body from on_data (a library thread) to the reader, with backpressure.
 
@@ -463,6 +486,21 @@ class StreamingResponse:
     def read(self) -> bytes:
         """Reads the rest of the body into memory and returns it."""
         return b"".join(self.iter_bytes())
+
+    def iter_text(self, encoding: str = "utf-8") -> Iterator[str]:
+        """The body decoded incrementally (invalid bytes replaced)."""
+        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        for chunk in self.iter_bytes():
+            text = decoder.decode(chunk)
+            if text:
+                yield text
+        tail = decoder.decode(b"", final=True)
+        if tail:
+            yield tail
+
+    def iter_lines(self, encoding: str = "utf-8") -> Iterator[str]:
+        """The body's lines as they complete, without their line endings (\n or \r\n)."""
+        return _lines(self.iter_text(encoding))
 
     def _head(self) -> Response:
         outcome = self._pipe.outcome
@@ -609,6 +647,26 @@ class AsyncStreamingResponse:
     async def aread(self) -> bytes:
         """Reads the rest of the body into memory and returns it."""
         return b"".join([chunk async for chunk in self.aiter_bytes()])
+
+    async def aiter_text(self, encoding: str = "utf-8") -> AsyncIterator[str]:
+        """The body decoded incrementally (invalid bytes replaced)."""
+        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        async for chunk in self.aiter_bytes():
+            text = decoder.decode(chunk)
+            if text:
+                yield text
+        tail = decoder.decode(b"", final=True)
+        if tail:
+            yield tail
+
+    async def aiter_lines(self, encoding: str = "utf-8") -> AsyncIterator[str]:
+        """The body's lines as they complete, without their line endings."""
+        splitter = _LineSplitter()
+        async for text in self.aiter_text(encoding):
+            for line in splitter.feed(text):
+                yield line
+        for line in splitter.finish():
+            yield line
 
     def _head(self) -> Response:
         outcome = self._pipe.outcome
