@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from ._client import AsyncClient, AsyncStreamingResponse, Client, Plugin, StreamingResponse
+from ._client import AsyncClient, AsyncStreamingResponse, Client, Plugin, RequestOptions, StreamingResponse
 from ._errors import (
     BodyNotReplayable,
     Cancelled,
@@ -46,7 +46,7 @@ library_version: str = _ffi.string(_lib.courier_version()).decode()
 abi_version: tuple[int, int] = (_lib.courier_abi_version() >> 16, _lib.courier_abi_version() & 0xFFFF)
 
 __all__ = [
-    "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "StreamingResponse", "Headers", "Request", "Response",
+    "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse", "Headers", "Request", "Response",
     "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
     "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",

@@ -14,7 +14,10 @@ import weakref
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Union
+from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 from ._courier_cffi import ffi
 from ._errors import (
@@ -32,7 +35,7 @@ from ._exchange import EventHooks, register
 from ._handles import handles
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Request, Response
-from ._native import build_request, copy_response, free_garbage, milliseconds_of, snapshot_request
+from ._native import QueryTypes, build_request, copy_response, free_garbage, milliseconds_of, snapshot_request
 
 NULL = ffi.NULL
 _TRANSPORTS = {"curl": 0, "ahc": 1, "async-http-client": 1}
@@ -60,6 +63,22 @@ class Plugin:
 
     def __repr__(self) -> str:
         return f"<Plugin {self.name or self.path} {self.version or ''}>".replace(" >", ">")
+
+
+class RequestOptions(TypedDict, total=False):
+    """The per-request keyword arguments of request(), get(), post() and the others."""
+
+    params: QueryTypes
+    headers: HeaderTypes
+    json: Any
+    data: Any
+    form: Any
+    files: Any
+    content: Any
+    auth: tuple[str, str]
+    bearer: str
+    timeout: float
+    cookies: Mapping[str, str]
 
 
 InterceptorTypes = Sequence[Union[Any, Plugin, tuple[str, Union[str, None]]]]
@@ -222,10 +241,10 @@ class _ClientCore:
             _dropped_requests.extend(getattr(self, "_cached", ()))
             self._cached = set()
 
-    def build(self, method: str, url: str, kwargs: dict[str, Any]) -> Any:
+    def build(self, method: str, url: str, kwargs: Mapping[str, Any]) -> Any:
         return build_request(method, url, base_url=self.base_url, default_headers=self.headers, **kwargs)
 
-    def acquire(self, method: str, url: str, kwargs: dict[str, Any]) -> tuple[Any, Request, bool]:
+    def acquire(self, method: str, url: str, kwargs: Mapping[str, Any]) -> tuple[Any, Request, bool]:
         """The courier_request to send, its snapshot, and whether the caller must free it.
 
         A request with nothing but a method and a URL is built once per thread and reused (sends
@@ -765,7 +784,7 @@ class Client:
         """Loads a C plugin; its interceptors join the end of the chain. PluginError on failure."""
         return self._core.load_plugin(Plugin(path, config))
 
-    def request(self, method: str, url: str, **kwargs: Any) -> Response:
+    def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         """Sends a request and returns the whole response. Any status is a success."""
         free_garbage()
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
@@ -782,7 +801,7 @@ class Client:
             if owned:
                 lib.courier_request_free(pointer)
 
-    def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16, **kwargs: Any) -> StreamingResponse:
+    def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16, **kwargs: Unpack[RequestOptions]) -> StreamingResponse:
         """Starts a request whose body is read in chunks: `with client.stream(...) as r:`."""
         _free_dropped()
         pointer = self._core.build(method, url, kwargs)
@@ -791,7 +810,7 @@ class Client:
         finally:
             lib.courier_request_free(pointer)
 
-    def download(self, url: str, path: str | os.PathLike[str], *, method: str = "GET", **kwargs: Any) -> Response:
+    def download(self, url: str, path: str | os.PathLike[str], *, method: str = "GET", **kwargs: Unpack[RequestOptions]) -> Response:
         """Streams the body into the file `path` without holding it in memory.
 
         The file is written as `path` + ".part" and renamed once a 2xx body is complete; any
@@ -811,25 +830,25 @@ class Client:
             if partial.exists():
                 partial.unlink()
 
-    def get(self, url: str, **kwargs: Any) -> Response:
+    def get(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return self.request("GET", url, **kwargs)
 
-    def head(self, url: str, **kwargs: Any) -> Response:
+    def head(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return self.request("HEAD", url, **kwargs)
 
-    def options(self, url: str, **kwargs: Any) -> Response:
+    def options(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return self.request("OPTIONS", url, **kwargs)
 
-    def delete(self, url: str, **kwargs: Any) -> Response:
+    def delete(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return self.request("DELETE", url, **kwargs)
 
-    def post(self, url: str, **kwargs: Any) -> Response:
+    def post(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return self.request("POST", url, **kwargs)
 
-    def put(self, url: str, **kwargs: Any) -> Response:
+    def put(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return self.request("PUT", url, **kwargs)
 
-    def patch(self, url: str, **kwargs: Any) -> Response:
+    def patch(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return self.request("PATCH", url, **kwargs)
 
     def close(self) -> None:
@@ -879,7 +898,7 @@ class AsyncClient:
     def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
         return self._core.load_plugin(Plugin(path, config))
 
-    async def request(self, method: str, url: str, **kwargs: Any) -> Response:
+    async def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         """Sends a request; the completion settles the awaited future from a library thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Response] = loop.create_future()
@@ -899,7 +918,7 @@ class AsyncClient:
             raise
 
     def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16,
-               **kwargs: Any) -> AsyncStreamingResponse:
+               **kwargs: Unpack[RequestOptions]) -> AsyncStreamingResponse:
         """Starts a request whose body is read in chunks: `async with client.stream(...) as r:`.
 
         Must be called from a running event loop; the download starts at once and pauses when
@@ -914,25 +933,25 @@ class AsyncClient:
         finally:
             lib.courier_request_free(pointer)
 
-    async def get(self, url: str, **kwargs: Any) -> Response:
+    async def get(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return await self.request("GET", url, **kwargs)
 
-    async def head(self, url: str, **kwargs: Any) -> Response:
+    async def head(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return await self.request("HEAD", url, **kwargs)
 
-    async def options(self, url: str, **kwargs: Any) -> Response:
+    async def options(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return await self.request("OPTIONS", url, **kwargs)
 
-    async def delete(self, url: str, **kwargs: Any) -> Response:
+    async def delete(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return await self.request("DELETE", url, **kwargs)
 
-    async def post(self, url: str, **kwargs: Any) -> Response:
+    async def post(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return await self.request("POST", url, **kwargs)
 
-    async def put(self, url: str, **kwargs: Any) -> Response:
+    async def put(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return await self.request("PUT", url, **kwargs)
 
-    async def patch(self, url: str, **kwargs: Any) -> Response:
+    async def patch(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         return await self.request("PATCH", url, **kwargs)
 
     async def aclose(self) -> None:
