@@ -955,7 +955,7 @@ class AsyncClient:
         return await self.request("PATCH", url, **kwargs)
 
     async def aclose(self) -> None:
-        """Frees the client on a worker thread (it waits for sends under way)."""
+        """Frees the client off the event loop (the library lets sends under way finish)."""
         await asyncio.get_running_loop().run_in_executor(None, self._core.close)
 
     def close(self) -> None:
