@@ -9,7 +9,15 @@
 """
 from __future__ import annotations
 
-from ._client import AsyncClient, AsyncStreamingResponse, Client, Plugin, RequestOptions, StreamingResponse
+from ._client import (
+    AsyncClient,
+    AsyncStreamingResponse,
+    Client,
+    Plugin,
+    RequestOptions,
+    StreamingResponse,
+)
+from ._courier_cffi import ffi as _ffi
 from ._errors import (
     BodyNotReplayable,
     Cancelled,
@@ -34,7 +42,6 @@ from ._errors import (
 )
 from ._exchange import RETRY_SENTINEL as RETRY
 from ._exchange import Exchange, LiveHeaders, RequestView, ResponseView
-from ._courier_cffi import ffi as _ffi
 from ._lib import lib as _lib
 from ._lib import library_path
 from ._models import Headers, Request, Response

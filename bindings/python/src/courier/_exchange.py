@@ -12,11 +12,25 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 from ._courier_cffi import ffi
-from ._errors import ClosedError, CourierError, check, encode, from_error, invoke, remember
+from ._errors import (
+    ClosedError,
+    CourierError,
+    check,
+    encode,
+    from_error,
+    invoke,
+    remember,
+)
 from ._handles import handles
 from ._lib import lib
 from ._models import Headers, Response
-from ._native import _string, new_response, request_headers, response_body, response_headers
+from ._native import (
+    _string,
+    new_response,
+    request_headers,
+    response_body,
+    response_headers,
+)
 
 NULL = ffi.NULL
 CONTINUE, RESPOND, FAIL, RETRY = 0, 1, 2, 3
