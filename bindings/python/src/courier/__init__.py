@@ -1,0 +1,62 @@
+"""Courier for Python: an HTTP client over libcourier's pipeline, interceptors and plugins.
+
+    import courier
+
+    with courier.Client(base_url="http://127.0.0.1:8080") as client:
+        response = client.get("/anything", params={"q": "1"})
+        response.raise_for_status()
+        print(response.json())
+"""
+from __future__ import annotations
+
+from ._client import (
+    AsyncClient,
+    AsyncStreamingResponse,
+    Client,
+    Plugin,
+    RequestOptions,
+    StreamingResponse,
+)
+from ._courier_cffi import ffi as _ffi
+from ._errors import (
+    BodyNotReplayable,
+    Cancelled,
+    ClosedError,
+    ConnectError,
+    CourierError,
+    DecodingError,
+    HTTPStatusError,
+    InterceptorError,
+    InvalidRequest,
+    LimitExceeded,
+    PluginError,
+    ProtocolError,
+    RequestError,
+    StreamError,
+    TimeoutException,
+    TLSError,
+    TooManyRedirects,
+    TransportError,
+    UnacceptableContentType,
+    WouldBlock,
+)
+from ._exchange import RETRY_SENTINEL as RETRY
+from ._exchange import Exchange, LiveHeaders, RequestView, ResponseView
+from ._lib import lib as _lib
+from ._lib import library_path
+from ._models import Headers, Request, Response
+
+__version__ = "0.1.0"
+#: The release version of the libcourier that was loaded, such as "0.1.0".
+library_version: str = _ffi.string(_lib.courier_version()).decode()
+#: The (major, minor) ABI version of the loaded library.
+abi_version: tuple[int, int] = (_lib.courier_abi_version() >> 16, _lib.courier_abi_version() & 0xFFFF)
+
+__all__ = [
+    "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse", "Headers", "Request", "Response",
+    "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
+    "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
+    "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",
+    "BodyNotReplayable", "HTTPStatusError", "UnacceptableContentType", "InvalidRequest", "PluginError",
+    "WouldBlock", "ClosedError", "StreamError", "library_path", "library_version", "abi_version",
+]

@@ -1,0 +1,275 @@
+"""Client and AsyncClient over courier_client."""
+from __future__ import annotations
+
+import asyncio
+import datetime
+import os
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+from ._core import (
+    _CLIENT_DOC_ARGS,
+    InterceptorTypes,
+    Plugin,
+    RequestOptions,
+    _ClientCore,
+    _dropped,
+    _dropped_calls,
+    _free_dropped,
+    _in_flight,
+    _live_clients,
+)
+from ._courier_cffi import ffi
+from ._errors import check, encode, invoke
+from ._exchange import register
+from ._lib import lib
+from ._models import Headers, HeaderTypes, Response
+from ._native import copy_response, free_garbage, snapshot_request
+from ._sending import _inbox, _post, _SendState, _start
+from ._streaming import AsyncStreamingResponse, StreamingResponse, _lines
+
+__all__ = ["AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse",
+           "_dropped", "_dropped_calls", "_in_flight", "_lines", "_live_clients"]
+
+
+class Client:
+    __doc__ = "A synchronous HTTP client over Courier's pipeline; a context manager.\n" + _CLIENT_DOC_ARGS
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        headers: HeaderTypes = None,
+        timeout: float | None = 60.0,
+        connect_timeout: float | None = None,
+        follow_redirects: bool = True,
+        max_redirects: int = 10,
+        max_body_bytes: int | None = None,
+        verify: bool = True,
+        transport: str = "curl",
+        callback_threads: int | None = None,
+        interceptors: InterceptorTypes = (),
+        plugins: Sequence[tuple[str | os.PathLike[str], str | None]] = (),
+        event_hooks: Mapping[str, Sequence[Callable[[Any], Any]]] | None = None,
+    ) -> None:
+        self._core = _ClientCore(
+            base_url=base_url, headers=headers, timeout=timeout, connect_timeout=connect_timeout,
+            follow_redirects=follow_redirects, max_redirects=max_redirects, max_body_bytes=max_body_bytes,
+            verify=verify, transport=transport, callback_threads=callback_threads,
+            interceptors=interceptors, plugins=plugins, event_hooks=event_hooks,
+        )
+
+    @property
+    def headers(self) -> Headers:
+        """Headers sent with every request."""
+        return self._core.headers
+
+    @property
+    def is_closed(self) -> bool:
+        return self._core.pointer is None
+
+    def add_interceptor(self, interceptor: Any) -> None:
+        """Appends a Python interceptor to the chain (sends under way keep theirs)."""
+        register(self._core.live(), interceptor)
+
+    def remove_interceptor(self, name: str) -> None:
+        """Removes the interceptors named `name`."""
+        invoke(lib.courier_client_remove_interceptor, self._core.live(), encode(name, "the name"))
+
+    def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
+        """Loads a C plugin; its interceptors join the end of the chain. PluginError on failure."""
+        return self._core.load_plugin(Plugin(path, config))
+
+    def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        """Sends a request and returns the whole response. Any status is a success."""
+        free_garbage()
+        pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
+        try:
+            response = ffi.new("courier_response **")
+            box = ffi.new("courier_error **")
+            started = time.perf_counter()
+            code = lib.courier_client_send(self._core.live(), pointer, response, box)
+            elapsed = datetime.timedelta(seconds=time.perf_counter() - started)
+            if code:
+                check(code, box, snapshot)
+            return copy_response(response[0], snapshot, elapsed, take=True)
+        finally:
+            if owned:
+                lib.courier_request_free(pointer)
+
+    def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16, **kwargs: Unpack[RequestOptions]) -> StreamingResponse:
+        """Starts a request whose body is read in chunks: `with client.stream(...) as r:`."""
+        _free_dropped()
+        pointer = self._core.build(method, url, kwargs)
+        try:
+            return StreamingResponse(self._core, pointer, snapshot_request(pointer), max_buffered_chunks)
+        finally:
+            lib.courier_request_free(pointer)
+
+    def download(self, url: str, path: str | os.PathLike[str], *, method: str = "GET", **kwargs: Unpack[RequestOptions]) -> Response:
+        """Streams the body into the file `path` without holding it in memory.
+
+        The file is written as `path` + ".part" and renamed once a 2xx body is complete; any
+        other status raises HTTPStatusError and leaves no file. Returns the response (empty content).
+        """
+        target = Path(path)
+        partial = target.with_name(target.name + ".part")
+        try:
+            with open(partial, "wb") as file, self.stream(method, url, **kwargs) as response:
+                for chunk in response.iter_bytes():
+                    file.write(chunk)
+                head = response._head()
+            head.raise_for_status()
+            os.replace(partial, target)
+            return head
+        finally:
+            if partial.exists():
+                partial.unlink()
+
+    def get(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return self.request("GET", url, **kwargs)
+
+    def head(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return self.request("HEAD", url, **kwargs)
+
+    def options(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return self.request("OPTIONS", url, **kwargs)
+
+    def delete(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return self.request("DELETE", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return self.request("POST", url, **kwargs)
+
+    def put(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return self.request("PUT", url, **kwargs)
+
+    def patch(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return self.request("PATCH", url, **kwargs)
+
+    def close(self) -> None:
+        """Frees the client; sends under way complete first."""
+        self._core.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        core = getattr(self, "_core", None)
+        if core is not None:
+            core.drop()
+
+
+class AsyncClient:
+    __doc__ = ("An asyncio HTTP client on courier_client_send_async: no thread per send; cancelling "
+               "the task cancels the transfer.\n" + _CLIENT_DOC_ARGS)
+
+    def __init__(self, **kwargs: Any) -> None:
+        defaults: dict[str, Any] = dict(
+            base_url=None, headers=None, timeout=60.0, connect_timeout=None, follow_redirects=True,
+            max_redirects=10, max_body_bytes=None, verify=True, transport="curl", callback_threads=None,
+            interceptors=(), plugins=(), event_hooks=None,
+        )
+        unknown = set(kwargs) - set(defaults)
+        if unknown:
+            raise TypeError(f"AsyncClient() got unexpected arguments {sorted(unknown)}")
+        defaults.update(kwargs)
+        self._core = _ClientCore(**defaults)
+
+    @property
+    def headers(self) -> Headers:
+        return self._core.headers
+
+    @property
+    def is_closed(self) -> bool:
+        return self._core.pointer is None
+
+    def add_interceptor(self, interceptor: Any) -> None:
+        register(self._core.live(), interceptor)
+
+    def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
+        return self._core.load_plugin(Plugin(path, config))
+
+    async def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        """Sends a request; the completion settles the awaited future from a library thread."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Response] = loop.create_future()
+        free_garbage()
+        pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
+        try:
+            inbox = _inbox(loop)
+            state = _SendState(snapshot, lambda outcome: _post(inbox, future, state, outcome))
+            _start(self._core, pointer, state, streaming=False)
+        finally:
+            if owned:
+                lib.courier_request_free(pointer)
+        try:
+            return await future
+        except asyncio.CancelledError:
+            state.cancel()
+            raise
+
+    def stream(self, method: str, url: str, *, max_buffered_chunks: int = 16,
+               **kwargs: Unpack[RequestOptions]) -> AsyncStreamingResponse:
+        """Starts a request whose body is read in chunks: `async with client.stream(...) as r:`.
+
+        Must be called from a running event loop; the download starts at once and pauses when
+        `max_buffered_chunks` chunks wait unread.
+        """
+        _free_dropped()
+        loop = asyncio.get_running_loop()
+        pointer = self._core.build(method, url, kwargs)
+        try:
+            return AsyncStreamingResponse(self._core, pointer, snapshot_request(pointer), max_buffered_chunks,
+                                          _inbox(loop))
+        finally:
+            lib.courier_request_free(pointer)
+
+    async def get(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return await self.request("GET", url, **kwargs)
+
+    async def head(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return await self.request("HEAD", url, **kwargs)
+
+    async def options(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return await self.request("OPTIONS", url, **kwargs)
+
+    async def delete(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return await self.request("DELETE", url, **kwargs)
+
+    async def post(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return await self.request("POST", url, **kwargs)
+
+    async def put(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return await self.request("PUT", url, **kwargs)
+
+    async def patch(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
+        return await self.request("PATCH", url, **kwargs)
+
+    async def aclose(self) -> None:
+        """Frees the client off the event loop (the library lets sends under way finish)."""
+        await asyncio.get_running_loop().run_in_executor(None, self._core.close)
+
+    def close(self) -> None:
+        self._core.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __del__(self) -> None:
+        core = getattr(self, "_core", None)
+        if core is not None:
+            core.drop()

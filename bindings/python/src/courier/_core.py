@@ -1,0 +1,288 @@
+"""The courier_client a Client or AsyncClient owns, its options and plugins, and what interpreter
+exit cleans up."""
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, TypedDict, Union
+
+from ._courier_cffi import ffi
+from ._errors import ClosedError, InvalidRequest, PluginError, encode, invoke
+from ._exchange import EventHooks, register
+from ._lib import lib
+from ._models import Headers, HeaderTypes, Request
+from ._native import QueryTypes, build_request, milliseconds_of, snapshot_request
+
+NULL = ffi.NULL
+_TRANSPORTS = {"curl": 0, "ahc": 1, "async-http-client": 1}
+
+
+class Plugin:
+    """A C plugin to load into a client, in its place in the interceptor chain: Plugin(path, config)."""
+
+    def __init__(self, path: str | os.PathLike[str], config: str | None = None) -> None:
+        self.path = os.fspath(path)
+        self.config = config
+        self.name: str | None = None
+        self.version: str | None = None
+        self._handle: Any = None
+
+    def unload(self) -> None:
+        """Removes the plugin's interceptors from its client (the shared object stays mapped)."""
+        if self._handle is None:
+            raise PluginError("the plugin is not loaded", code=15)
+        handle, self._handle = self._handle, None
+        try:
+            invoke(lib.courier_plugin_unload, handle)
+        finally:
+            lib.courier_plugin_free(handle)
+
+    def __repr__(self) -> str:
+        return f"<Plugin {self.name or self.path} {self.version or ''}>".replace(" >", ">")
+
+
+class RequestOptions(TypedDict, total=False):
+    """The per-request keyword arguments of request(), get(), post() and the others."""
+
+    params: QueryTypes
+    headers: HeaderTypes
+    json: Any
+    data: Any
+    form: Any
+    files: Any
+    content: Any
+    auth: tuple[str, str]
+    bearer: str
+    timeout: float
+    cookies: Mapping[str, str]
+
+
+InterceptorTypes = Sequence[Union[Any, Plugin, tuple[str, Union[str, None]]]]
+
+# Every live courier_client, so that interpreter exit frees them; and calls under way, so that
+# exit cancels them first. Clients dropped without close() are queued here by __del__ (which
+# never calls the library) and freed on the next ordinary call.
+_registry_lock = threading.RLock()  # re-entrant: __del__ may run while this thread holds it
+_live_clients: dict[int, Any] = {}
+_dropped: list[Any] = []
+_in_flight: set[Any] = set()
+_dropped_calls: list[Any] = []
+_dropped_requests: list[Any] = []
+
+
+def _free_dropped() -> None:
+    with _registry_lock:
+        dropped = _dropped[:]
+        _dropped.clear()
+        calls = [state for state in _dropped_calls if state.done.is_set()]
+        _dropped_calls[:] = [state for state in _dropped_calls if not state.done.is_set()]
+        requests = _dropped_requests[:]
+        _dropped_requests.clear()
+    for request in requests:
+        lib.courier_request_free(request)
+    for state in calls:
+        state.release()
+    for pointer in dropped:
+        lib.courier_client_free(pointer)
+
+
+@atexit.register
+def _shutdown() -> None:
+    with _registry_lock:
+        calls = list(_in_flight)
+    for send in calls:
+        send.cancel()
+    for send in calls:
+        send.wait(5.0)
+    with _registry_lock:
+        clients = list(_live_clients.values()) + _dropped
+        _live_clients.clear()
+        _dropped.clear()
+    for pointer in clients:
+        lib.courier_client_free(pointer)
+
+
+class _ClientCore:
+    """Options shared by Client and AsyncClient, and the courier_client they own."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None,
+        headers: HeaderTypes,
+        timeout: float | None,
+        connect_timeout: float | None,
+        follow_redirects: bool,
+        max_redirects: int,
+        max_body_bytes: int | None,
+        verify: bool,
+        transport: str,
+        callback_threads: int | None,
+        interceptors: InterceptorTypes,
+        plugins: Sequence[tuple[str | os.PathLike[str], str | None]],
+        event_hooks: Mapping[str, Sequence[Callable[[Any], Any]]] | None,
+    ) -> None:
+        _free_dropped()
+        if transport not in _TRANSPORTS:
+            raise InvalidRequest(f"transport must be 'curl' or 'ahc', not {transport!r}", code=1)
+        if base_url is not None:
+            encode(base_url, "base_url")
+        self.base_url = base_url
+        self.headers = Headers(headers)
+        self.plugins: list[Plugin] = []
+        self._local = threading.local()
+        self._cached: set[Any] = set()
+        options = ffi.new("courier_client_options *")
+        lib.courier_client_options_init(options)
+        options.transport = _TRANSPORTS[transport]
+        options.timeout_ms = 0 if timeout is None else _milliseconds(timeout, "timeout")
+        if connect_timeout is not None:
+            options.connect_timeout_ms = _milliseconds(connect_timeout, "connect_timeout")
+        options.follow_redirects = 1 if follow_redirects else 0
+        options.max_redirects = _int32(max_redirects, "max_redirects")
+        if max_body_bytes is not None:
+            if isinstance(max_body_bytes, bool) or not isinstance(max_body_bytes, int):
+                raise TypeError("max_body_bytes must be an int")
+            if not 0 <= max_body_bytes < 2**63:
+                raise InvalidRequest(f"max_body_bytes is out of range: {max_body_bytes}", code=1)
+            options.max_body_bytes = max_body_bytes
+        options.verify_tls = 1 if verify else 0
+        if callback_threads is not None:
+            options.callback_threads = _int32(callback_threads, "callback_threads")
+        box = ffi.new("courier_client **")
+        invoke(lib.courier_client_new, options, box)
+        self.pointer = box[0]
+        with _registry_lock:
+            _live_clients[id(self)] = self.pointer
+        try:
+            for item in interceptors:
+                if isinstance(item, Plugin):
+                    self.load_plugin(item)
+                elif isinstance(item, tuple):
+                    self.load_plugin(Plugin(*item))
+                else:
+                    register(self.pointer, item)
+            for path, config in plugins:
+                self.load_plugin(Plugin(path, config))
+            if event_hooks:
+                unknown = set(event_hooks) - {"request", "response"}
+                if unknown:
+                    raise TypeError(f"event_hooks keys are 'request' and 'response', not {sorted(unknown)}")
+                register(self.pointer, EventHooks(list(event_hooks.get("request", [])),
+                                                  list(event_hooks.get("response", []))))
+        except BaseException:
+            self.close()
+            raise
+
+    def live(self) -> Any:
+        pointer = self.pointer
+        if pointer is None:
+            raise ClosedError("the client is closed", code=2)
+        return pointer
+
+    def load_plugin(self, plugin: Plugin) -> Plugin:
+        box = ffi.new("courier_plugin **")
+        config = encode(plugin.config, "the plugin's config") if plugin.config is not None else NULL
+        invoke(lib.courier_plugin_load, self.live(), encode(plugin.path, "the plugin's path"), config, box)
+        plugin._handle = box[0]
+        value = ffi.new("const char **")
+        if lib.courier_plugin_name(box[0], value, NULL) == 0:
+            plugin.name = ffi.string(value[0]).decode("utf-8", "replace")
+        if lib.courier_plugin_version(box[0], value, NULL) == 0:
+            plugin.version = ffi.string(value[0]).decode("utf-8", "replace")
+        self.plugins.append(plugin)
+        return plugin
+
+    def close(self) -> None:
+        with _registry_lock:
+            pointer, self.pointer = self.pointer, None
+            _live_clients.pop(id(self), None)
+            cached, self._cached = self._cached, set()
+        for request in cached:
+            lib.courier_request_free(request)
+        if pointer is not None:
+            for plugin in self.plugins:
+                if plugin._handle is not None:
+                    lib.courier_plugin_free(plugin._handle)
+                    plugin._handle = None
+            lib.courier_client_free(pointer)
+
+    def drop(self) -> None:
+        """From __del__: hands the courier_client to the next ordinary call to free."""
+        with _registry_lock:
+            pointer, self.pointer = getattr(self, "pointer", None), None
+            _live_clients.pop(id(self), None)
+            if pointer is not None:
+                _dropped.append(pointer)
+            _dropped_requests.extend(getattr(self, "_cached", ()))
+            self._cached = set()
+
+    def build(self, method: str, url: str, kwargs: Mapping[str, Any]) -> Any:
+        return build_request(method, url, base_url=self.base_url, default_headers=self.headers, **kwargs)
+
+    def acquire(self, method: str, url: str, kwargs: Mapping[str, Any]) -> tuple[Any, Request, bool]:
+        """The courier_request to send, its snapshot, and whether the caller must free it.
+
+        A request with nothing but a method and a URL is built once per thread and reused (sends
+        copy it): building one costs more than the rest of the Python side of a send. Only the
+        thread that built it uses it; close() frees it, which the library allows mid-send.
+        """
+        if any(value is not None for value in kwargs.values()) or not isinstance(method, str) \
+                or not isinstance(url, str):
+            pointer = self.build(method, url, kwargs)
+            try:
+                return pointer, snapshot_request(pointer), True
+            except BaseException:
+                lib.courier_request_free(pointer)
+                raise
+        cache: dict[Any, tuple[Any, Request]] | None = getattr(self._local, "cache", None)
+        if cache is None:
+            cache = self._local.cache = {}
+        key = (method, url, tuple(self.headers.multi_items()) if self.headers else ())
+        entry = cache.get(key)
+        if entry is None:
+            pointer = self.build(method, url, kwargs)
+            try:
+                entry = (pointer, snapshot_request(pointer))
+            except BaseException:
+                lib.courier_request_free(pointer)
+                raise
+            with _registry_lock:
+                closed = self.pointer is None
+                if not closed:
+                    self._cached.add(pointer)
+            if closed:
+                lib.courier_request_free(pointer)
+                raise ClosedError("the client is closed", code=2)
+            cache[key] = entry
+            if len(cache) > 8:
+                oldest = next(iter(cache))
+                evicted, _ = cache.pop(oldest)
+                with _registry_lock:
+                    self._cached.discard(evicted)
+                lib.courier_request_free(evicted)
+        pointer, snapshot = entry
+        return pointer, Request(snapshot.method, snapshot.url, snapshot.headers), False
+
+
+def _milliseconds(seconds: float, what: str) -> int:
+    return milliseconds_of(seconds, what)
+
+
+def _int32(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if not -(2**31) <= value < 2**31:
+        raise InvalidRequest(f"{what} is out of range: {value}", code=1)
+    return value
+
+
+_CLIENT_DOC_ARGS = """
+    base_url: resolves relative URLs (RFC 3986, like urljoin); headers: sent with every request;
+    timeout: seconds for a whole exchange (None: no limit); follow_redirects; transport: "curl"
+    (default) or "ahc"; interceptors: Python interceptors and Plugin(path, config) in chain order
+    (first is outermost); plugins: (path, config) pairs loaded after them; event_hooks:
+    {"request": [...], "response": [...]}.
+"""

@@ -1,0 +1,269 @@
+"""Headers, Request and Response: plain Python values copied out of the library's objects."""
+from __future__ import annotations
+
+import datetime
+import json as jsonlib
+import threading
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from typing import Any, Union
+
+from ._errors import DecodingError, HTTPStatusError
+
+HeaderTypes = Union["Headers", Mapping[str, str], Iterable[tuple[str, str]], None]
+
+_REASONS = {
+    100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
+    203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content",
+    206: "Partial Content", 300: "Multiple Choices", 301: "Moved Permanently", 302: "Found",
+    303: "See Other", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+    400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden",
+    404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
+    409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
+    413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
+    416: "Range Not Satisfiable", 417: "Expectation Failed", 418: "I'm a Teapot",
+    422: "Unprocessable Content", 425: "Too Early", 426: "Upgrade Required",
+    428: "Precondition Required", 429: "Too Many Requests",
+    431: "Request Header Fields Too Large", 500: "Internal Server Error", 501: "Not Implemented",
+    502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+    505: "HTTP Version Not Supported",
+}
+
+
+class Headers(MutableMapping[str, str]):
+    """Ordered, case-insensitive, multi-valued header fields; `h[name]` joins repeated lines."""
+
+    def __init__(self, headers: HeaderTypes = None) -> None:
+        self._items: list[tuple[str, str]] = []
+        if headers is None:
+            return
+        items = headers.multi_items() if isinstance(headers, Headers) else (
+            headers.items() if isinstance(headers, Mapping) else headers
+        )
+        for name, value in items:
+            self._items.append((str(name), str(value)))
+
+    def multi_items(self) -> list[tuple[str, str]]:
+        """Every line, in order, as (name, value)."""
+        return list(self._items)
+
+    def get_list(self, name: str) -> list[str]:
+        """Every value of `name`, one per line."""
+        key = name.lower()
+        return [value for item, value in self._items if item.lower() == key]
+
+    def add(self, name: str, value: str) -> None:
+        """Appends a line, keeping the others of that name."""
+        self._items.append((name, value))
+
+    def __getitem__(self, name: str) -> str:
+        values = self.get_list(name)
+        if not values:
+            raise KeyError(name)
+        return ("; " if name.lower() == "cookie" else ", ").join(values)
+
+    def __setitem__(self, name: str, value: str) -> None:
+        key = name.lower()
+        self._items = [item for item in self._items if item[0].lower() != key]
+        self._items.append((name, value))
+
+    def __delitem__(self, name: str) -> None:
+        key = name.lower()
+        kept = [item for item in self._items if item[0].lower() != key]
+        if len(kept) == len(self._items):
+            raise KeyError(name)
+        self._items = kept
+
+    def __iter__(self) -> Iterator[str]:
+        seen: dict[str, str] = {}
+        for name, _ in self._items:
+            seen.setdefault(name.lower(), name)
+        return iter(seen.values())
+
+    def __len__(self) -> int:
+        return len({name.lower() for name, _ in self._items})
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        other_headers = other if isinstance(other, Headers) else Headers(other)
+        return sorted((n.lower(), v) for n, v in self._items) == sorted(
+            (n.lower(), v) for n, v in other_headers._items
+        )
+
+    def __repr__(self) -> str:
+        return f"Headers({self._items!r})"
+
+
+class Request:
+    """What was sent: the method, the absolute URL and the header lines, as the library built them."""
+
+    def __init__(self, method: str, url: str, headers: HeaderTypes = None, content: bytes | None = None) -> None:
+        self.method = method
+        self.url = url
+        self.headers = Headers(headers)
+        self.content = content
+
+    def __repr__(self) -> str:
+        return f"<Request [{self.method} {self.url}]>"
+
+
+# courier_response handles of Responses collected before their headers were read; freed by the
+# next send (list.append and swapping the list are atomic under the GIL).
+garbage: list[Any] = []
+_lazy_lock = threading.Lock()
+
+
+class Response:
+    """A response: status, headers and body, all in memory (see Client.stream for big bodies).
+
+    Interceptors may also build one to answer on their own: `Response(200, json={...})`.
+    """
+
+    def __init__(
+        self,
+        status_code: int,
+        *,
+        headers: HeaderTypes = None,
+        content: bytes | str | None = None,
+        text: str | None = None,
+        json: Any = None,
+        url: str = "",
+        request: Request | None = None,
+        elapsed: datetime.timedelta | None = None,
+    ) -> None:
+        self.status_code = int(status_code)
+        self._handle: Any = None
+        self._headers = Headers(headers)
+        body = b""
+        if content is not None:
+            body = content.encode() if isinstance(content, str) else bytes(content)
+        elif text is not None:
+            body = text.encode()
+            self._headers.setdefault("Content-Type", "text/plain; charset=utf-8")
+        elif json is not None:
+            body = jsonlib.dumps(json).encode()
+            self._headers.setdefault("Content-Type", "application/json")
+        self._content = body
+        self._url = url
+        self.request = request
+        self.elapsed = elapsed if elapsed is not None else datetime.timedelta(0)
+
+    def _materialize(self) -> None:
+        """Copies the URL and header lines out of the library's response, then frees it: most
+        callers read only the status and body, so these are read on first use."""
+        from ._native import materialize
+
+        with _lazy_lock:  # held while copying; _handle clears only once the copy is complete
+            handle = self._handle
+            if handle is not None:
+                try:
+                    materialize(self, handle)
+                finally:
+                    self._handle = None
+
+    @property
+    def headers(self) -> Headers:
+        """The header fields: ordered, case-insensitive, repeated lines joined by `h[name]`."""
+        if self._handle is not None:
+            self._materialize()
+        return self._headers
+
+    @headers.setter
+    def headers(self, headers: HeaderTypes) -> None:
+        if self._handle is not None:
+            self._materialize()
+        self._headers = headers if isinstance(headers, Headers) else Headers(headers)
+
+    @property
+    def url(self) -> str:
+        """The URL of the request that produced this response, after redirects."""
+        if self._handle is not None:
+            self._materialize()
+        return self._url
+
+    @url.setter
+    def url(self, url: str) -> None:
+        if self._handle is not None:
+            self._materialize()
+        self._url = url
+
+    def __del__(self) -> None:
+        # Never calls the library: the next send frees what is left here.
+        handle = getattr(self, "_handle", None)
+        if handle is not None:
+            try:
+                garbage.append(handle)
+            except Exception:  # noqa: BLE001 - module globals are gone at interpreter teardown
+                pass
+
+    @property
+    def content(self) -> bytes:
+        """The body's bytes."""
+        return self._content
+
+    @property
+    def reason_phrase(self) -> str:
+        """The standard reason phrase for the status ("" when it has none)."""
+        return _REASONS.get(self.status_code, "")
+
+    @property
+    def encoding(self) -> str:
+        """The charset from Content-Type, or utf-8."""
+        content_type = self.headers.get("content-type", "")
+        for parameter in content_type.split(";")[1:]:
+            key, _, value = parameter.strip().partition("=")
+            if key.lower() == "charset" and value:
+                return value.strip('"')
+        return "utf-8"
+
+    @property
+    def text(self) -> str:
+        """The body decoded with `encoding` (invalid bytes replaced)."""
+        try:
+            return self._content.decode(self.encoding, errors="replace")
+        except LookupError:
+            return self._content.decode("utf-8", errors="replace")
+
+    def json(self, **kwargs: Any) -> Any:
+        """The body parsed as JSON; DecodingError when it is not."""
+        try:
+            return jsonlib.loads(self._content, **kwargs)
+        except ValueError as error:
+            raise DecodingError(f"the response body is not JSON: {error}", code=21,
+                                request=self.request, response=self) from error
+
+    @property
+    def is_success(self) -> bool:
+        """True for 2xx."""
+        return 200 <= self.status_code < 300
+
+    @property
+    def is_redirect(self) -> bool:
+        """True for a 3xx with a Location."""
+        return 300 <= self.status_code < 400 and "location" in self.headers
+
+    def raise_for_status(self) -> Response:
+        """Raises HTTPStatusError unless the status is 2xx; returns the response otherwise."""
+        if self.is_success:
+            return self
+        kind = "Client error" if 400 <= self.status_code < 500 else (
+            "Server error" if self.status_code >= 500 else "Unexpected status")
+        raise HTTPStatusError(
+            f"{kind} '{self.status_code} {self.reason_phrase}' for url '{self.url}'",
+            code=11, request=self.request, response=self,
+        )
+
+    def read(self) -> bytes:
+        """The body (already in memory)."""
+        return self._content
+
+    def iter_bytes(self, chunk_size: int | None = None) -> Iterator[bytes]:
+        """The body in chunks of `chunk_size` (one chunk when None)."""
+        if not self._content:
+            return
+        size = chunk_size or len(self._content)
+        for start in range(0, len(self._content), size):
+            yield self._content[start:start + size]
+
+    def __repr__(self) -> str:
+        return f"<Response [{self.status_code} {self.reason_phrase}]>"

@@ -1,0 +1,186 @@
+"""Asynchronous sends: the state of one send, the completion and on_data trampolines, and the
+per-loop inbox through which completions reach asyncio."""
+from __future__ import annotations
+
+import asyncio
+import datetime
+import threading
+import time
+import weakref
+from typing import Any, Callable
+
+from ._core import _ClientCore, _in_flight, _registry_lock
+from ._courier_cffi import ffi
+from ._errors import CourierError, check, from_error
+from ._handles import handles
+from ._lib import lib
+from ._models import Request, Response
+from ._native import copy_response
+
+NULL = ffi.NULL
+
+
+class _SendState:
+    """One asynchronous send under way: the call handle, and what the completion settles."""
+
+    def __init__(self, request: Request, on_done: Callable[[Response | CourierError], None]) -> None:
+        self.request = request
+        self.on_done = on_done
+        self.lock = threading.Lock()
+        self.call: Any = None
+        self.done = threading.Event()
+        self.started = time.perf_counter()
+        self.sink: Callable[[bytes], int] | None = None
+        self.sink_error: BaseException | None = None
+        self.finished = False
+        self.on_cancel: Callable[[], None] | None = None
+
+    def attach(self, call: Any) -> None:
+        with self.lock:
+            self.call = call
+        with _registry_lock:
+            if not self.finished:
+                _in_flight.add(self)
+
+    def cancel(self) -> None:
+        if self.on_cancel is not None:
+            self.on_cancel()
+        with self.lock:
+            call = self.call
+        if call is not None and not self.done.is_set():
+            lib.courier_call_cancel(call, NULL)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.done.wait(timeout)
+
+    def release(self) -> None:
+        """Frees the call handle once the completion has run."""
+        with self.lock:
+            call, self.call = self.call, None
+        if call is not None:
+            lib.courier_call_free(call)
+
+    def complete(self, response: Any, error: Any) -> None:
+        elapsed = datetime.timedelta(seconds=time.perf_counter() - self.started)
+        try:
+            if response != NULL:
+                outcome: Response | CourierError = copy_response(response, self.request, elapsed, take=True)
+            else:
+                outcome = from_error(error, self.request)
+                if self.sink_error is not None:
+                    outcome.__cause__ = self.sink_error
+        except BaseException as failure:  # noqa: BLE001
+            outcome = CourierError(f"cannot read the outcome: {failure}", request=self.request)
+        finally:
+            if error != NULL:
+                lib.courier_error_free(error)
+        with _registry_lock:
+            self.finished = True
+            _in_flight.discard(self)
+        try:
+            self.on_done(outcome)
+        finally:
+            self.done.set()
+
+
+@ffi.callback("courier_completion_fn")
+def _completion_trampoline(user_data: Any, response: Any, error: Any) -> None:
+    state = handles.pop(user_data)
+    if state is None:
+        if response != NULL:
+            lib.courier_response_free(response)
+        if error != NULL:
+            lib.courier_error_free(error)
+        return
+    state.complete(response, error)
+
+
+@ffi.callback("courier_data_fn", error=1)
+def _data_trampoline(user_data: Any, data: Any, length: int) -> int:
+    state = handles.get(user_data)
+    if state is None or state.sink is None:
+        return 1
+    try:
+        return state.sink(ffi.buffer(data, length)[:])
+    except BaseException as failure:  # noqa: BLE001 - aborts the download; the caller sees it
+        state.sink_error = failure
+        return 1
+
+
+def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming: bool) -> None:
+    options = NULL
+    user_data = handles.add(state)
+    if streaming:
+        options = ffi.new("courier_send_options *")
+        lib.courier_send_options_init(options)
+        options.on_data = _data_trampoline
+        options.user_data = user_data
+    call = ffi.new("courier_call **")
+    box = ffi.new("courier_error **")
+    try:
+        code = lib.courier_client_send_async(core.live(), request_pointer, options, _completion_trampoline,
+                                             user_data, call, box)
+    except BaseException:
+        handles.pop(user_data)
+        raise
+    if code:
+        handles.pop(user_data)
+        check(code, box, state.request)
+    state.attach(call[0])
+
+
+class _Inbox:
+    """Outcomes waiting for one event loop: a completion wakes the loop only when the inbox was
+    empty, so many sends finishing together cost one call_soon_threadsafe, not one each."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.lock = threading.Lock()
+        self.items: list[Callable[[], None]] = []
+
+    def put(self, item: Callable[[], None]) -> bool:
+        with self.lock:
+            self.items.append(item)
+            if len(self.items) > 1:
+                return True
+        try:
+            self.loop.call_soon_threadsafe(self.drain)
+        except RuntimeError:
+            with self.lock:
+                self.items.clear()
+            return False
+        return True
+
+    def drain(self) -> None:
+        with self.lock:
+            items, self.items = self.items, []
+        for item in items:
+            item()
+
+
+_inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = weakref.WeakKeyDictionary()
+_inboxes_lock = threading.Lock()
+
+
+def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:
+    with _inboxes_lock:
+        inbox = _inboxes.get(loop)
+        if inbox is None:
+            inbox = _inboxes[loop] = _Inbox(loop)
+        return inbox
+
+
+def _post(inbox: _Inbox, future: asyncio.Future[Response], state: _SendState,
+          outcome: Response | CourierError) -> None:
+    """From the completion's thread: settle the future on its loop, then free the call handle."""
+    def settle() -> None:
+        state.release()
+        if future.done():
+            return
+        if isinstance(outcome, CourierError):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+
+    if not inbox.put(settle):
+        state.release()

@@ -1,0 +1,111 @@
+"""Fixtures: the project's loopback server (`courier serve`), the repository's paths, plugins."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+PLUGINS = REPO / "Examples" / "plugins"
+
+
+def courier_cli() -> Path:
+    return Path(os.environ.get("COURIER_CLI", REPO / ".build" / "debug" / "courier"))
+
+
+class Server:
+    def __init__(self, process: subprocess.Popen[str], port: int) -> None:
+        self.process = process
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+
+    def __call__(self, path: str) -> str:
+        return self.url + path
+
+
+def start_server() -> Server:
+    cli = courier_cli()
+    if not cli.exists():
+        pytest.fail(f"{cli} does not exist: build it with `swift build --product courier` or set COURIER_CLI")
+    process = subprocess.Popen([str(cli), "serve", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    found: list[int] = []
+    ready = threading.Event()
+    log = Path(os.environ.get("COURIER_SERVER_LOG", "/dev/null"))
+
+    def read() -> None:
+        assert process.stdout is not None
+        with open(log, "a") as copy:
+            for line in process.stdout:
+                copy.write(line)
+                copy.flush()
+                match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+                if match and not found:
+                    found.append(int(match.group(1)))
+                    ready.set()
+        ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    if not ready.wait(60) or not found:
+        stop_server(process)
+        pytest.fail("courier serve did not report its port within 60 s")
+    return Server(process, found[0])
+
+
+def stop_server(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    running = start_server()
+    try:
+        yield running
+    finally:
+        died = running.process.poll()
+        stop_server(running.process)
+    assert died is None, f"courier serve exited during the tests with status {died}"
+
+
+@pytest.fixture(scope="session")
+def plugins() -> Path:
+    for name in ("hmac_signer.so", "memory_cache.so"):
+        if not (PLUGINS / name).exists():
+            subprocess.run(["make", "-C", str(PLUGINS), "c"], check=True, capture_output=True, timeout=300)
+            break
+    return PLUGINS
+
+
+@pytest.fixture()
+def client(server: Server) -> Iterator["courier.Client"]:  # noqa: F821
+    import courier
+
+    with courier.Client(base_url=server.url, timeout=20) as made:
+        yield made
+
+
+@pytest.fixture()
+def private_server() -> Iterator[Server]:
+    """A server of the test's own, for tests that abort big downloads by killing a process.
+
+    `courier serve` can crash (SIGSEGV, a stack overflow in HTTPConnectionHandler.pump) when a
+    peer resets the connection while a large body waits for a writable socket, so such tests
+    do not share the session's server.
+    """
+    running = start_server()
+    try:
+        yield running
+    finally:
+        stop_server(running.process)

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+import pytest
+
+import courier
+
+
+def rss_mib() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def test_stream_iter_bytes(client: courier.Client) -> None:
+    total = 0
+    expected = 0
+    with client.stream("GET", "/stream-bytes/300000", params={"chunk_size": 4096}) as response:
+        with pytest.raises(courier.StreamError):
+            response.status_code
+        for chunk in response.iter_bytes():
+            for offset, byte in enumerate(chunk[:8]):
+                assert byte == (total + offset) % 256
+            total += len(chunk)
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/octet-stream"
+        expected = 300000
+    assert total == expected
+
+
+def test_stream_large_body_bounded_memory(client: courier.Client) -> None:
+    size = 256 * 1024 * 1024
+    before = rss_mib()
+    peak = before
+    seen = 0
+    with client.stream("GET", f"/bytes/{size}", timeout=120) as response:
+        for chunk in response.iter_bytes():
+            seen += len(chunk)
+            if seen % (16 * 1024 * 1024) < len(chunk):
+                peak = max(peak, rss_mib())
+    assert seen == size
+    assert peak - before < 64, f"RSS grew {peak - before:.1f} MiB while streaming {size >> 20} MiB"
+
+
+def test_stream_closed_early_cancels(private_server) -> None:
+    with courier.Client(base_url=private_server.url) as client:
+        with client.stream("GET", "/bytes/1073741824") as response:
+            for _ in response.iter_bytes():
+                break
+        assert client.get("/anything").status_code == 200
+
+
+def test_stream_error_raised_at_end(server) -> None:
+    with courier.Client(base_url=server.url, timeout=0.3) as client:
+        with client.stream("GET", "/drip", params={"numbytes": 10, "duration_ms": 3000}) as response:
+            with pytest.raises(courier.TimeoutException):
+                for _ in response.iter_bytes():
+                    pass
+
+
+def test_download_to_file(client: courier.Client, tmp_path) -> None:
+    target = tmp_path / "out.bin"
+    head = client.download("/bytes/5000000", target)
+    assert head.status_code == 200
+    data = target.read_bytes()
+    assert len(data) == 5000000
+    assert data[:256] == bytes(range(256))
+    assert not (tmp_path / "out.bin.part").exists()
+
+
+def test_download_error_leaves_no_file(client: courier.Client, tmp_path) -> None:
+    target = tmp_path / "missing.bin"
+    with pytest.raises(courier.HTTPStatusError) as caught:
+        client.download("/status/404", target)
+    assert caught.value.response.status_code == 404
+    assert not target.exists()
+    assert not (tmp_path / "missing.bin.part").exists()
+
+
+
+def test_closing_a_stream_cancels_a_slow_transfer(client: courier.Client) -> None:
+    import time
+
+    with client.stream("GET", "/drip", params={"numbytes": 100, "duration_ms": 20000}) as response:
+        first = next(iter(response.iter_bytes()))
+        started = time.monotonic()
+    assert first == b"*"
+    assert time.monotonic() - started < 3
+
+
+def test_a_stream_dropped_unclosed_is_aborted(private_server) -> None:
+    import gc
+    import time
+
+    from courier._client import _in_flight
+
+    client = courier.Client(base_url=private_server.url)
+    response = client.stream("GET", "/bytes/1073741824")
+    next(iter(response.iter_bytes()))
+    del response
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while _in_flight and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _in_flight
+    client.stream("GET", "/bytes/10").close()
+    from courier._client import _dropped_calls
+    assert not _dropped_calls
+    client.close()
+
+
+def test_iter_lines_and_text(client: courier.Client) -> None:
+    import json
+
+    with client.stream("GET", "/stream/5") as response:
+        lines = list(response.iter_lines())
+    assert [json.loads(line)["id"] for line in lines] == [0, 1, 2, 3, 4]
+    with client.stream("POST", "/anything", content="héllo wörld".encode()) as response:
+        text = "".join(response.iter_text())
+    assert "body_base64" in text
+
+
+def test_line_splitter_pieces() -> None:
+    from courier._client import _lines
+
+    assert list(_lines(iter(["a\r", "\nb\n", "c", "d\r\n", "", "e"]))) == ["a", "b", "cd", "e"]
+    assert list(_lines(iter(["\n\n"]))) == ["", ""]
+    assert list(_lines(iter([]))) == []
