@@ -111,7 +111,16 @@ extension HTTPConnectionHandler {
                 current.lastWrite = written
                 streaming = current
                 if !context.channel.isWritable {
-                    written.assumeIsolated().whenComplete { _ in self.pump(context: context) }
+                    // A failed write (the client reset) ends the stream. A write that completes at
+                    // once completes inline: the next turn is queued, so the pump never recurses
+                    // (it did, and overflowed the stack, when writes to a reset socket failed at once).
+                    written.assumeIsolated().whenComplete { result in
+                        guard case .success = result else {
+                            self.streaming = nil
+                            return
+                        }
+                        context.eventLoop.assumeIsolated().execute { self.pump(context: context) }
+                    }
                     return
                 }
             case .pause(let duration):

@@ -181,3 +181,20 @@ struct TestServerFaultTests {
         }
     }
 }
+
+/// A client that vanishes while a large body is being written must not take the server down: a
+/// write to the reset socket fails at once, and the pump used to recurse on it until the stack
+/// overflowed (found by the Python binding's tests).
+@Suite("TestServer: clients that vanish mid-body")
+struct VanishingClientTests {
+    @Test func killedDownloadsOfAGigabyteLeaveTheServerServing() async throws {
+        try await withTestServer { server in
+            let url = "'\(server.baseURL.absoluteString)/bytes/1073741824'"
+            for _ in 0..<6 {
+                _ = try await Shell.run("timeout -s KILL 0.5 curl -s --limit-rate 100k -o /dev/null \(url)")
+            }
+            let after = try await Shell.run("curl -s --max-time 20 -o /dev/null -w '%{http_code}' '\(server.baseURL.absoluteString)/status/204'")
+            #expect(String(decoding: after.standardOutput, as: UTF8.self) == "204")
+        }
+    }
+}
