@@ -24,8 +24,11 @@ struct ServerSentEventsConformanceTests {
             #expect(resumedFrom.first == .some(nil))
             #expect(resumedFrom.last == "5", "the last reconnection, answered 204, resumes after the last event")
             let resumePoints = resumedFrom.dropFirst().compactMap { $0.flatMap(Int.init) }
-            #expect(resumePoints.count == resumedFrom.count - 1 && resumePoints == resumePoints.sorted() && Set(resumePoints).count == resumePoints.count,
-                    "each reconnection resumes after a later event (a transport may lose the bytes just before a drop): \(resumedFrom)")
+            // Never backwards. A reconnection may resume from the same event as the one before: the
+            // server's drop can be a reset that discards bytes the client had not read yet, so a
+            // connection may end with no new event (the events themselves are checked above).
+            #expect(resumePoints.count == resumedFrom.count - 1 && resumePoints == resumePoints.sorted(),
+                    "each reconnection resumes from the last event received: \(resumedFrom)")
             #expect(resumedFrom.count >= 4, "the server dropped the connection twice and ended it once")
             #expect(waits.load(ordering: .relaxed) == resumedFrom.count - 1)
         }
