@@ -25,16 +25,17 @@ struct TLSConformanceTests {
     private func outcome(_ transport: TransportUnderTest, serving certificate: (certificate: URL, key: URL),
                          _ tls: TransportSettings) async throws -> Outcome {
         try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificate) { nginx in
+            let request = try Request { BaseURL(nginx.baseURL); Timeout(.seconds(20)) }
+            // Shut down on every path: an AsyncHTTPClient dropped without a shutdown traps.
             let made = transport.makeWith(tls)
-            let client = Client(transport: made)
-            let result: Outcome
-            do {
-                result = .answered(try await client.send(try Request { BaseURL(nginx.baseURL); Timeout(.seconds(20)) }).text)
-            } catch let error as CourierError {
-                result = .failed(error.code)
-            }
+            let result: Result<String, any Error>
+            do { result = .success(try await Client(transport: made).send(request).text) } catch { result = .failure(error) }
             await transport.shutdown(made)
-            return result
+            switch result {
+            case .success(let text): return .answered(text)
+            case .failure(let error as CourierError): return .failed(error.code)
+            case .failure(let error): throw error
+            }
         }
     }
 

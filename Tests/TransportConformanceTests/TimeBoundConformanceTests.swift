@@ -69,13 +69,16 @@ struct TimeBoundConformanceTests {
     func aConnectionThatIsNeverAcceptedTimesOutAtTheConnectTimeout(transport: TransportUnderTest) async throws {
         let listener = try SilentListener()
         defer { listener.close() }
+        // Calibrated on a client of its own: a 1 s connect timeout could itself expire on a busy machine.
+        let lateness = try await transport.withClient { client, server in try await Self.lateness(client, server) }
+        let request = try Request { BaseURL("http://127.0.0.1:\(listener.port)/"); Timeout(.seconds(30)) }
         var configuration = Client.Configuration()
         configuration.connectTimeout = Self.deadline
+        // Nothing between making the transport and shutting it down throws: an AsyncHTTPClient
+        // dropped without a shutdown traps.
         let made = transport.makeWith(TransportSettings(connectTimeout: Self.deadline))
-        let client = Client(transport: made, configuration: configuration)
-        let lateness = try await withTestServer { server in try await Self.lateness(client, server) }
-        let request = try Request { BaseURL("http://127.0.0.1:\(listener.port)/"); Timeout(.seconds(30)) }
-        await expectEnds(.timedOut, sending: request, through: client, after: Self.deadline, within: lateness)
+        await expectEnds(.timedOut, sending: request, through: Client(transport: made, configuration: configuration),
+                         after: Self.deadline, within: lateness)
         await transport.shutdown(made)
     }
 
