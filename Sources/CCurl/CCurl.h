@@ -9,6 +9,13 @@
 #define COURIER_CCURL_H
 
 #include <curl/curl.h>
+#if defined(__linux__)
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#include <poll.h>
 
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
 static const int ccurl_pause_recv = CURLPAUSE_RECV;
@@ -19,8 +26,11 @@ static const size_t ccurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 static const size_t ccurl_readfunc_pause = CURL_READFUNC_PAUSE;
 static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
 static const long ccurl_error_size = CURL_ERROR_SIZE;
+static const curl_socket_t ccurl_socket_timeout = CURL_SOCKET_TIMEOUT;
 
 typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, void *user_data);
+typedef int (*ccurl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *user_data, void *socket_data);
+typedef int (*ccurl_timer_callback)(CURLM *multi, long timeout_ms, void *user_data);
 typedef int (*ccurl_xferinfo_callback)(void *user_data, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);
 
@@ -69,6 +79,41 @@ static inline CURLcode ccurl_easy_getinfo_offset(CURL *handle, CURLINFO info, cu
 
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLMcode ccurl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLMcode ccurl_multi_setopt_socket_callback(CURLM *multi, ccurl_socket_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
+}
+
+static inline CURLMcode ccurl_multi_setopt_timer_callback(CURLM *multi, ccurl_timer_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
+}
+
+/*
+ * How many CPUs this process may run on (its affinity mask, as `taskset` sets it), for the I/O
+ * thread's choice to busy-wait: spinning only pays when the thread it waits for has a core of its
+ * own. sched_getaffinity and CPU_COUNT need _GNU_SOURCE, which this shared header must not set,
+ * so this asks the kernel directly. 0 when it cannot tell.
+ */
+static inline int ccurl_usable_cpu_count(void) {
+#if defined(__linux__) && defined(SYS_sched_getaffinity)
+    unsigned long mask[16] = {0};
+    long copied = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+    if (copied <= 0) {
+        return 0;
+    }
+    int count = 0;
+    for (long i = 0; i < copied / (long)sizeof mask[0]; i++) {
+        count += __builtin_popcountl(mask[i]);
+    }
+    return count;
+#else
+    return 0;
+#endif
 }
 
 #endif

@@ -41,6 +41,28 @@ struct CurlStreamingTests {
         await transport.shutdown()
     }
 
+    @Test func aSmallBodyThatEndsWithItsHeadArrivesWholeAndALargeOneStreams() async throws {
+        let server = try RawServer { connection, _ in
+            // Head and body in one write, so curl reads them, and sees the end, in one round.
+            while connection.readRequestHead() {
+                guard connection.send("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello") else { return }
+            }
+        }
+        defer { server.stop() }
+        let large = try countingServer(4_000_000)
+        defer { large.stop() }
+        let transport = CurlTransport()
+        do {
+            let small = try await transport.send(Request(url: server.url("/small")), context: TransportContext())
+            #expect(small.bodyStream?.arrivedWhole == true)
+            #expect(try await small.collectingBody(upTo: .max).body == Data("hello".utf8))
+            let streamed = try await transport.send(Request(url: large.url("/bytes")), context: TransportContext())
+            #expect(streamed.bodyStream?.arrivedWhole == false)
+            #expect(try await streamed.collectingBody(upTo: .max).body.count == 4_000_000)
+        }
+        await transport.shutdown()
+    }
+
     @Test func aSlowConsumerKeepsTheBufferedBytesUnderTheHighWatermark() async throws {
         var configuration = CurlTransport.Configuration()
         configuration.bodyHighWatermark = 256 * 1024

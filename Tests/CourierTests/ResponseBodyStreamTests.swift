@@ -143,6 +143,28 @@ struct ResponseBodyStreamTests {
         #expect(writer.write(Data([1])) == .abort)
     }
 
+    @Test func aCompleteBodyIsCollectedWholeAndOnlyOnce() async throws {
+        let stream = ResponseBodyStream(Data("whole".utf8))
+        #expect(stream.expectedLength == 5)
+        #expect(try await stream.collect(upTo: 100) == Data("whole".utf8))
+        await #expect(throws: CourierError.self) { try await stream.collect(upTo: 100) }
+    }
+
+    @Test func aCompleteBodyOverTheCollectLimitIsRefused() async throws {
+        let stream = ResponseBodyStream(Data(count: 10))
+        let error = await #expect(throws: CourierError.self) { try await stream.collect(upTo: 9) }
+        #expect(error?.code == .limitExceeded)
+    }
+
+    @Test func aCompleteBodyIteratesAsOneChunkAndAnEmptyOneAsNone() async throws {
+        var chunks: [Data] = []
+        for try await chunk in ResponseBodyStream(Data("ab".utf8)) { chunks.append(chunk) }
+        #expect(chunks == [Data("ab".utf8)])
+        var empty = 0
+        for try await _ in ResponseBodyStream(Data()) { empty += 1 }
+        #expect(empty == 0)
+    }
+
     @Test func aBodyCanBeReadOnlyOnce() async throws {
         let stream = ResponseBodyStream(Data("x".utf8))
         #expect(try await stream.collect(upTo: 10) == Data("x".utf8))

@@ -17,11 +17,18 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
 
     /// The body length announced by the server (`Content-Length`), when known.
     public let expectedLength: Int64?
-    private let handle: ConsumerHandle
+    private let source: Source
+
+    /// Where the chunks come from: a producer still writing, or a body that was complete before
+    /// anyone read it (a small response that arrived with its head), read without locks or waiting.
+    private enum Source: Sendable {
+        case live(ConsumerHandle)
+        case complete(CompleteBody)
+    }
 
     private init(expectedLength: Int64?, storage: Storage) {
         self.expectedLength = expectedLength
-        self.handle = ConsumerHandle(storage: storage)
+        self.source = .live(ConsumerHandle(storage: storage))
     }
 
     /// Creates a stream and the writer that feeds it.
@@ -44,21 +51,32 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         return (ResponseBodyStream(expectedLength: expectedLength, storage: storage), Writer(storage: storage))
     }
 
-    /// A complete body of known bytes, for mock transports and interceptors that answer on their own.
+    /// A complete body of known bytes: for transports whose whole response arrived with its head,
+    /// mock transports, and interceptors that answer on their own. It is read once, like any body,
+    /// without locks or suspension.
     public init(_ data: Data) {
-        let (stream, writer) = Self.makeStream(expectedLength: Int64(data.count), highWatermark: .max)
-        _ = writer.write(data)
-        writer.finish()
-        self = stream
+        expectedLength = Int64(data.count)
+        source = .complete(CompleteBody(data: data))
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: handle) }
+    /// Whether the body was complete before anyone read it (`init(_:)`): no producer, no waiting.
+    package var arrivedWhole: Bool {
+        if case .complete = source { true } else { false }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        switch source {
+        case .live(let handle): AsyncIterator(reader: Reader(handle: handle))
+        case .complete(let body): AsyncIterator(complete: body)
+        }
+    }
 
     /// Gives up on the body: the transfer is aborted unless it already ended.
     ///
     /// Call it for a response you will not read, such as a failed attempt before a retry; dropping
     /// every copy of the response does the same, later.
     public func discard() {
+        guard case .live(let handle) = source else { return }
         handle.storage.abandon(error: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
     }
 
@@ -66,26 +84,49 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     ///
     /// - Throws: `limitExceeded` past `limit` bytes (the transfer is then aborted), or the error the body ended with.
     public func collect(upTo limit: Int64) async throws -> Data {
+        if case .complete(let body) = source {
+            let data = try body.claim()
+            guard Int64(data.count) <= limit else { throw Self.tooLarge(limit) }
+            return data
+        }
         var data = Data()
         if let expectedLength, expectedLength <= limit { data.reserveCapacity(Int(expectedLength)) }
         for try await chunk in self {
             guard Int64(data.count) + Int64(chunk.count) <= limit else {
                 discard()
-                throw CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes",
-                                   source: "Limits.maxBodyBytes")
+                throw Self.tooLarge(limit)
             }
             data.append(chunk)
         }
         return data
     }
 
+    private static func tooLarge(_ limit: Int64) -> CourierError {
+        CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes", source: "Limits.maxBodyBytes")
+    }
+
     /// Produces the body's chunks; dropping it before the end aborts the transfer.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private let reader: Reader
+        private let reader: Reader?
+        private var complete: CompleteBody?
 
-        fileprivate init(handle: ConsumerHandle) { reader = Reader(handle: handle) }
+        fileprivate init(reader: Reader) {
+            self.reader = reader
+            complete = nil
+        }
 
-        public mutating func next() async throws -> Data? { try await reader.next() }
+        fileprivate init(complete: CompleteBody) {
+            reader = nil
+            self.complete = complete
+        }
+
+        public mutating func next() async throws -> Data? {
+            if let reader { return try await reader.next() }
+            guard let body = complete else { return nil }
+            complete = nil
+            let data = try body.claim()
+            return data.isEmpty ? nil : data
+        }
     }
 
     /// Feeds a `ResponseBodyStream`; used by transports.
@@ -115,6 +156,22 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
 }
 
 extension ResponseBodyStream {
+    /// A body that was whole before it was read: handed out once, to the first reader.
+    fileprivate final class CompleteBody: Sendable {
+        let data: Data
+        private let claimed = Atomic(false)
+
+        init(data: Data) { self.data = data }
+
+        /// The bytes, for the first reader only; a body is read once.
+        func claim() throws -> Data {
+            guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else {
+                throw CourierError(.bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
+            }
+            return data
+        }
+    }
+
     /// The shared state of one stream: the buffer, the waiting consumer, and the first failure.
     fileprivate final class Storage: Sendable {
         struct State {

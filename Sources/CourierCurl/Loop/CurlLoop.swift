@@ -6,7 +6,7 @@ import Synchronization
 /// The thread-safe face of a transport's I/O thread: a command queue, the wakeup, and the lifecycle.
 ///
 /// Any thread may `submit`; the command is queued under a lock and, when the I/O thread is asleep
-/// in `curl_multi_poll`, `curl_multi_wakeup` interrupts it. The thread starts with the first
+/// in `SocketPoller.wait`, `LoopWakeup.ring` interrupts it. The thread starts with the first
 /// command and runs `CurlLoopDriver`; it stops on `shutdown()`, or once the transport is released
 /// and its last transfer has ended.
 final class CurlLoop: Sendable {
@@ -14,7 +14,7 @@ final class CurlLoop: Sendable {
     enum NextStep {
         /// More commands are queued: run them without sleeping.
         case work
-        /// Sleep in `curl_multi_poll` until a socket, a timer or a wakeup.
+        /// Sleep in `SocketPoller.wait` until a socket, curl's timer or a wakeup.
         case poll
         /// Stop: end the remaining transfers (`failTransfers`), refuse `leftovers`, then resume `waiters`.
         case exit(failTransfers: Bool, leftovers: [CurlCommand], waiters: [CheckedContinuation<Void, Never>])
@@ -33,8 +33,10 @@ final class CurlLoop: Sendable {
     }
 
     let configuration: CurlTransport.Configuration
-    /// The multi handle; off the I/O thread only `curl_multi_wakeup` touches it, under `state`'s lock.
+    /// The multi handle; used on the I/O thread only (and freed here if that thread never ran).
     nonisolated(unsafe) let multi: UnsafeMutableRawPointer?
+    /// Rung by `submit` and friends while the I/O thread sleeps.
+    let wakeup: LoopWakeup?
     private let state = Mutex(State())
     private let lastID = Atomic<UInt64>(0)
     /// Whether `commands` is non-empty, readable without the lock while the I/O thread spins.
@@ -46,6 +48,7 @@ final class CurlLoop: Sendable {
         CurlGlobal.ensureInitialized()
         self.configuration = configuration
         multi = curl_multi_init()
+        wakeup = LoopWakeup()
         if let multi {
             _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
             _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
@@ -72,7 +75,7 @@ final class CurlLoop: Sendable {
             case .stopped:
                 return .reject
             case .idle:
-                guard multi != nil else { return .reject }
+                guard multi != nil, wakeup != nil else { return .reject }
                 state.phase = .running
                 state.driverOwnsMulti = true
                 state.commands.append(command)
@@ -127,12 +130,12 @@ final class CurlLoop: Sendable {
 
     // MARK: - Called by the driver on the I/O thread
 
-    /// Takes every queued command.
-    func takeCommands() -> [CurlCommand] {
+    /// Takes every queued command by swapping arrays: `batch` must come empty, and leaves
+    /// with the commands; its storage goes back to the queue, so neither side allocates.
+    func takeCommands(into batch: inout [CurlCommand]) {
         state.withLock { state in
             hasCommands.store(false, ordering: .relaxed)
-            defer { state.commands.removeAll(keepingCapacity: true) }
-            return state.commands
+            swap(&state.commands, &batch)
         }
     }
 
@@ -156,9 +159,25 @@ final class CurlLoop: Sendable {
         }
     }
 
-    /// The thread is back from `curl_multi_poll`.
+    /// The thread is back from `SocketPoller.wait`.
     func didWake() {
         state.withLock { $0.isPolling = false }
+    }
+
+    /// The I/O thread could not make its poller (no descriptor left): stop as a shutdown would,
+    /// refusing what is queued; the multi handle goes with this object.
+    private func abandonStart() {
+        let (leftovers, waiters) = state.withLock { state in
+            state.phase = .stopped
+            state.driverOwnsMulti = false
+            defer {
+                state.commands = []
+                state.waiters = []
+            }
+            return (state.commands, state.waiters)
+        }
+        leftovers.forEach(Self.refuse)
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Answers a command that can no longer run: a transfer that was never added fails with `cancelled`.
@@ -169,15 +188,19 @@ final class CurlLoop: Sendable {
     }
 
     private func wakeIfPolling(_ state: inout State) {
-        guard state.isPolling, let multi else { return }
+        guard state.isPolling else { return }
         state.isPolling = false
-        _ = curl_multi_wakeup(multi)
+        wakeup?.ring()
     }
 
     private func startThread() {
         let thread = Thread { [self] in
-            guard let multi else { return }
-            CurlLoopDriver(loop: self, multi: multi).run()
+            guard let multi, let wakeup else { return }
+            guard let driver = CurlLoopDriver(loop: self, multi: multi, wakeup: wakeup) else {
+                abandonStart()
+                return
+            }
+            driver.run()
         }
         thread.name = "Courier curl I/O"
         thread.start()

@@ -2,47 +2,81 @@ import CCurl
 import Courier
 import Synchronization
 
-/// The body of the I/O thread: one curl multi handle, the transfers on it, and a loop of
-/// commands → `curl_multi_perform` → finished transfers → `curl_multi_poll`.
+/// The body of the I/O thread: one curl multi handle driven with `curl_multi_socket_action`, the
+/// transfers on it, and a loop of commands → ready sockets and curl's timer → finished transfers →
+/// `SocketPoller.wait`.
 ///
-/// Everything here runs on that one thread; curl's callbacks run inside `curl_multi_perform` and
-/// `curl_easy_pause`, so the transfers' state needs no locks. Connections live in the multi handle's
-/// pool and are reused by later transfers; easy handles are recycled through a short free list.
+/// A round costs what its ready sockets cost, not what every transfer costs: curl tells which
+/// sockets to watch (socket callback) and when to come back (timer callback), and each ready
+/// socket is handed to curl alone. Commands arrive in one swapped array per round.
+///
+/// Everything here runs on that one thread; curl's callbacks run inside `curl_multi_socket_action`
+/// and `curl_easy_pause`, so the transfers' state needs no locks. Connections live in the multi
+/// handle's pool and are reused by later transfers; easy handles are recycled through a short free list.
 final class CurlLoopDriver {
     private static let spareHandleLimit = 32
     private static let pollMilliseconds: Int32 = 1000
-    /// How long the thread busy-waits for a command or a ready socket before sleeping in `curl_multi_poll`,
-    /// while transfers are running or one just ended. Sleeping and being woken costs tens of microseconds
+    /// How long the thread busy-waits for a command or a ready socket before sleeping, while one
+    /// or two transfers run or one just ended. Sleeping and being woken costs tens of microseconds
     /// on a virtual machine; a loopback round trip or the caller's next request often comes sooner.
     private static let spinLimit: Duration = .microseconds(100)
+    /// Above this many running transfers the thread never spins: some socket is nearly always ready.
+    private static let spinMaxActive = 2
+    /// Whether to busy-wait at all: not when the process may use only one CPU (`taskset -c 1`, a
+    /// one-core container), where spinning would hold the very core the awaited thread needs.
+    private static let spinningPays = ccurl_usable_cpu_count() != 1
 
     private let loop: CurlLoop
     private let multi: UnsafeMutableRawPointer
+    private let poller: SocketPoller
     private var active: [UInt64: TransferState] = [:]
     private var byHandle: [UnsafeMutableRawPointer: TransferState] = [:]
     private var spareHandles: [EasyHandle] = []
+    /// The header lines every request ends with, shared by all of them.
+    private let headerTails: HeaderTails?
     /// Transfers whose head completed during this round; `send` gets them once the round is over.
     private var readyHeads: [TransferState] = []
     private lazy var headReady: (TransferState) -> Void = { [unowned self] state in readyHeads.append(state) }
+    /// This round's commands and ready sockets; kept between rounds so they never reallocate.
+    private var commands: [CurlCommand] = []
+    private var readySockets: [SocketPoller.Readiness] = []
+    /// When curl wants `CURL_SOCKET_TIMEOUT` handled (its timer callback); `nil` for never.
+    private var timerDeadline: ContinuousClock.Instant?
+    private let clock = ContinuousClock()
 
-    init(loop: CurlLoop, multi: UnsafeMutableRawPointer) {
+    /// `nil` when the poller cannot get its descriptor.
+    init?(loop: CurlLoop, multi: UnsafeMutableRawPointer, wakeup: LoopWakeup) {
+        guard let poller = SocketPoller(wakeup: wakeup) else { return nil }
         self.loop = loop
         self.multi = multi
+        self.poller = poller
+        headerTails = HeaderTails(userAgent: loop.configuration.userAgent)
+        commands.reserveCapacity(64)
+        readySockets.reserveCapacity(64)
     }
 
     func run() {
+        installMultiCallbacks()
         while true {
-            for command in loop.takeCommands() { run(command) }
-            var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            loop.takeCommands(into: &commands)
+            for command in commands { run(command) }
+            commands.removeAll(keepingCapacity: true)
+            for ready in readySockets { act(on: ready.socket, mask: ready.mask) }
+            readySockets.removeAll(keepingCapacity: true)
+            if let deadline = timerDeadline, clock.now >= deadline {
+                timerDeadline = nil
+                act(on: ccurl_socket_timeout, mask: 0)
+            }
             let finished = collectFinished()
             handOverHeads()
-            if finished || !active.isEmpty { spinBeforeSleeping() }
+            if Self.spinningPays, active.count <= Self.spinMaxActive, finished || !active.isEmpty, spinBeforeSleeping() {
+                continue
+            }
             switch loop.nextStep(activeTransfers: active.count) {
             case .work:
                 continue
             case .poll:
-                _ = curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil)
+                poller.wait(milliseconds: pollTimeout(), into: &readySockets)
                 loop.didWake()
             case .exit(let failTransfers, let leftovers, let waiters):
                 if failTransfers {
@@ -57,6 +91,58 @@ final class CurlLoopDriver {
                 return
             }
         }
+    }
+
+    /// Points curl's socket and timer callbacks at this driver, which outlives the multi handle's use.
+    private func installMultiCallbacks() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = ccurl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, me)
+        _ = ccurl_multi_setopt_socket_callback(multi) { _, socket, what, me, socketData in
+            guard let me else { return -1 }
+            Unmanaged<CurlLoopDriver>.fromOpaque(me).takeUnretainedValue()
+                .curlWantsSocket(socket, what: what, known: socketData != nil)
+            return 0
+        }
+        _ = ccurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, me)
+        _ = ccurl_multi_setopt_timer_callback(multi) { _, milliseconds, me in
+            guard let me else { return -1 }
+            Unmanaged<CurlLoopDriver>.fromOpaque(me).takeUnretainedValue().curlWantsTimer(milliseconds: milliseconds)
+            return 0
+        }
+    }
+
+    /// curl's socket callback: watch `socket` as `what` says, or stop watching it.
+    private func curlWantsSocket(_ socket: curl_socket_t, what: Int32, known: Bool) {
+        if what == CURL_POLL_REMOVE {
+            poller.unwatch(socket)
+            return
+        }
+        poller.watch(socket, read: what & CURL_POLL_IN != 0, write: what & CURL_POLL_OUT != 0, isNew: !known)
+        if !known {
+            // Any non-null marker: curl hands it back with the next call for this socket.
+            _ = curl_multi_assign(multi, socket, UnsafeMutableRawPointer(bitPattern: 1))
+        }
+    }
+
+    /// curl's timer callback: come back with `CURL_SOCKET_TIMEOUT` after `milliseconds` (-1: never).
+    private func curlWantsTimer(milliseconds: Int) {
+        timerDeadline = milliseconds < 0 ? nil : clock.now + .milliseconds(milliseconds)
+    }
+
+    /// Lets curl work on one ready socket (or on its timeouts).
+    private func act(on socket: curl_socket_t, mask: Int32) {
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(multi, socket, mask, &running)
+    }
+
+    /// How long the next wait may sleep: until curl's timer, at most `pollMilliseconds`.
+    private func pollTimeout() -> Int32 {
+        guard let deadline = timerDeadline else { return Self.pollMilliseconds }
+        let remaining = deadline - clock.now
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(min(milliseconds, Int64(Self.pollMilliseconds)))
     }
 
     private func run(_ command: CurlCommand) {
@@ -84,18 +170,25 @@ final class CurlLoopDriver {
             continuation.resume(throwing: transfer.error(.cancelled, "the request was cancelled"))
             return
         }
-        guard let easy = spareHandles.popLast() ?? EasyHandle() else {
-            transfer.upload?.close()
-            continuation.resume(throwing: transfer.error(.cannotConnect, "curl could not create a transfer handle"))
-            return
+        let easy: EasyHandle
+        if let spare = spareHandles.popLast() {
+            easy = spare
+        } else {
+            do {
+                easy = try makeHandle()
+            } catch {
+                transfer.upload?.close()
+                continuation.resume(throwing: transfer.error(.cannotConnect, "curl could not set up a transfer handle: \(error.message)"))
+                return
+            }
         }
         let state = TransferState(transfer: transfer, easy: easy, loop: loop, continuation: continuation)
         state.onHeadReady = headReady
-        do {
-            try state.configure(with: loop.configuration)
+        do throws(CurlOptionError) {
+            guard let headerTails else { throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: CURLOPT_HTTPHEADER) }
+            try state.configure(decompression: loop.configuration.decompression, tails: headerTails)
         } catch {
             state.fail(transfer.error(.invalidRequest, error.message))
-            recycle(easy)
             return
         }
         let added = curl_multi_add_handle(multi, easy.raw)
@@ -130,17 +223,16 @@ final class CurlLoopDriver {
         return finished
     }
 
-    /// Busy-waits up to `spinLimit` on this thread (never on Swift's pool) for a command, or for a
-    /// socket to become ready, before the round ends in `curl_multi_poll`; returns early when a command is queued (no `curl_multi_wakeup` needed then) or a socket is ready.
-    private func spinBeforeSleeping() {
-        let clock = ContinuousClock()
+    /// Busy-waits up to `spinLimit` on this thread (never on Swift's pool) for a command or a ready
+    /// socket before the round ends in a sleeping wait; `true` when it found something to do.
+    private func spinBeforeSleeping() -> Bool {
         let deadline = clock.now + Self.spinLimit
         repeat {
-            if loop.hasPendingCommands { return }
-            var ready: Int32 = 0
-            _ = curl_multi_wait(multi, nil, 0, 0, &ready)
-            if ready > 0 { return }
+            if loop.hasPendingCommands { return true }
+            poller.wait(milliseconds: 0, into: &readySockets)
+            if !readySockets.isEmpty { return true }
         } while clock.now < deadline
+        return false
     }
 
     /// Resumes the `send`s whose heads completed this round, after their bodies got what the round brought.
@@ -169,11 +261,17 @@ final class CurlLoopDriver {
         return true
     }
 
-    /// Keeps `easy` for a later transfer if there is room and libcurl would accept a new transfer's
-    /// options on it; otherwise it is cleaned up once its transfer state is gone.
+    /// A new handle with the transport's constant options and the callbacks set.
+    private func makeHandle() throws(CurlOptionError) -> EasyHandle {
+        let easy = try EasyHandle(configuration: loop.configuration)
+        try TransferState.installCallbacks(on: easy)
+        return easy
+    }
+
+    /// Keeps `easy`, with its constant options, for a later transfer if there is room; otherwise it
+    /// is cleaned up once its transfer state is gone.
     private func recycle(_ easy: EasyHandle) {
-        guard spareHandles.count < Self.spareHandleLimit,
-              easy.resetForReuse(receiveBufferSize: loop.configuration.receiveBufferSize) else { return }
+        guard spareHandles.count < Self.spareHandleLimit else { return }
         spareHandles.append(easy)
     }
 }

@@ -3,17 +3,31 @@ import Courier
 
 /// One curl easy handle and its error buffer; used on the I/O thread only.
 ///
-/// Handles are kept on a short free list and reset before reuse (those libcurl would refuse a new
-/// transfer's options on are dropped instead); the connections they used stay in the multi handle's pool either way.
+/// A handle gets the options that never change for its transport once, when it is made
+/// (`init(configuration:)`); each transfer then sets only its own (URL, method, headers,
+/// timeouts, callback data), and handles are kept on a short free list for the next transfer
+/// without `curl_easy_reset`. The connections they used stay in the multi handle's pool either way.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Whether the last transfer set `CURLOPT_CUSTOMREQUEST`, which outlives it unless cleared.
+    var hasCustomRequest = false
+    /// What the last transfer asked of compression, so an unchanged setting is not set again.
+    var requestsDecoding: Bool?
 
-    init?() {
-        guard let raw = curl_easy_init() else { return nil }
+    /// Makes a handle with the transport's constant options and the response callbacks set.
+    init(configuration: CurlTransport.Configuration) throws(CurlOptionError) {
+        guard let raw = curl_easy_init() else { throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: CURLOPT_URL) }
         self.raw = raw
         errorBuffer = .allocate(capacity: Int(ccurl_error_size))
         errorBuffer.initialize(to: 0)
+        try set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_FOLLOWLOCATION, 0)
+        try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        try set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
+        try configuration.apply(to: self)
     }
 
     deinit {
@@ -21,21 +35,9 @@ final class EasyHandle {
         errorBuffer.deallocate()
     }
 
-    /// Clears every option, then points curl's error text at this handle's buffer again.
-    func reset() {
-        curl_easy_reset(raw)
+    /// Forgets the last transfer's error text; called before each transfer.
+    func clearErrorDetail() {
         errorBuffer[0] = 0
-        _ = ccurl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
-    }
-
-    /// Clears every option and tells whether the handle can take another transfer.
-    ///
-    /// libcurl 7.88 frees a transfer's receive buffer only when no other transfer still uses its
-    /// connection; a handle whose transfer ended beside other HTTP/2 streams keeps the buffer until
-    /// `curl_easy_cleanup` and refuses `CURLOPT_BUFFERSIZE` from then on, so it must not be reused.
-    func resetForReuse(receiveBufferSize: Int) -> Bool {
-        reset()
-        return ccurl_easy_setopt_long(raw, CURLOPT_BUFFERSIZE, receiveBufferSize) == CURLE_OK
     }
 
     /// The detailed error text curl wrote for the last failure, if any.

@@ -14,11 +14,23 @@ final class TransferState {
     let easy: EasyHandle
     private let loop: CurlLoop
     private var continuation: CheckedContinuation<Response, any Error>?
+    /// The final response head, once complete; `send` gets it at the end of the driver's round.
+    private var head: ResponseHeadParser.Head?
+    private var expectedLength: Int64?
+    /// Body bytes that came in the round the head completed, before any stream exists: a small
+    /// body that ends in the same round reaches `send` whole, with no stream machinery at all.
+    private var pendingBody = Data()
+    /// The transfer ended successfully while its head was still waiting for the end of the round.
+    private var bodyComplete = false
+    /// The live body stream's writer, made at the end of the head's round unless the body was
+    /// complete by then (or earlier, when the round brought more than the high watermark).
     private var writer: ResponseBodyStream.Writer?
-    /// The parsed response waiting for `handOverHead()` at the end of the driver's round.
-    private var pendingResponse: Response?
+    /// The live stream until `handOverHead` gives it to `send`; never held after that, since a
+    /// copy here would keep the consumer's handle alive, and a dropped body must abort the transfer.
+    private var unclaimedStream: ResponseBodyStream?
     private var parser: ResponseHeadParser
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// This request's own header lines, in front of a shared tail (`HeaderTails`); freed without it.
+    private var ownHeaders: (first: UnsafeMutablePointer<curl_slist>, last: UnsafeMutablePointer<curl_slist>)?
     private var requestsDecoding = false
     private var decoding = false
     private var decodedBytes: Int64 = 0
@@ -36,7 +48,7 @@ final class TransferState {
     private(set) var sendPaused = false
 
     /// Whether the response head is complete: handed to `send`, or about to be at the end of this round.
-    var headDelivered: Bool { writer != nil }
+    var headDelivered: Bool { head != nil }
 
     /// Called once on the I/O thread when the head is complete, inside curl's callbacks; the driver
     /// calls `handOverHead()` after the round.
@@ -51,91 +63,114 @@ final class TransferState {
     }
 
     deinit {
-        curl_slist_free_all(headerList)
+        if let ownHeaders {
+            ownHeaders.last.pointee.next = nil
+            curl_slist_free_all(ownHeaders.first)
+        }
     }
 
-    /// Sets every option for this request on the (freshly reset) easy handle.
-    func configure(with configuration: CurlTransport.Configuration) throws(CurlOptionError) {
-        let request = transfer.request
-        let wire = request.wireHeaderFields
-        easy.reset()
-        try easy.set(CURLOPT_URL, request.url.absoluteString)
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
-        try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        try easy.set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
-        try configuration.apply(to: easy)
-
-        if let timeout = transfer.context.totalTimeout(for: request) {
-            try easy.set(CURLOPT_TIMEOUT_MS, timeout.curlMilliseconds)
-        }
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, transfer.context.connectTimeout.curlMilliseconds)
-
-        switch request.method {
-        case .get where transfer.upload == nil:
-            try easy.set(CURLOPT_HTTPGET, 1)
-        case .head:
-            try easy.set(CURLOPT_NOBODY, 1)
-        default:
-            try easy.set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
-        }
-        if transfer.upload != nil {
-            try easy.set(CURLOPT_UPLOAD, 1)
-            try easy.set(CURLOPT_INFILESIZE_LARGE, offset: transfer.uploadLength ?? -1)
-        }
-
-        requestsDecoding = configuration.decompression && wire[.acceptEncoding] == nil
-        if requestsDecoding {
-            try easy.set(CURLOPT_ACCEPT_ENCODING, "")
-        }
-        try easy.set(CURLOPT_HTTP_CONTENT_DECODING, requestsDecoding ? 1 : 0)
-
-        var lines = wire.map { field in
-            field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
-        }
-        if wire[.expect] == nil { lines.append("Expect:") }
-        if wire[.accept] == nil { lines.append("Accept:") }
-        if let userAgent = configuration.userAgent, wire[.userAgent] == nil { lines.append("User-Agent: \(userAgent)") }
-        for line in lines {
-            guard let list = curl_slist_append(headerList, line) else {
-                throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: CURLOPT_HTTPHEADER)
-            }
-            headerList = list
-        }
-        try easy.set(headers: headerList)
-
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        try easy.set(CURLOPT_HEADERDATA, pointer: me)
+    /// Points a new handle's callbacks at the transfer in its `…DATA` options: set once per
+    /// handle, since they never change; each transfer sets only the data pointers.
+    static func installCallbacks(on easy: EasyHandle) throws(CurlOptionError) {
         try easy.set(CURLOPT_HEADERFUNCTION) { buffer, size, count, me in
             guard let buffer, let me else { return 0 }
             return Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
                 .receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
         }
-        try easy.set(CURLOPT_WRITEDATA, pointer: me)
         try easy.set(CURLOPT_WRITEFUNCTION) { buffer, size, count, me in
             guard let buffer, let me else { return 0 }
             return Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
                 .receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
         }
-        if transfer.upload != nil {
-            try easy.set(CURLOPT_READDATA, pointer: me)
-            try easy.set(CURLOPT_READFUNCTION) { buffer, size, count, me in
-                guard let buffer, let me else { return ccurl_readfunc_abort }
-                return Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
-                    .sendBody(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        try easy.set(CURLOPT_READFUNCTION) { buffer, size, count, me in
+            guard let buffer, let me else { return ccurl_readfunc_abort }
+            return Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
+                .sendBody(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        }
+        try easy.set(progress: { me, downloadTotal, downloaded, _, uploaded in
+            guard let me else { return 0 }
+            Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
+                .reportProgress(downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal), uploaded: Int64(uploaded))
+            return 0
+        })
+    }
+
+    /// Sets this request's own options on the handle: URL, method, timeouts, compression (when it
+    /// differs from the handle's last transfer), header lines and the callbacks' data pointer.
+    /// Everything else was set once when the handle was made.
+    func configure(decompression: Bool, tails: HeaderTails) throws(CurlOptionError) {
+        let request = transfer.request
+        let wire = request.wireHeaderFields
+        easy.clearErrorDetail()
+        try easy.set(CURLOPT_URL, request.url.absoluteString)
+        try easy.set(CURLOPT_TIMEOUT_MS, transfer.context.totalTimeout(for: request)?.curlMilliseconds ?? 0)
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, transfer.context.connectTimeout.curlMilliseconds)
+        try setMethod()
+
+        requestsDecoding = decompression && wire[.acceptEncoding] == nil
+        if easy.requestsDecoding != requestsDecoding {
+            // "" asks for every encoding this libcurl can decode; NULL sends no Accept-Encoding.
+            if requestsDecoding {
+                try easy.set(CURLOPT_ACCEPT_ENCODING, "")
+            } else {
+                try easy.set(CURLOPT_ACCEPT_ENCODING, pointer: nil)
             }
+            try easy.set(CURLOPT_HTTP_CONTENT_DECODING, requestsDecoding ? 1 : 0)
+            easy.requestsDecoding = requestsDecoding
         }
-        if transfer.context.uploadProgress != nil || transfer.context.downloadProgress != nil {
-            try easy.set(CURLOPT_XFERINFODATA, pointer: me)
-            try easy.set(progress: { me, downloadTotal, downloaded, _, uploaded in
-                guard let me else { return 0 }
-                Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
-                    .reportProgress(downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal), uploaded: Int64(uploaded))
-                return 0
-            })
-            try easy.set(CURLOPT_NOPROGRESS, 0)
+        try setHeaderLines(wire, tails: tails)
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try easy.set(CURLOPT_HEADERDATA, pointer: me)
+        try easy.set(CURLOPT_WRITEDATA, pointer: me)
+        try easy.set(CURLOPT_READDATA, pointer: me)
+        let reportsProgress = transfer.context.uploadProgress != nil || transfer.context.downloadProgress != nil
+        if reportsProgress { try easy.set(CURLOPT_XFERINFODATA, pointer: me) }
+        try easy.set(CURLOPT_NOPROGRESS, reportsProgress ? 0 : 1)
+    }
+
+    /// The method and upload options; `CURLOPT_HTTPGET` first returns the handle to a plain GET
+    /// (no upload, no `NOBODY`), whatever its last transfer was.
+    private func setMethod() throws(CurlOptionError) {
+        let method = transfer.request.method
+        let uploads = transfer.upload != nil
+        try easy.set(CURLOPT_HTTPGET, 1)
+        if method == .head { try easy.set(CURLOPT_NOBODY, 1) }
+        if uploads {
+            try easy.set(CURLOPT_UPLOAD, 1)
+            try easy.set(CURLOPT_INFILESIZE_LARGE, offset: transfer.uploadLength ?? -1)
         }
+        if method != .head, method != .get || uploads {
+            try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+            easy.hasCustomRequest = true
+        } else if easy.hasCustomRequest {
+            try easy.set(CURLOPT_CUSTOMREQUEST, pointer: nil)
+            easy.hasCustomRequest = false
+        }
+    }
+
+    /// The request's own header lines, linked in front of the shared tail of suppressions.
+    private func setHeaderLines(_ wire: HTTPFields, tails: HeaderTails) throws(CurlOptionError) {
+        let tail = tails.tail(requestHasExpect: wire[.expect] != nil, requestHasAccept: wire[.accept] != nil,
+                              requestHasUserAgent: wire[.userAgent] != nil)
+        var first: UnsafeMutablePointer<curl_slist>?
+        for field in wire {
+            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
+            guard let list = curl_slist_append(first, line) else {
+                curl_slist_free_all(first)
+                throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: CURLOPT_HTTPHEADER)
+            }
+            first = list
+        }
+        guard let first else {
+            try easy.set(headers: tail)
+            return
+        }
+        var last = first
+        while let next = last.pointee.next { last = next }
+        last.pointee.next = tail
+        ownHeaders = (first, last)
+        try easy.set(headers: first)
     }
 
     // MARK: - Callbacks
@@ -157,7 +192,7 @@ final class TransferState {
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
         guard failure == nil else { return 0 }
-        guard let writer else {
+        guard headDelivered else {
             failure = transfer.error(.invalidResponse, "the server sent body bytes before a complete response head")
             return 0
         }
@@ -174,16 +209,30 @@ final class TransferState {
                 return 0
             }
         }
-        switch writer.write(Data(chunk)) {
+        guard let writer else {
+            pendingBody.append(contentsOf: chunk)
+            if pendingBody.count > loop.configuration.bodyHighWatermark {
+                startStreaming()
+                if failure != nil { return 0 }
+            }
+            return chunk.count
+        }
+        guard take(writer.write(Data(chunk))) else { return 0 }
+        return chunk.count
+    }
+
+    /// Acts on what the stream said about a write; `false` when nobody will read the body.
+    private func take(_ result: ResponseBodyStream.Writer.WriteResult) -> Bool {
+        switch result {
         case .produceMore:
-            break
+            return true
         case .pause:
             pauseRequested = true
+            return true
         case .abort:
             failure = transfer.error(.cancelled, "the response body was abandoned")
-            return 0
+            return false
         }
-        return chunk.count
     }
 
     private func sendBody(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -236,10 +285,16 @@ final class TransferState {
             fields[.contentEncoding] = nil
             fields[.contentLength] = nil
         }
-        var expectedLength: Int64?
         if !isHead, head.status.code != 204, head.status.code != 304 {
             expectedLength = fields[.contentLength].flatMap { Int64($0) }
         }
+        self.head = ResponseHeadParser.Head(status: head.status, fields: fields)
+        onHeadReady(self)
+    }
+
+    /// Makes the live body stream, once, and feeds it what the round brought so far.
+    private func startStreaming() {
+        guard writer == nil else { return }
         let loop = self.loop
         let id = transfer.id
         let (stream, writer) = ResponseBodyStream.makeStream(
@@ -248,21 +303,37 @@ final class TransferState {
             lowWatermark: loop.configuration.bodyLowWatermark,
             onResume: { loop.submit(.resumeDownload(id)) },
             onAbort: { loop.submit(.abort(id)) })
+        unclaimedStream = stream
         self.writer = writer
-        pendingResponse = Response(status: head.status, headerFields: fields, bodyStream: stream, request: transfer.request)
-        onHeadReady(self)
+        if !pendingBody.isEmpty {
+            _ = take(writer.write(pendingBody))
+            pendingBody = Data()
+        }
     }
 
     /// Resumes `send` with the response whose head completed during this round of `curl_multi_perform`.
     ///
     /// Waiting for the end of the round rather than resuming from the header callback means a small
-    /// body, and often the end of the transfer, are already in the stream when the caller reads it:
-    /// one wakeup of the caller per request instead of two, and no suspension while collecting.
+    /// body, and often the end of the transfer, are already there when the caller reads it: one
+    /// wakeup of the caller per request instead of two. A body that ended in the round arrives
+    /// whole (`ResponseBodyStream(data)`): no lock, no suspension and no second copy to collect it.
     func handOverHead() {
-        guard let response = pendingResponse, let continuation else { return }
-        pendingResponse = nil
+        guard let head, let continuation else { return }
         self.continuation = nil
-        continuation.resume(returning: response)
+        let body: ResponseBodyStream
+        if bodyComplete, writer == nil {
+            body = ResponseBodyStream(pendingBody)
+            pendingBody = Data()
+        } else {
+            startStreaming()
+            guard let stream = unclaimedStream else {
+                preconditionFailure("startStreaming keeps the live stream until it is handed over")
+            }
+            body = stream
+            unclaimedStream = nil
+        }
+        continuation.resume(returning: Response(status: head.status, headerFields: head.fields, bodyStream: body,
+                                                request: transfer.request))
     }
 
     /// Lets the stream's paused body flow again; returns curl's verdict when a refused chunk was redelivered.
@@ -294,6 +365,8 @@ final class TransferState {
         if code == CURLE_OK, failure == nil {
             if let writer {
                 writer.finish()
+            } else if headDelivered {
+                bodyComplete = true
             } else {
                 fail(transfer.error(.invalidResponse, "the transfer ended without a response head"))
             }
@@ -306,11 +379,12 @@ final class TransferState {
     func fail(_ error: CourierError) {
         transfer.upload?.close()
         if failure == nil { failure = error }
-        if let continuation, pendingResponse == nil {
+        if let continuation, head == nil {
             self.continuation = nil
             continuation.resume(throwing: error)
         } else {
             // The head is complete: `send` returns it (now or at `handOverHead`) and the body throws.
+            startStreaming()
             writer?.fail(error)
         }
     }

@@ -1,0 +1,94 @@
+import CCurl
+@testable import CourierCurl
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("SocketPoller: the I/O thread's wait, on epoll and on poll(2)")
+struct SocketPollerTests {
+    static let backends: [SocketPoller.Backend] = [.epoll, .poll]
+
+    @Test(arguments: backends)
+    func aSocketWithBytesToReadIsReportedReadable(_ backend: SocketPoller.Backend) throws {
+        let (poller, pair) = try Self.poller(backend)
+        defer { pair.close() }
+        poller.watch(pair.near, read: true, write: false, isNew: true)
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 0, into: &ready)
+        #expect(ready.isEmpty, "nothing was written yet")
+        pair.writeFar("x")
+        poller.wait(milliseconds: 1000, into: &ready)
+        #expect(ready.map(\.socket) == [pair.near])
+        #expect(ready.first.map { $0.mask & CURL_CSELECT_IN != 0 } == true)
+    }
+
+    @Test(arguments: backends)
+    func watchingForWritingReportsAWritableSocketAndModifyingTheWatchStopsIt(_ backend: SocketPoller.Backend) throws {
+        let (poller, pair) = try Self.poller(backend)
+        defer { pair.close() }
+        poller.watch(pair.near, read: false, write: true, isNew: true)
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 1000, into: &ready)
+        #expect(ready.first.map { $0.mask & CURL_CSELECT_OUT != 0 } == true)
+        ready.removeAll()
+        poller.watch(pair.near, read: true, write: false, isNew: false)
+        poller.wait(milliseconds: 0, into: &ready)
+        #expect(ready.isEmpty, "watching for reading only, with nothing to read")
+    }
+
+    @Test(arguments: backends)
+    func anUnwatchedSocketIsNoLongerReported(_ backend: SocketPoller.Backend) throws {
+        let (poller, pair) = try Self.poller(backend)
+        defer { pair.close() }
+        poller.watch(pair.near, read: true, write: false, isNew: true)
+        pair.writeFar("x")
+        poller.unwatch(pair.near)
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 0, into: &ready)
+        #expect(ready.isEmpty)
+    }
+
+    @Test(arguments: backends)
+    func aRingFromAnotherThreadEndsTheWaitWithoutReportingASocket(_ backend: SocketPoller.Backend) throws {
+        let wakeup = try #require(LoopWakeup())
+        let poller = try #require(SocketPoller(wakeup: wakeup, backend: backend))
+        let ringer = Thread { usleep(50_000); wakeup.ring(); wakeup.ring() }
+        let start = ContinuousClock.now
+        ringer.start()
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 10_000, into: &ready)
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ready.isEmpty)
+        poller.wait(milliseconds: 0, into: &ready)
+        #expect(ready.isEmpty, "both rings were drained by the first wait")
+    }
+
+    private static func poller(_ backend: SocketPoller.Backend) throws -> (SocketPoller, SocketPair) {
+        let wakeup = try #require(LoopWakeup())
+        return (try #require(SocketPoller(wakeup: wakeup, backend: backend)), try SocketPair())
+    }
+}
+
+/// Two connected Unix stream sockets: the poller watches `near`, the test writes to `far`.
+private struct SocketPair {
+    let near: Int32
+    let far: Int32
+
+    init() throws {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { throw POSIXError(.EMFILE) }
+        near = ends[0]
+        far = ends[1]
+    }
+
+    func writeFar(_ text: String) {
+        _ = text.utf8CString.withUnsafeBufferPointer { write(far, $0.baseAddress, text.utf8.count) }
+    }
+
+    func close() {
+        _ = Glibc.close(near)
+        _ = Glibc.close(far)
+    }
+}
