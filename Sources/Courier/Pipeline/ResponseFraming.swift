@@ -8,6 +8,16 @@ extension HTTPFields {
     /// client must treat them as an error rather than guess. Transports call this once the head
     /// is complete and fail the exchange with `invalidResponse` when it returns a reason.
     public var framingProblem: String? {
+        // The common case without arrays or sets: no Content-Length, or one plain number and no Transfer-Encoding.
+        switch contentLengthShape {
+        case .absent:
+            return nil
+        case .single(let length) where self[.transferEncoding] == nil && !length.isEmpty
+            && length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }):
+            return nil
+        case .single, .several:
+            break
+        }
         let lengths = self[values: .contentLength].flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces() }
         if self[.transferEncoding] != nil, !lengths.isEmpty {
             return "the response has both Transfer-Encoding and Content-Length"
@@ -19,5 +29,22 @@ extension HTTPFields {
             return "the response has an invalid Content-Length \"\(length)\""
         }
         return nil
+    }
+
+    private enum ContentLengthShape {
+        case absent
+        /// One field with one value (no comma).
+        case single(String)
+        /// Several fields, or a comma-separated list.
+        case several
+    }
+
+    private var contentLengthShape: ContentLengthShape {
+        var shape = ContentLengthShape.absent
+        for field in self where field.name == .contentLength {
+            guard case .absent = shape, !field.value.utf8.contains(UInt8(ascii: ",")) else { return .several }
+            shape = .single(field.value)
+        }
+        return shape
     }
 }

@@ -36,14 +36,21 @@ struct ResponseHeadParser {
     }
 
     /// Takes one line as curl passes it: the status line, a header line, or the empty line, with its line end.
-    mutating func consume(_ line: some Collection<UInt8>) -> Outcome {
+    mutating func consume(_ line: [UInt8]) -> Outcome {
+        line.withUnsafeBytes { consume($0) }
+    }
+
+    /// Takes one line in curl's own buffer, read in place: no copy of the line is made, only the
+    /// name and value strings of a field.
+    mutating func consume(_ line: UnsafeRawBufferPointer) -> Outcome {
         receivedBytes += line.count
         guard receivedBytes <= maxHeaderBytes else {
             return .failed(code: .limitExceeded,
                            message: "the response head is larger than the limit of \(maxHeaderBytes) bytes")
         }
-        var bytes = Array(line)
-        while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
+        var end = line.count
+        while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
 
         guard let current = status else {
             if bytes.isEmpty { return .needMore }
@@ -61,32 +68,40 @@ struct ResponseHeadParser {
             }
             return .complete(Head(status: current, fields: fields))
         }
-        if bytes.first == UInt8(ascii: " ") || bytes.first == UInt8(ascii: "\t") {
+        if bytes[0] == UInt8(ascii: " ") || bytes[0] == UInt8(ascii: "\t") {
             guard let last = fields.last else {
                 return .failed(code: .invalidResponse, message: "the response head starts with a folded line")
             }
-            foldedValue = (foldedValue ?? Array(last.value.utf8)) + [UInt8(ascii: " ")] + trimmed(bytes[...])
+            foldedValue = (foldedValue ?? Array(last.value.utf8)) + [UInt8(ascii: " ")] + Self.trimmed(bytes[...])
             return .needMore
         }
         flushFoldedValue()
         return parseField(bytes)
     }
 
-    private mutating func parseStatusLine(_ bytes: [UInt8]) -> Outcome {
-        let parts = bytes.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].starts(with: Array("HTTP/".utf8)),
-              parts[1].count == 3, parts[1].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let code = Int(String(decoding: parts[1], as: UTF8.self)), code >= 100
+    /// `HTTP/x.y NNN reason`: the version's prefix, three digits, and an optional reason phrase.
+    private mutating func parseStatusLine(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        let space = UInt8(ascii: " ")
+        let isDigit: (UInt8) -> Bool = { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard let firstSpace = bytes.firstIndex(of: space), bytes[..<firstSpace].starts(with: "HTTP/".utf8),
+              bytes.count >= firstSpace + 4, bytes[(firstSpace + 1)...(firstSpace + 3)].allSatisfy(isDigit),
+              bytes.count == firstSpace + 4 || bytes[firstSpace + 4] == space
         else {
             let text = String(decoding: bytes.prefix(80), as: UTF8.self)
             return .failed(code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
         }
-        let reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
+        let digits = bytes[(firstSpace + 1)...(firstSpace + 3)].map { Int($0 - UInt8(ascii: "0")) }
+        let code = digits[0] * 100 + digits[1] * 10 + digits[2]
+        guard code >= 100 else {
+            let text = String(decoding: bytes.prefix(80), as: UTF8.self)
+            return .failed(code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
+        }
+        let reason = bytes.count > firstSpace + 5 ? String(decoding: bytes[(firstSpace + 5)...], as: UTF8.self) : ""
         status = HTTPResponse.Status(code: code, reasonPhrase: reason)
         return .needMore
     }
 
-    private mutating func parseField(_ bytes: [UInt8]) -> Outcome {
+    private mutating func parseField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
               let name = HTTPField.Name(String(decoding: bytes[..<colon], as: UTF8.self))
         else {
@@ -97,7 +112,7 @@ struct ResponseHeadParser {
             return .failed(code: .limitExceeded,
                            message: "the response has more than the limit of \(maxHeaderCount) header lines")
         }
-        fields.append(HTTPField(name: name, value: trimmed(bytes[(colon + 1)...])))
+        fields.append(HTTPField(name: name, value: bytes[Self.trimmedRange(bytes[(colon + 1)...])]))
         return .needMore
     }
 
@@ -109,11 +124,16 @@ struct ResponseHeadParser {
         fields[last] = HTTPField(name: fields[last].name, value: value)
     }
 
-    private func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    /// The bounds of `bytes` without spaces and tabs at either end.
+    private static func trimmedRange(_ bytes: Slice<UnsafeRawBufferPointer>) -> Range<Int> {
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let start = bytes.firstIndex(where: { !isSpace($0) }),
               let end = bytes.lastIndex(where: { !isSpace($0) })
-        else { return [] }
-        return Array(bytes[start...end])
+        else { return bytes.startIndex..<bytes.startIndex }
+        return start..<(end + 1)
+    }
+
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
+        Array(bytes.base[trimmedRange(bytes)])
     }
 }

@@ -20,6 +20,11 @@ final class TransferState {
     /// Body bytes that came in the round the head completed, before any stream exists: a small
     /// body that ends in the same round reaches `send` whole, with no stream machinery at all.
     private var pendingBody = Data()
+    /// Past this many pending bytes (one receive buffer) the body streams as it comes, chunk by
+    /// chunk, even within the head's round: "small" means what one socket read brings.
+    private var pendingBodyLimit: Int {
+        min(loop.configuration.receiveBufferSize, loop.configuration.bodyHighWatermark)
+    }
     /// The transfer ended successfully while its head was still waiting for the end of the round.
     private var bodyComplete = false
     /// The live body stream's writer, made at the end of the head's round unless the body was
@@ -211,7 +216,7 @@ final class TransferState {
         }
         guard let writer else {
             pendingBody.append(contentsOf: chunk)
-            if pendingBody.count > loop.configuration.bodyHighWatermark {
+            if pendingBody.count >= pendingBodyLimit {
                 startStreaming()
                 if failure != nil { return 0 }
             }
