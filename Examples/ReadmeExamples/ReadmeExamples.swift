@@ -7,6 +7,20 @@ import HTTPTypes
 public enum ReadmeExamples {
     static let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl"
 
+    /// The README's opening example: any `Encodable` credentials, posted as JSON.
+    public static func intro(credentials: some Encodable & Sendable) throws -> Request {
+        // README: intro
+        let request = try Request {
+            Method.POST
+            BaseURL("https://api.example.com")
+            Endpoint("/v1/sessions")
+            Accept(.json)
+            RequestBody.json(credentials)
+        }
+        // README: end
+        return request
+    }
+
     // README: login
     struct Credentials: Encodable, Sendable {
         let username: String
