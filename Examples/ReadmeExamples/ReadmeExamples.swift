@@ -95,6 +95,15 @@ public enum ReadmeExamples {
     )
     // README: end
 
+    /// The repository in use: one endpoint materialised as a request.
+    public static func userRequest() throws -> Request {
+        // README: repository-usage
+        let request = try ReadmeExamples.users.getUser("42").request
+        // GET https://api.example.com/v1/users/42
+        // README: end
+        return request
+    }
+
     // README: curl
     public static func curlCommand() throws -> String {
         let request = try Request {

@@ -20,8 +20,8 @@ struct ReadmeExamplesTests {
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where file.hasSuffix(".swift") {
             snippets += SnippetRegions.snippets(in: try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
         }
-        #expect(snippets.map(\.name) == ["transport", "intro", "login", "headers", "upload", "repository", "curl", "send",
-                                       "bad-input", "events", "interceptors", "explain"])
+        #expect(snippets.map(\.name) == ["transport", "intro", "login", "headers", "upload", "repository", "repository-usage",
+                                       "curl", "send", "bad-input", "events", "interceptors", "explain"])
         for snippet in snippets {
             #expect(readme.contains("```swift\n" + snippet.code + "\n```"),
                     "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
@@ -110,6 +110,7 @@ struct ReadmeExamplesTests {
         #expect(lines(user.headerFields) == ["Accept: application/json"])
         let hostile = try ReadmeExamples.users.getUser("../admin").request
         #expect(hostile.url.absoluteString == "https://api.example.com/v1/users/..%2Fadmin")
+        #expect(try ReadmeExamples.userRequest().url.absoluteString == "https://api.example.com/v1/users/42")
         let list = try ReadmeExamples.users.listUsers(3).request
         #expect(list.url.absoluteString == "https://api.example.com/v1/users?page=3")
     }

@@ -54,7 +54,7 @@ struct ReadmeTies {
     static let syntaxCheckedScripts: Set<String> = ["Benchmarks/run.sh"]
 
     /// The fence languages this check covers.
-    static let checkedLanguages: Set<String> = ["swift", "c", "python"].union(FencedBlock.shellLanguages)
+    static let checkedLanguages = Set(["swift", "c", "python"]).union(FencedBlock.shellLanguages)
 
     let repository: URL
     /// Every marked Swift region of ``swiftSources``.
