@@ -46,7 +46,7 @@ extension CourierExecutableTests {
                         try FileManager.default.removeItem(at: scratch.appendingPathComponent(file))
                     }
                 }
-                #expect(server.receivedRequests.contains { $0.target == "http://example.org/x" },
+                #expect(server.receivedRequests.contains { $0.header("host") == "example.org" },
                         "`courier example.org/x` did not reach the test server as its proxy")
             }
         }
