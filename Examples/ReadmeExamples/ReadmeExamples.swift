@@ -7,6 +7,10 @@ import HTTPTypes
 public enum ReadmeExamples {
     static let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl"
 
+    /// The README's client on the AsyncHTTPClient transport (a global in AsyncHTTPClientExample.swift,
+    /// as the README writes it), for a test to send through and then shut its transport down.
+    public static var asyncHTTPClientClient: Client { client }
+
     /// The README's opening example: any `Encodable` credentials, posted as JSON.
     public static func intro(credentials: some Encodable & Sendable) throws -> Request {
         // README: intro
