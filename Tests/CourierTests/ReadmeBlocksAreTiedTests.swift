@@ -64,7 +64,7 @@ struct ReadmeBlocksAreTiedTests {
             ShellCommand(line: 11, text: ".ci/install", comment: "builds, then demo"),
             ShellCommand(line: 11, text: "swift run courier demo", comment: "builds, then demo"),
             ShellCommand(line: 13, text: "curl 'http://x/#frag' -H 'A: b'", comment: "exit status 3"),
-            ShellCommand(line: 15, text: #"echo '{"a": "# not a comment"}' | courier :8080/anything"#),
+            ShellCommand(line: 15, text: ##"echo '{"a": "# not a comment"}' | courier :8080/anything"##),
             ShellCommand(line: 16, text: "swift run courier serve --port 8080", isBackground: true),
         ])
         #expect(block.shellCommands.map(\.programs) == [[".ci/install"], ["courier"], ["curl"], ["echo", "courier"], ["courier"]])
