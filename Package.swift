@@ -134,6 +134,13 @@ let package = Package(
             path: "Tests/Support/TestProcesses",
             swiftSettings: strictSettings
         ),
+        // README.md's fenced code blocks and shell commands, for the tests that compile or run
+        // each block and the test that checks every block is one of those or marked as output.
+        .target(
+            name: "ReadmeBlocks",
+            path: "Tests/Support/ReadmeBlocks",
+            swiftSettings: strictSettings
+        ),
         .macro(
             name: "CourierAPIMacros",
             dependencies: [
@@ -157,7 +164,7 @@ let package = Package(
         ),
         .target(
             name: "ReadmeExamples",
-            dependencies: ["Courier", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["Courier", "CourierCurl", "CourierAsyncHTTPClient", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Examples/ReadmeExamples",
             swiftSettings: strictSettings
         ),
@@ -203,6 +210,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "TestProcesses",
+                "ReadmeBlocks",
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierCurl",
@@ -254,6 +262,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "TestProcesses",
+                "ReadmeBlocks",
                 "CourierCLI",
                 "CourierTool",
                 "Courier",
@@ -299,6 +308,7 @@ let package = Package(
                 "CCourier",
                 "CourierCAPI",
                 "TestProcesses",
+                "ReadmeBlocks",
                 "CFFI",
                 "CourierTestServer",
             ],

@@ -7,6 +7,24 @@ import HTTPTypes
 public enum ReadmeExamples {
     static let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl"
 
+    /// The README's client on the AsyncHTTPClient transport (a global in AsyncHTTPClientExample.swift,
+    /// as the README writes it), for a test to send through and then shut its transport down.
+    public static var asyncHTTPClientClient: Client { client }
+
+    /// The README's opening example: any `Encodable` credentials, posted as JSON.
+    public static func intro(credentials: some Encodable & Sendable) throws -> Request {
+        // README: intro
+        let request = try Request {
+            Method.POST
+            BaseURL("https://api.example.com")
+            Endpoint("/v1/sessions")
+            Accept(.json)
+            RequestBody.json(credentials)
+        }
+        // README: end
+        return request
+    }
+
     // README: login
     struct Credentials: Encodable, Sendable {
         let username: String
@@ -80,6 +98,15 @@ public enum ReadmeExamples {
         }
     )
     // README: end
+
+    /// The repository in use: one endpoint materialised as a request.
+    public static func userRequest() throws -> Request {
+        // README: repository-usage
+        let request = try ReadmeExamples.users.getUser("42").request
+        // GET https://api.example.com/v1/users/42
+        // README: end
+        return request
+    }
 
     // README: curl
     public static func curlCommand() throws -> String {

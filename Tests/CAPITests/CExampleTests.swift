@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized)
 struct CExampleTests {
     /// Runs scripts/build-libcourier.sh on the library `swift test` built; `prefix` installs too.
-    private func writePackageConfig(_ artifacts: CAPIArtifacts, prefix: URL? = nil) async throws {
+    func writePackageConfig(_ artifacts: CAPIArtifacts, prefix: URL? = nil) async throws {
         try artifacts.require(await ProcessRunner.run(
             ["bash", artifacts.repository.appendingPathComponent("scripts/build-libcourier.sh").path, "debug"]
                 + (prefix.map { [$0.path] } ?? []),
@@ -16,7 +16,7 @@ struct CExampleTests {
     }
 
     /// Builds courier_get with the Makefile against the courier.pc in `pkgConfigPath`.
-    private func buildExample(_ artifacts: CAPIArtifacts, pkgConfigPath: URL, into output: URL) async throws -> URL {
+    func buildExample(_ artifacts: CAPIArtifacts, pkgConfigPath: URL, into output: URL) async throws -> URL {
         try artifacts.require(await ProcessRunner.run(
             ["make", "--no-print-directory", "-B", "-C", artifacts.repository.appendingPathComponent("Examples/c").path,
              "OUT=\(output.path)", "PKG_CONFIG_PATH=\(pkgConfigPath.path)"]))

@@ -1,8 +1,10 @@
 import Courier
+import CourierAsyncHTTPClient
 import CourierCurl
 import Foundation
 import HTTPTypes
 import CourierTestServer
+import ReadmeBlocks
 import ReadmeExamples
 import Testing
 
@@ -13,13 +15,38 @@ struct ReadmeExamplesTests {
 
     @Test func everyReadmeSnippetIsTheCompiledCode() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/ReadmeExamples/ReadmeExamples.swift"), encoding: .utf8)
-        let snippets = Self.snippets(in: source)
-        #expect(snippets.map(\.name) == ["login", "headers", "upload", "repository", "curl", "send", "bad-input",
-                                       "events", "interceptors", "explain"])
-        for snippet in snippets {
-            #expect(readme.contains(snippet.code), "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
+        let directory = Self.root.appendingPathComponent("Examples/ReadmeExamples")
+        var snippets: [SnippetRegions.Snippet] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where file.hasSuffix(".swift") {
+            snippets += SnippetRegions.snippets(in: try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
         }
+        #expect(snippets.map(\.name) == ["transport", "intro", "login", "headers", "upload", "repository", "repository-usage",
+                                       "curl", "send", "bad-input", "events", "interceptors", "explain"])
+        for snippet in snippets {
+            #expect(readme.contains("```swift\n" + snippet.code + "\n```"),
+                    "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
+        }
+    }
+
+    @Test func theOpeningExamplePostsAnyEncodableAsJSON() async throws {
+        let request = try ReadmeExamples.intro(credentials: ["username": "ada"])
+        #expect(request.method == .post)
+        #expect(request.url.absoluteString == "https://api.example.com/v1/sessions")
+        #expect(lines(request.wireHeaderFields) == [
+            "Accept: application/json", "Content-Type: application/json", "Content-Length: 18",
+        ])
+        #expect(try await request.body?.collect() == Data(#"{"username":"ada"}"#.utf8))
+    }
+
+    @Test func theAsyncHTTPClientExampleSendsThroughAsyncHTTPClient() async throws {
+        let client = ReadmeExamples.asyncHTTPClientClient
+        let transport = try #require(client.transport as? AsyncHTTPClientTransport)
+        try await withTestServer { server in
+            let response = try await client.send(Request(url: server.baseURL.appending(path: "status/204")))
+            #expect(response.status == .noContent)
+            #expect(server.receivedRequests.map(\.target) == ["/status/204"])
+        }
+        try await transport.shutdown()
     }
 
     @Test func loginPostsJSONCredentials() async throws {
@@ -83,11 +110,14 @@ struct ReadmeExamplesTests {
         #expect(lines(user.headerFields) == ["Accept: application/json"])
         let hostile = try ReadmeExamples.users.getUser("../admin").request
         #expect(hostile.url.absoluteString == "https://api.example.com/v1/users/..%2Fadmin")
+        #expect(try ReadmeExamples.userRequest().url.absoluteString == "https://api.example.com/v1/users/42")
         let list = try ReadmeExamples.users.listUsers(3).request
         #expect(list.url.absoluteString == "https://api.example.com/v1/users?page=3")
     }
 
-    @Test func curlCommandIsShellQuoted() throws {
+    @Test func curlCommandIsShellQuotedAsTheReadmeShowsIt() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("<!-- output: what curlCommand() returns -->\n```sh\n\(try ReadmeExamples.curlCommand())\n```"))
         #expect(try ReadmeExamples.curlCommand() == """
             curl 'https://api.example.com/v1/users/42' \\
               --request PATCH \\
@@ -124,26 +154,6 @@ struct ReadmeExamplesTests {
             #expect(ticks.first?.data == "event 1\nof 1000")
             #expect(server.receivedRequests.count == 1)
         }
-    }
-
-    /// The regions between `// README: name` and `// README: end`, with their common indentation removed.
-    static func snippets(in source: String) -> [(name: String, code: String)] {
-        var result: [(String, String)] = []
-        var current: (name: String, lines: [Substring])?
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed == "// README: end", let open = current {
-                let indent = open.lines.filter { !$0.allSatisfy(\.isWhitespace) }
-                    .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
-                result.append((open.name, open.lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")))
-                current = nil
-            } else if trimmed.hasPrefix("// README: ") {
-                current = (String(trimmed.dropFirst("// README: ".count)), [])
-            } else if current != nil {
-                current?.lines.append(line)
-            }
-        }
-        return result
     }
 
     @Test func theProductionClientRegistersEveryBuiltInInTheRecommendedOrder() async throws {

@@ -1,0 +1,131 @@
+import Foundation
+import ReadmeBlocks
+
+/// The rules that tie each `swift`, `c`, `sh` and `python` block of README.md to code that a test
+/// compiles or runs, so the README cannot show code that no longer works.
+///
+/// The convention, also stated in README.md's quick start:
+/// - Output and illustrations are fenced as `text`, `http` or `console` (or left without a
+///   language), or, when they should keep a code language for highlighting, carry the comment
+///   `<!-- output -->` (or `<!-- output: what it shows -->`) on the line right before the fence.
+///   Those blocks are not checked here; blocks in any other language are not checked either.
+/// - A `swift` block is tied when it equals, line for line, a region between `// README: name`
+///   and `// README: end` in one of ``swiftSources``, which the build compiles.
+/// - Every `c` block is compiled and run by ``cBlockRunner``, and every `python` block is run by
+///   ``pythonBlockRunner``: they run all blocks of their language, so a new block is covered.
+/// - An `sh` block is tied when a test runs it as a whole (``wholeBlockRunners``), or when every
+///   command in it is tied: it runs a program that a README command runner runs every invocation
+///   of (``commandRunners``), or it is one of ``documentedCommands``, each of which names the
+///   script or test that runs it (`.ci/install` and `scripts/test` are what `.ci/run` runs) and a
+///   text that file must contain, or it is one of ``syntaxCheckedScripts``, too slow for CI,
+///   which the test parses with `bash -n`.
+struct ReadmeTies {
+    /// Where compiled Swift comes from: directories (every `.swift` file in them) or files, and how each is compiled.
+    static let swiftSources: [(path: String, compiledBy: String)] = [
+        ("Examples/ReadmeExamples", "the ReadmeExamples target, run by ReadmeExamplesTests"),
+        ("Examples/APIReadmeExamples", "the APIReadmeExamples target, run by APIReadmeExamplesTests"),
+        ("Examples/MyApp/Package.swift", "`swift package dump-package` in ReadmeManifestTests"),
+    ]
+    /// Compiles and runs every `c` block against the loopback test server.
+    static let cBlockRunner = "Tests/CAPITests/ReadmeCTests.swift"
+    /// Runs every `python` block against `courier serve`.
+    static let pythonBlockRunner = "bindings/python/tests/test_readme_blocks.py"
+    /// Shell blocks a test runs as written, as the first `sh` block under a heading: heading → the test.
+    static let wholeBlockRunners: [String: String] = [
+        "## Python": "bindings/python/tests/test_quickstart.py",
+    ]
+    /// Programs whose every README invocation a test runs: program → the test that runs them.
+    static let commandRunners: [String: String] = [
+        "courier": "Tests/CourierCLITests/ReadmeCommandTests.swift",
+        "courier-examples": "Tests/CourierCLITests/ReadmeCommandTests.swift",
+        "Examples/c/courier_get": cBlockRunner,
+    ]
+    /// Setup and build commands run by a script or test other than a README runner: the exact
+    /// command → the file that runs it and texts that file contains (the command as it spells it).
+    static let documentedCommands: [String: (file: String, contains: [String])] = [
+        ".ci/install": (".ci/run", ["\nbash .ci/install\n"]),
+        "scripts/test": (".ci/run", ["\nscripts/test\n"]),
+        "scripts/build-libcourier.sh": ("Tests/CAPITests/CExampleTests.swift", ["scripts/build-libcourier.sh"]),
+        "make -C Examples/c": ("Tests/CAPITests/CExampleTests.swift", [#"["make", "#, #""-C", artifacts.repository.appendingPathComponent("Examples/c").path"#]),
+        "make -C Examples/plugins": ("Tests/CAPITests/CAPIArtifacts.swift", [#"["make", "#, #""-C", examplePlugins.path"#, #"appendingPathComponent("Examples/plugins")"#]),
+    ]
+    /// Scripts the README shows that CI cannot afford to run (a release build and minutes of
+    /// measuring): the test checks that each exists, is executable and parses.
+    static let syntaxCheckedScripts: Set<String> = ["Benchmarks/run.sh"]
+
+    /// The fence languages this check covers.
+    static let checkedLanguages = Set(["swift", "c", "python"]).union(FencedBlock.shellLanguages)
+
+    let repository: URL
+    /// Every marked Swift region of ``swiftSources``.
+    let swiftSnippets: [SnippetRegions.Snippet]
+
+    init(repository: URL) throws {
+        self.repository = repository
+        var snippets: [SnippetRegions.Snippet] = []
+        for source in Self.swiftSources {
+            let url = repository.appendingPathComponent(source.path)
+            var files = [url]
+            if url.pathExtension != "swift" {
+                files = try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+                    .filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+            }
+            for file in files {
+                snippets += SnippetRegions.snippets(in: try String(contentsOf: file, encoding: .utf8))
+            }
+        }
+        swiftSnippets = snippets
+    }
+
+    /// One line per block that is neither tied nor marked as output: where it is, its first line, and why.
+    func failures(in document: ReadmeDocument) -> [String] {
+        var seenHeadings: Set<String> = []
+        return document.blocks(Self.checkedLanguages).compactMap { block in
+            guard !block.isMarkedAsOutput else { return nil }
+            let isFirstShellBlockUnderHeading = FencedBlock.shellLanguages.contains(block.language)
+                && seenHeadings.insert(block.heading).inserted
+            guard let reason = untiedReason(block, firstShellBlockUnderHeading: isFirstShellBlockUnderHeading) else { return nil }
+            return "README.md:\(block.line): ```\(block.language) block `\(block.firstLine)` is not tied to compiled or "
+                + "executed code (\(reason)) nor marked with <!-- output --> before its fence"
+        }
+    }
+
+    /// Why `block` is untied, or `nil` when it is tied.
+    private func untiedReason(_ block: FencedBlock, firstShellBlockUnderHeading: Bool) -> String? {
+        switch block.language {
+        case "swift":
+            return swiftSnippets.contains { $0.code == block.code } ? nil
+                : "no `// README:` region of \(Self.swiftSources.map(\.path).joined(separator: ", ")) equals it"
+        case "c":
+            return fileExists(Self.cBlockRunner) ? nil : "\(Self.cBlockRunner) is missing"
+        case "python":
+            return fileExists(Self.pythonBlockRunner) ? nil : "\(Self.pythonBlockRunner) is missing"
+        default:
+            if firstShellBlockUnderHeading, let runner = Self.wholeBlockRunners[block.heading],
+               contents(runner).contains(block.heading) {
+                return nil
+            }
+            let untied = block.shellCommands.filter { !isTied($0) }
+            return untied.isEmpty ? nil
+                : "no test or script runs " + untied.map { "line \($0.line): `\($0.text)`" }.joined(separator: ", ")
+        }
+    }
+
+    /// Whether a test or script runs `command`, by the rules above.
+    func isTied(_ command: ShellCommand) -> Bool {
+        if command.programs.contains(where: { Self.commandRunners[$0].map(fileExists) ?? false }) { return true }
+        if let documented = Self.documentedCommands[command.text] {
+            let text = contents(documented.file)
+            return documented.contains.allSatisfy(text.contains)
+        }
+        return Self.syntaxCheckedScripts.contains(command.text)
+    }
+
+    private func fileExists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: repository.appendingPathComponent(path).path)
+    }
+
+    private func contents(_ path: String) -> String {
+        (try? String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)) ?? ""
+    }
+}
