@@ -44,6 +44,7 @@ public struct Endpoint: RequestBuildable, Sendable {
     /// - Throws: `invalidRequest` with source `Endpoint` for a control character (CR, LF, NUL…),
     ///   an invalid or unsupported scheme, or an absolute URL without a valid host or port.
     public func apply(to draft: inout RequestDraft) throws {
+        if draft.resolvePlainPath(reference) { return }
         let parsed = try URIReference(checking: reference, block: "Endpoint")
         if let scheme = parsed.scheme, !RequestDraft.supportedSchemes.contains(scheme) {
             let hint = parsed.authority == nil ? "; for a relative path, write \"./\(reference.debugEscaped)\"" : ""
