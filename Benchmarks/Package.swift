@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.30.0"),
     ],
     targets: [
         .target(name: "BenchLoad", swiftSettings: strictSettings),
@@ -78,12 +79,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "builder-loop",
+            dependencies: [
+                "PipelineFixtures",
+                .product(name: "Courier", package: courierPackage),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "ahc-bench",
             dependencies: [
                 "BenchLoad",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
             swiftSettings: strictSettings
         ),

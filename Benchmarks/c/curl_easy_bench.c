@@ -1,22 +1,26 @@
 /*
- * Raw libcurl baseline for Courier's HTTP benchmarks.
+ * Raw libcurl: the engine ceiling the Courier rows are measured against.
  *
- *   curl_easy_bench easy  URL COUNT SECONDS           one easy handle, GETs one after another
- *   curl_easy_bench multi URL COUNT SECONDS INFLIGHT  one multi handle, INFLIGHT transfers at once
+ *   curl_easy_bench easy  URL COUNT SECONDS                    one easy handle, GETs one after another
+ *   curl_easy_bench multi URL COUNT SECONDS INFLIGHT           one multi handle, INFLIGHT transfers at
+ *                                                              once, at most INFLIGHT connections to the host
+ *   curl_easy_bench h2    URL COUNT SECONDS INFLIGHT CAFILE    INFLIGHT HTTP/2 streams multiplexed on ONE
+ *                                                              TLS connection (CURLPIPE_MULTIPLEX, PIPEWAIT)
  *
- * Every transfer is a keep-alive GET of URL whose body goes to a discarding write callback.
- * A warm-up of 200 transfers (or 4 per in-flight slot) opens the connections first; then the
- * measured phase stops after COUNT transfers or SECONDS seconds, whichever comes first.
- * Prints "requests/s: N" and a "RESULT scenario=... requests=... rps=..." line for run.sh.
- * Exits 1 on any failed transfer or non-200 status: a baseline that fails must not count.
+ * Every transfer is a keep-alive GET of URL, asking for compressed bodies as every row does
+ * (CURLOPT_ACCEPT_ENCODING ""), whose body goes to a discarding write callback: nothing is
+ * copied, parsed or handed to another thread, which is what makes this the ceiling. Handles are
+ * set up once and re-added as they are. A warm-up of 200 transfers (or 4 per in-flight slot)
+ * opens the connections first; then the measured phase stops after COUNT transfers or SECONDS
+ * seconds, whichever comes first. Prints the RESULT line of bench_common.h. Exits 1 on any failed
+ * transfer or non-200 status: a baseline that fails must not count.
  *
  * Build: cc -O2 -Wall -Wextra -Werror -o curl_easy_bench curl_easy_bench.c $(pkg-config --cflags --libs libcurl)
  */
+#include "bench_common.h"
+
 #include <curl/curl.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #define WARMUP_EASY 200L
 #define WARMUP_PER_SLOT 4L
@@ -29,14 +33,7 @@ static size_t discard_body(char *data, size_t size, size_t count, void *user_dat
     return size * count;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static CURL *make_handle(const char *url)
+static CURL *make_handle(const char *url, const char *ca_file)
 {
     CURL *handle = curl_easy_init();
     if (handle == NULL) {
@@ -46,13 +43,20 @@ static CURL *make_handle(const char *url)
     curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, discard_body);
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(handle, CURLOPT_TIMEOUT, 10L);
+    curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
+    if (ca_file != NULL) {
+        curl_easy_setopt(handle, CURLOPT_CAINFO, ca_file);
+        curl_easy_setopt(handle, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+        curl_easy_setopt(handle, CURLOPT_PIPEWAIT, 1L);
+    }
     return handle;
 }
 
-/* Checks a finished transfer: 0 when it succeeded with a 200, else -1 after saying why. */
-static int check_transfer(CURL *handle, CURLcode result)
+/* Checks a finished transfer: 0 when it succeeded with a 200 (over HTTP/2 when h2 is set), else -1. */
+static int check_transfer(CURL *handle, CURLcode result, int h2)
 {
     long status = 0;
+    long version = 0;
     if (result != CURLE_OK) {
         fprintf(stderr, "curl_easy_bench: transfer failed: %s\n", curl_easy_strerror(result));
         return -1;
@@ -62,6 +66,11 @@ static int check_transfer(CURL *handle, CURLcode result)
         fprintf(stderr, "curl_easy_bench: status %ld, expected 200\n", status);
         return -1;
     }
+    curl_easy_getinfo(handle, CURLINFO_HTTP_VERSION, &version);
+    if (h2 && version != CURL_HTTP_VERSION_2_0) {
+        fprintf(stderr, "curl_easy_bench: answered over HTTP version %ld, expected HTTP/2\n", version);
+        return -1;
+    }
     return 0;
 }
 
@@ -69,8 +78,8 @@ static int check_transfer(CURL *handle, CURLcode result)
 static long run_easy(CURL *handle, long count, double deadline)
 {
     long done = 0;
-    while (done < count && now_seconds() < deadline) {
-        if (check_transfer(handle, curl_easy_perform(handle)) != 0) {
+    while (done < count && bench_now() < deadline) {
+        if (check_transfer(handle, curl_easy_perform(handle), 0) != 0) {
             return -1;
         }
         done++;
@@ -80,7 +89,7 @@ static long run_easy(CURL *handle, long count, double deadline)
 
 /* Keeps inflight transfers going on multi until count were started or the deadline passed, then
  * lets the started ones finish; returns how many completed, or -1. */
-static long run_multi(CURLM *multi, CURL **handles, long inflight, long count, double deadline)
+static long run_multi(CURLM *multi, CURL **handles, long inflight, long count, double deadline, int h2)
 {
     long started = 0;
     long done = 0;
@@ -100,12 +109,12 @@ static long run_multi(CURLM *multi, CURL **handles, long inflight, long count, d
                 continue;
             }
             CURL *handle = message->easy_handle;
-            if (check_transfer(handle, message->data.result) != 0) {
+            if (check_transfer(handle, message->data.result, h2) != 0) {
                 return -1;
             }
             done++;
             curl_multi_remove_handle(multi, handle);
-            if (started < count && now_seconds() < deadline) {
+            if (started < count && bench_now() < deadline) {
                 curl_multi_add_handle(multi, handle);
                 started++;
                 running++;
@@ -121,8 +130,9 @@ static long run_multi(CURLM *multi, CURL **handles, long inflight, long count, d
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: curl_easy_bench easy URL COUNT SECONDS\n"
-                    "       curl_easy_bench multi URL COUNT SECONDS INFLIGHT\n");
+    fprintf(stderr, "usage: curl_easy_bench easy  URL COUNT SECONDS\n"
+                    "       curl_easy_bench multi URL COUNT SECONDS INFLIGHT\n"
+                    "       curl_easy_bench h2    URL COUNT SECONDS INFLIGHT CAFILE\n");
     return 2;
 }
 
@@ -135,13 +145,16 @@ int main(int argc, char **argv)
     const char *url = argv[2];
     long count = strtol(argv[3], NULL, 10);
     double seconds = strtod(argv[4], NULL);
-    int multi_mode = strcmp(mode, "multi") == 0;
+    int easy_mode = strcmp(mode, "easy") == 0;
+    int h2 = strcmp(mode, "h2") == 0;
+    int multi_mode = h2 || strcmp(mode, "multi") == 0;
     long inflight = multi_mode && argc > 5 ? strtol(argv[5], NULL, 10) : 1;
-    if ((!multi_mode && strcmp(mode, "easy") != 0) || (multi_mode && argc != 6) || (!multi_mode && argc != 5)
-        || count < 1 || seconds <= 0 || inflight < 1 || inflight > MAX_INFLIGHT) {
+    const char *ca_file = h2 && argc > 6 ? argv[6] : NULL;
+    if (!(easy_mode || multi_mode) || argc != (easy_mode ? 5 : h2 ? 7 : 6) || count < 1 || seconds <= 0
+        || inflight < 1 || inflight > MAX_INFLIGHT) {
         return usage();
     }
-    if (strncmp(url, "http://127.0.0.1:", 17) != 0 && strncmp(url, "http://localhost:", 17) != 0) {
+    if (!bench_is_loopback(url)) {
         fprintf(stderr, "curl_easy_bench: the URL must be on the loopback (http://127.0.0.1:PORT/...)\n");
         return 2;
     }
@@ -151,26 +164,31 @@ int main(int argc, char **argv)
 
     CURL *handles[MAX_INFLIGHT];
     for (long i = 0; i < inflight; i++) {
-        handles[i] = make_handle(url);
+        handles[i] = make_handle(url, ca_file);
         if (handles[i] == NULL) {
             fprintf(stderr, "curl_easy_bench: curl_easy_init failed\n");
             return 1;
         }
     }
+    /* Connections per host: one for HTTP/2 (every stream shares it), one per transfer otherwise. */
+    long per_host = h2 ? 1 : inflight;
     CURLM *multi = NULL;
     if (multi_mode) {
         multi = curl_multi_init();
         curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, inflight);
+        curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, per_host);
+        curl_multi_setopt(multi, CURLMOPT_PIPELINING, h2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
     }
 
-    double warmup_deadline = now_seconds() + seconds;
-    long warmed = multi_mode ? run_multi(multi, handles, inflight, inflight * WARMUP_PER_SLOT, warmup_deadline)
-                             : run_easy(handles[0], WARMUP_EASY, warmup_deadline);
-    double start = now_seconds();
+    long warmed = multi_mode ? run_multi(multi, handles, inflight, inflight * WARMUP_PER_SLOT, bench_now() + seconds, h2)
+                             : run_easy(handles[0], WARMUP_EASY, bench_now() + seconds);
+    bench_phase phase = bench_phase_start();
     long done = warmed < 0 ? -1
-              : multi_mode ? run_multi(multi, handles, inflight, count, start + seconds)
-                           : run_easy(handles[0], count, start + seconds);
-    double elapsed = now_seconds() - start;
+              : multi_mode ? run_multi(multi, handles, inflight, count, phase.wall + seconds, h2)
+                           : run_easy(handles[0], count, phase.wall + seconds);
+    if (done > 0) {
+        bench_report(h2 ? "libcurl-h2" : multi_mode ? "libcurl-multi" : "libcurl-easy", phase, done, per_host, 0);
+    }
 
     for (long i = 0; i < inflight; i++) {
         if (multi != NULL) {
@@ -182,13 +200,5 @@ int main(int argc, char **argv)
         curl_multi_cleanup(multi);
     }
     curl_global_cleanup();
-    if (done < 0) {
-        return 1;
-    }
-
-    const char *scenario = multi_mode ? "libcurl-multi" : "libcurl-easy";
-    long rate = elapsed > 0 ? (long)((double)done / elapsed + 0.5) : 0;
-    printf("%s: %ld requests in %.3f s (%ld in flight), requests/s: %ld\n", scenario, done, elapsed, inflight, rate);
-    printf("RESULT scenario=%s requests=%ld rps=%ld\n", scenario, done, rate);
-    return 0;
+    return done > 0 ? 0 : 1;
 }

@@ -7,6 +7,8 @@
 # One worker process (NGINX_WORKERS overrides it): on a 2-core machine the other core is left to
 # the client being measured. Keep-alive with keepalive_requests 1000000, access_log off,
 # open_file_cache on, so every client is measured against the same cheap responder.
+# With NGINX_TLS_PORT set it also listens there with TLS and HTTP/2, on a throwaway self-signed
+# certificate for 127.0.0.1 made with openssl; clients trust DIR/tls/cert.pem (their CA file).
 # Installs nginx-light with apt-get when nginx is missing.
 set -euo pipefail
 
@@ -15,6 +17,7 @@ usage() { echo "usage: $0 start|stop PORT DIR" >&2; exit 2; }
 action=$1 port=$2 dir=$3
 [[ $port =~ ^[0-9]+$ ]] && (( port > 0 && port < 65536 )) || usage
 workers=${NGINX_WORKERS:-1}
+tls_port=${NGINX_TLS_PORT:-}
 pidfile="$dir/nginx.pid"
 
 start() {
@@ -27,6 +30,20 @@ start() {
     local nginx; nginx=$(command -v nginx || echo /usr/sbin/nginx)
     mkdir -p "$dir/html" "$dir/logs" "$dir/tmp"
     printf '{"ok":true,"id":42,"n":7}' >"$dir/html/small.json"
+    local tls_server=""
+    if [[ -n $tls_port ]]; then
+        mkdir -p "$dir/tls"
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
+            -addext subjectAltName=IP:127.0.0.1 -keyout "$dir/tls/key.pem" -out "$dir/tls/cert.pem" 2>/dev/null
+        tls_server="server {
+        listen 127.0.0.1:$tls_port ssl http2 reuseport;
+        ssl_certificate $dir/tls/cert.pem;
+        ssl_certificate_key $dir/tls/key.pem;
+        http2_max_concurrent_streams 256;
+        root $dir/html;
+        location = /small.json { }
+    }"
+    fi
     # As root the workers would drop to nobody, who cannot read a private temp dir: keep our user.
     local user_line=""
     [[ $(id -u) -eq 0 ]] && user_line="user $(id -un) $(id -gn);"
@@ -52,12 +69,14 @@ http {
         root $dir/html;
         location = /small.json { }
     }
+    $tls_server
 }
 CONF
     "$nginx" -p "$dir" -e "$dir/logs/error.log" -c "$dir/nginx.conf"
     for _ in $(seq 50); do
         if curl -fsS -o /dev/null "http://127.0.0.1:$port/small.json" 2>/dev/null; then
             echo "nginx: serving http://127.0.0.1:$port/small.json ($workers worker), pid $(cat "$pidfile")"
+            [[ -z $tls_port ]] || echo "nginx: and https://127.0.0.1:$tls_port/small.json over HTTP/2 (CA file $dir/tls/cert.pem)"
             return
         fi
         sleep 0.1

@@ -12,8 +12,18 @@ public struct LoadOptions: Sendable {
     public var warmup: Int = 200
     /// The name printed on the result line.
     public var scenario: String
+    /// The most connections to the host; defaults to `inFlight`, so N in flight means N connections.
+    public var perHost: Int?
+    /// A PEM file to trust for `https` URLs (the benchmark's throwaway certificate).
+    public var caFile: String?
+    /// Speak HTTP/2 (over TLS), with every request multiplexed on one connection.
+    public var http2 = false
 
-    /// Reads `--url U --count N --seconds S --in-flight K --warmup W --scenario NAME` from `arguments`.
+    /// The per-host connection limit this run uses.
+    public var connectionsPerHost: Int { perHost ?? (http2 ? 1 : inFlight) }
+
+    /// Reads `--url U --count N --seconds S --in-flight K --warmup W --scenario NAME --per-host H
+    /// --ca-file PEM --http2 1` from `arguments`.
     ///
     /// - Throws: `LoadError.usage` for an unknown flag, a missing value, or a URL off the loopback.
     public init(arguments: [String], defaultScenario: String) throws {
@@ -29,11 +39,15 @@ public struct LoadOptions: Sendable {
             case "--in-flight": inFlight = try Self.number(value, flag)
             case "--warmup": warmup = try Self.number(value, flag)
             case "--scenario": scenario = value
+            case "--per-host": perHost = try Self.number(value, flag)
+            case "--ca-file": caFile = value
+            case "--http2": http2 = value == "1"
             default: throw LoadError.usage("unknown option \(flag)")
             }
         }
-        guard url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("http://localhost:") else {
-            throw LoadError.usage("--url must be http://127.0.0.1:PORT/…: load runs stay on the loopback")
+        let loopback = ["http://127.0.0.1:", "http://localhost:", "https://127.0.0.1:", "https://localhost:"]
+        guard loopback.contains(where: url.hasPrefix) else {
+            throw LoadError.usage("--url must be http(s)://127.0.0.1:PORT/…: load runs stay on the loopback")
         }
         guard inFlight >= 1, count >= 1, seconds > 0 else { throw LoadError.usage("counts and durations must be positive") }
     }
@@ -53,7 +67,8 @@ public enum LoadError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .usage(let message): "usage: --url http://127.0.0.1:PORT/small.json [--count N] [--seconds S] [--in-flight K] [--warmup W] [--scenario NAME]: \(message)"
+        case .usage(let message): "usage: --url http://127.0.0.1:PORT/small.json [--count N] [--seconds S] [--in-flight K] "
+            + "[--warmup W] [--scenario NAME] [--per-host H] [--ca-file PEM --http2 1]: \(message)"
         case .badResponse(let message): "bad response: \(message)"
         }
     }

@@ -7,7 +7,7 @@ public enum LoadRunner {
     /// Each in-flight slot is a child task that sends one request after another, so the figure is
     /// the steady rate of `inFlight` concurrent clients, as `wrk -c` reports it.
     public static func run(_ options: LoadOptions, request: @escaping @Sendable () async throws -> Void) async throws -> LoadResult {
-        try await phase(count: options.warmup, seconds: options.seconds, inFlight: options.inFlight, request: request)
+        _ = try await phase(count: options.warmup, seconds: options.seconds, inFlight: options.inFlight, request: request)
         return try await phase(count: options.count, seconds: options.seconds, inFlight: options.inFlight, request: request)
     }
 
@@ -15,6 +15,7 @@ public enum LoadRunner {
                               request: @escaping @Sendable () async throws -> Void) async throws -> LoadResult {
         let clock = ContinuousClock()
         let start = clock.now
+        let startCost = ProcessCost.now()
         let deadline = start + .milliseconds(Int64(seconds * 1000))
         let claimed = Claims()
         guard inFlight > 1 else {
@@ -23,7 +24,7 @@ public enum LoadRunner {
                 try await request()
                 sent += 1
             }
-            return LoadResult(requests: sent, elapsed: clock.now - start)
+            return LoadResult(requests: sent, elapsed: clock.now - start, since: startCost)
         }
         let sent = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<inFlight {
@@ -38,16 +39,31 @@ public enum LoadRunner {
             }
             return try await group.reduce(0, +)
         }
-        return LoadResult(requests: sent, elapsed: clock.now - start)
+        return LoadResult(requests: sent, elapsed: clock.now - start, since: startCost)
     }
 }
 
-/// How many requests a measured phase completed and how long it took.
+/// How many requests a measured phase completed, how long it took and what the process spent on them.
 public struct LoadResult: Sendable {
     /// Completed requests.
     public var requests: Int
     /// Wall-clock time of the phase.
     public var elapsed: Duration
+    /// CPU time of the whole process (every thread) during the phase, per request, in microseconds.
+    public var cpuMicrosecondsPerRequest: Double
+    /// Allocations during the phase per request; `nil` when the malloc counter is not preloaded.
+    public var allocationsPerRequest: Double?
+
+    init(requests: Int, elapsed: Duration, since start: ProcessCost) {
+        let end = ProcessCost.now()
+        let count = Double(max(requests, 1))
+        self.requests = requests
+        self.elapsed = elapsed
+        cpuMicrosecondsPerRequest = (end.cpuSeconds - start.cpuSeconds) * 1e6 / count
+        if let before = start.allocations, let after = end.allocations {
+            allocationsPerRequest = Double(after - before) / count
+        }
+    }
 
     /// Completed requests per second.
     public var requestsPerSecond: Double {
@@ -55,11 +71,18 @@ public struct LoadResult: Sendable {
         return seconds > 0 ? Double(requests) / seconds : 0
     }
 
-    /// Prints the human line and the `RESULT` line that `run.sh` collects.
-    public func report(scenario: String) {
+    /// Prints the human line and the `RESULT` line that `run.sh` collects, in the C clients' format.
+    public func report(scenario: String, perHost: Int, interceptors: Int = 0) {
         let rate = Int(requestsPerSecond.rounded())
+        let mallocs = allocationsPerRequest.map(Self.oneDecimal) ?? "-1"
         print("\(scenario): \(requests) requests in \(elapsed), requests/s: \(rate)")
-        print("RESULT scenario=\(scenario) requests=\(requests) rps=\(rate)")
+        print("RESULT scenario=\(scenario) requests=\(requests) rps=\(rate) "
+              + "cpu_us=\(Self.oneDecimal(cpuMicrosecondsPerRequest)) mallocs=\(mallocs) "
+              + "per_host=\(perHost) interceptors=\(interceptors)")
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        String((value * 10).rounded() / 10)
     }
 }
 

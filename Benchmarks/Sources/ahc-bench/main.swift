@@ -3,15 +3,18 @@ import BenchLoad
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 // The raw AsyncHTTPClient baseline: `execute(_:timeout:)` and collect the body, one at a time or
-// `--in-flight K` at once. Its own client allows K connections to the host (the shared client
-// allows 8), so K in flight means K connections, as with wrk -c and the libcurl multi baseline.
+// `--in-flight K` at once. Its own client allows `--per-host` connections to the host (default K;
+// the shared client allows 8), so K in flight means K connections, as with wrk -c and the libcurl
+// multi baseline, and it asks for compressed bodies (decompression on), as every row does.
 
 /// Runs the baseline, shutting its client down whatever happens.
 func measure(_ options: LoadOptions) async throws -> LoadResult {
     var configuration = HTTPClient.Configuration()
-    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(options.inFlight, 1)
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = options.connectionsPerHost
+    configuration.decompression = .enabled(limit: .none)
     let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     let request = HTTPClientRequest(url: options.url)
     let outcome: Result<LoadResult, any Error>
@@ -32,7 +35,7 @@ func measure(_ options: LoadOptions) async throws -> LoadResult {
 
 do {
     let options = try LoadOptions(arguments: Array(CommandLine.arguments.dropFirst()), defaultScenario: "ahc")
-    try await measure(options).report(scenario: options.scenario)
+    try await measure(options).report(scenario: options.scenario, perHost: options.connectionsPerHost)
 } catch {
     FileHandle.standardError.write(Data("ahc-bench: \(error)\n".utf8))
     exit(1)

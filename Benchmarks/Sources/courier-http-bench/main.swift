@@ -11,30 +11,55 @@ import CourierAsyncHTTPClient
 #endif
 
 // Courier over a real transport against the loopback server: `Client.send` through
-// `--interceptors N` no-op stages, collecting each body. The transport modules join the build
+// `--interceptors N` no-op stages, collecting each body. The transport allows `--per-host`
+// connections to the host (default: as many as are in flight, like every other row) and asks for
+// compressed bodies (decompression on, as every row); `--http2 1 --ca-file PEM` speaks HTTP/2 over
+// TLS with every request multiplexed on one connection. The transport modules join the build
 // when they exist in the Courier checkout (see Package.swift); until then this exits with
 // status 3 and says so, and run.sh reports the scenario as skipped, never as a number.
 
 /// The exit status that tells run.sh a scenario is not available in this checkout.
 let skipped: Int32 = 3
 
-func makeTransport(_ name: String) -> (any Transport)? {
+func makeTransport(_ name: String, options: LoadOptions) -> (any Transport)? {
     switch name {
     case "curl":
         #if canImport(CourierCurl)
-        return CurlTransport()
+        var configuration = CurlTransport.Configuration()
+        configuration.maxConnectionsPerHost = options.connectionsPerHost
+        configuration.maxIdleConnections = max(configuration.maxIdleConnections, options.connectionsPerHost)
+        configuration.decompression = true
+        if options.http2 {
+            configuration.httpVersion = .http2
+            configuration.caInfo = options.caFile
+        }
+        return CurlTransport(configuration: configuration)
         #else
         return nil
         #endif
     case "ahc":
         #if canImport(CourierAsyncHTTPClient)
-        return AsyncHTTPClientTransport()
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.maxConnectionsPerHost = options.connectionsPerHost
+        configuration.decompressesResponses = true
+        if options.http2 { configuration.caInfo = options.caFile }  // HTTP/2 by ALPN, AsyncHTTPClient's default
+        return AsyncHTTPClientTransport(configuration: configuration)
         #else
         return nil
         #endif
     default:
         return nil
     }
+}
+
+/// Ends the transport's threads and connections, whichever transport it is.
+func shutDown(_ transport: any Transport) async {
+    #if canImport(CourierCurl)
+    if let curl = transport as? CurlTransport { await curl.shutdown() }
+    #endif
+    #if canImport(CourierAsyncHTTPClient)
+    if let ahc = transport as? AsyncHTTPClientTransport { try? await ahc.shutdown() }
+    #endif
 }
 
 /// Removes `flag` and its value from `arguments` and returns the value.
@@ -52,14 +77,20 @@ guard ["curl", "ahc"].contains(transportName) else {
     FileHandle.standardError.write(Data("courier-http-bench: --transport is curl or ahc, not \(transportName)\n".utf8))
     exit(2)
 }
-guard let transport = makeTransport(transportName) else {
+let options: LoadOptions
+do {
+    options = try LoadOptions(arguments: arguments, defaultScenario: "courier-\(transportName)")
+} catch {
+    FileHandle.standardError.write(Data("courier-http-bench: \(error)\n".utf8))
+    exit(2)
+}
+guard let transport = makeTransport(transportName, options: options) else {
     let module = transportName == "curl" ? "CourierCurl" : "CourierAsyncHTTPClient"
     print("SKIP courier-http-bench --transport \(transportName): \(module) is not in this Courier checkout yet")
     exit(skipped)
 }
 
 do {
-    let options = try LoadOptions(arguments: arguments, defaultScenario: "courier-\(transportName)")
     guard let url = URL(string: options.url) else { throw LoadError.usage("--url does not parse") }
     let client = Client(transport: transport, interceptors: .noops(interceptorCount))
     let request = Request(url: url)
@@ -69,8 +100,10 @@ do {
             throw LoadError.badResponse("\(response.status) with \(response.body.count) body bytes")
         }
     }
-    result.report(scenario: options.scenario)
+    await shutDown(transport)
+    result.report(scenario: options.scenario, perHost: options.connectionsPerHost, interceptors: interceptorCount)
 } catch {
+    await shutDown(transport)
     FileHandle.standardError.write(Data("courier-http-bench: \(error)\n".utf8))
     exit(1)
 }

@@ -170,7 +170,7 @@ extension URIReference {
             }
             self.scheme = scheme.lowercased()
         }
-        if let authority, let at = authority.lastIndex(of: "@") {
+        if let authority, let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
             let userinfo = Self.encodingDisallowed(String(authority[..<at]), allowing: Self.userinfoAllowed)
             self.authority = userinfo + authority[at...]
         }
@@ -180,11 +180,12 @@ extension URIReference {
 
     /// Whether `scheme` is `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` (RFC 3986 §3.1).
     static func isValidScheme(_ scheme: String) -> Bool {
-        let letters = PercentEncoding.AllowedSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-        let rest = letters.adding("0123456789+-.")
-        guard let first = scheme.utf8.first, letters.contains(first) else { return false }
-        return scheme.utf8.allSatisfy(rest.contains)
+        guard let first = scheme.utf8.first, schemeStart.contains(first) else { return false }
+        return scheme.utf8.allSatisfy(schemeRest.contains)
     }
+
+    private static let schemeStart = PercentEncoding.AllowedSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    private static let schemeRest = schemeStart.adding("0123456789+-.")
 
     /// `text` with every byte outside `allowed` percent-encoded, except `%XX` triplets already there.
     static func encodingDisallowed(_ text: String, allowing allowed: PercentEncoding.AllowedSet) -> String {

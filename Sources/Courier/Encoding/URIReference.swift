@@ -27,22 +27,25 @@ struct URIReference: Hashable, Sendable {
 
     /// Splits `string` as `^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?` does (Appendix B).
     init(parsing string: String) {
+        // Delimiters are ASCII, so their UTF-8 positions are valid string indices: searching bytes
+        // is the regular expression's character search without the cost of grapheme breaking.
         var rest = Substring(string)
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(rest[rest.utf8.index(after: hash)...])
             rest = rest[..<hash]
         }
-        if let question = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: question)...])
+        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(rest[rest.utf8.index(after: question)...])
             rest = rest[..<question]
         }
-        if let colon = rest.firstIndex(where: { $0 == ":" || $0 == "/" }), rest[colon] == ":", colon != rest.startIndex {
+        if let colon = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }),
+           rest.utf8[colon] == UInt8(ascii: ":"), colon != rest.startIndex {
             scheme = String(rest[..<colon])
-            rest = rest[rest.index(after: colon)...]
+            rest = rest[rest.utf8.index(after: colon)...]
         }
-        if rest.hasPrefix("//") {
-            let start = rest.index(rest.startIndex, offsetBy: 2)
-            let end = rest[start...].firstIndex(of: "/") ?? rest.endIndex
+        if rest.utf8.starts(with: "//".utf8) {
+            let start = rest.utf8.index(rest.startIndex, offsetBy: 2)
+            let end = rest.utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
             authority = String(rest[start..<end])
             rest = rest[end...]
         }
@@ -121,7 +124,7 @@ struct URIReference: Hashable, Sendable {
     /// Merges a relative-path reference with the base path (RFC 3986 §5.2.3).
     static func merge(basePath: String, baseHasAuthority: Bool, with path: String) -> String {
         if baseHasAuthority && basePath.isEmpty { return "/" + path }
-        guard let slash = basePath.lastIndex(of: "/") else { return path }
+        guard let slash = basePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return basePath[...slash] + path
     }
 
@@ -205,21 +208,21 @@ extension URIReference {
         /// Splits `authority`; `nil` when an IP literal has no closing `]` or text follows it other than `:port`.
         init?(parsing authority: String) {
             var rest = Substring(authority)
-            if let at = rest.lastIndex(of: "@") {
+            if let at = rest.utf8.lastIndex(of: UInt8(ascii: "@")) {
                 userinfo = String(rest[..<at])
-                rest = rest[rest.index(after: at)...]
+                rest = rest[rest.utf8.index(after: at)...]
             }
-            if rest.hasPrefix("[") {
-                guard let close = rest.firstIndex(of: "]") else { return nil }
-                let afterHost = rest.index(after: close)
+            if rest.utf8.first == UInt8(ascii: "[") {
+                guard let close = rest.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+                let afterHost = rest.utf8.index(after: close)
                 host = String(rest[..<afterHost])
                 let tail = rest[afterHost...]
                 if tail.isEmpty { return }
-                guard tail.hasPrefix(":") else { return nil }
+                guard tail.utf8.first == UInt8(ascii: ":") else { return nil }
                 port = String(tail.dropFirst())
-            } else if let colon = rest.firstIndex(of: ":") {
+            } else if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
                 host = String(rest[..<colon])
-                port = String(rest[rest.index(after: colon)...])
+                port = String(rest[rest.utf8.index(after: colon)...])
             } else {
                 host = String(rest)
             }

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Turns the raw output of run.sh into the tables of the Benchmarks README.
+
+    scripts/summarize.py RESULTS [--duration S] [--inflight N]
+
+RESULTS holds rows.txt (KEY|LABEL) and, per pass (quiet, busy) and round, KEY.txt with the
+client's RESULT line (or wrk's "Requests/sec:") and KEY.status. For each row it prints the median
+requests/s over the rounds with the spread (lowest-highest), the median CPU time and allocations
+per request, and the ratio to each baseline of its kind, taken per round (rows of one round ran
+minutes apart at most) and then the median of those ratios. Then the targets, met or missed, and
+the in-memory pipeline figures when run.sh produced them.
+"""
+import argparse
+import re
+import statistics
+import sys
+from pathlib import Path
+
+# Baselines per kind of row: the key's suffix after its last "-".
+BASELINES = {
+    "1": [("curl", "raw libcurl"), ("ahc", "raw AHC"), ("wrk", "wrk")],
+    "N": [("curl", "raw libcurl"), ("ahc", "raw AHC"), ("wrk", "wrk")],
+    "h2": [("curl", "raw libcurl")],
+}
+
+# (row, baseline, comparison, bound, what it says)
+TARGETS = [
+    ("capi-1", "curl-1", ">=", 1.0, "C API blocking send, sequential / raw libcurl easy"),
+    ("courier-curl-1", "curl-1", ">=", 1.0, "Courier-curl (Swift) sequential / raw libcurl easy"),
+    ("courier-curl-N", "curl-N", ">=", 0.85, "Courier-curl at {n} in flight / raw libcurl multi"),
+    ("courier-curl-N", "ahc-N", ">=", 1.3, "Courier-curl at {n} in flight / raw AsyncHTTPClient at {n}"),
+    ("courier-ahc-1", "ahc-1", ">=", 0.9, "Courier-AHC / raw AHC, sequential"),
+    ("courier-ahc-N", "ahc-N", ">=", 0.9, "Courier-AHC / raw AHC, {n} in flight"),
+    ("capi-async-N", "curl-N", ">=", 0.85, "C API async at {n} in flight / raw libcurl multi"),
+    ("courier-curl-h2", "curl-h2", ">=", 0.85, "HTTP/2, {n} streams on one connection / libcurl multi multiplexed"),
+]
+
+
+def parse_result(path):
+    """The RESULT fields of one client run, or None when it failed."""
+    status = path.with_suffix(".status")
+    if not path.exists() or (status.exists() and status.read_text().strip() != "0"):
+        return None
+    text = path.read_text()
+    fields = {}
+    for line in text.splitlines():
+        if line.startswith("RESULT "):
+            fields = dict(item.split("=", 1) for item in line.split()[1:])
+        match = re.match(r"Requests/sec:\s*([0-9.]+)", line)
+        if match:
+            fields = {"rps": match.group(1)}
+    if "rps" not in fields:
+        return None
+    return {key: float(value) if re.fullmatch(r"-?[0-9.]+", value) else value for key, value in fields.items()}
+
+
+def kind(key):
+    return key.rsplit("-", 1)[1]
+
+
+def number(value, digits=0):
+    if value is None:
+        return "—"
+    return f"{value:,.{digits}f}"
+
+
+def summarize_pass(results, pass_name, rows, inflight):
+    pass_dir = results / pass_name
+    rounds = sorted((p for p in pass_dir.iterdir() if p.is_dir()), key=lambda p: int(p.name))
+    runs = {key: [parse_result(r / f"{key}.txt") for r in rounds] for key, _ in rows}
+
+    def ratio(key, baseline):
+        values = [a["rps"] / b["rps"] for a, b in zip(runs[key], runs.get(baseline, [])) if a and b and b["rps"] > 0]
+        return statistics.median(values) if values else None
+
+    lines = [f"### {pass_name} ({len(rounds)} interleaved rounds)", "",
+             "| row | in flight | conns/host | interceptors | req/s (median) | spread | CPU µs/req | mallocs/req "
+             "| × raw libcurl | × raw AHC | × wrk |",
+             "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
+    for key, label in rows:
+        good = [r for r in runs[key] if r]
+        in_flight = "1" if kind(key) == "1" else str(inflight)
+        if not good:
+            lines.append(f"| {label} | {in_flight} | | | failed | | | | | | |")
+            continue
+        rps = [r["rps"] for r in good]
+        cpu = [r["cpu_us"] for r in good if "cpu_us" in r]
+        mallocs = [r["mallocs"] for r in good if r.get("mallocs", -1) >= 0]
+        per_host = good[0].get("per_host")
+        interceptors = good[0].get("interceptors")
+        ratios = []
+        for prefix, _ in BASELINES["N"]:
+            baseline = f"{prefix}-{kind(key)}"
+            ratios.append(number(ratio(key, baseline), 2) if baseline in runs and baseline != key else "—")
+        failed = len(runs[key]) - len(good)
+        spread = f"{number(min(rps))}–{number(max(rps))}" + (f" ({failed} failed)" if failed else "")
+        lines.append(
+            f"| {label} | {in_flight} | {number(per_host) if per_host is not None else '—'} "
+            f"| {number(interceptors) if interceptors is not None else '—'} | {number(statistics.median(rps))} "
+            f"| {spread} | {number(statistics.median(cpu), 1) if cpu else '—'} "
+            f"| {number(statistics.median(mallocs), 1) if mallocs else '—'} | " + " | ".join(ratios) + " |")
+    lines += ["", f"Targets ({pass_name}):", ""]
+    for key, baseline, _, bound, text in TARGETS:
+        value = ratio(key, baseline)
+        verdict = "—" if value is None else ("met" if value >= bound else "MISSED")
+        lines.append(f"- {text.format(n=inflight)}: "
+                     f"{number(value, 2)} (target ≥ {bound}) {verdict}")
+    return lines
+
+
+def summarize_pipeline(results):
+    pipeline = results / "pipeline.md"
+    lines = []
+    if pipeline.exists():
+        ns, mallocs, name = {}, {}, None
+        for line in pipeline.read_text().splitlines():
+            if line.startswith("### "):
+                name = line[4:].strip()
+            elif line.startswith("| Time (wall clock)") and name:
+                ns[name] = float(line.split("|")[4].replace(",", ""))
+            elif line.startswith("| Malloc (total)") and name:
+                mallocs[name] = float(line.split("|")[4].replace(",", ""))
+        lines += ["", "## Pipeline, in memory (p50 per operation)", "",
+                  "| no-op interceptors | ns per send | mallocs per send |", "|---:|---:|---:|"]
+        points = []
+        for k in range(17):
+            key = f"Client.send, {k} no-op interceptors"
+            if key in ns:
+                lines.append(f"| {k} | {ns[key]:.0f} | {mallocs.get(key, 0):.0f} |")
+                points.append((k, ns[key], mallocs.get(key, 0)))
+        if len(points) >= 2:
+            n = len(points)
+            sx = sum(p[0] for p in points)
+            sxx = sum(p[0] ** 2 for p in points)
+            d = n * sxx - sx * sx
+            slope_t = (n * sum(p[0] * p[1] for p in points) - sx * sum(p[1] for p in points)) / d
+            slope_m = (n * sum(p[0] * p[2] for p in points) - sx * sum(p[2] for p in points)) / d
+            verdict = "met" if slope_t <= 100 else "MISSED"
+            lines.append(f"\nPer no-op interceptor (slope over {n} chains): {slope_t:.0f} ns, {slope_m:.2f} mallocs "
+                         f"(target ≤ 100 ns) {verdict}.")
+        dsl, direct = "Login request, builder DSL", "Login request, direct init + JSONEncoder"
+        if dsl in ns and direct in ns and ns[direct] > 0:
+            factor = ns[dsl] / ns[direct]
+            verdict = "met" if factor <= 1.5 else "MISSED"
+            lines.append(f"Login request: builder {ns[dsl]:.0f} ns / {mallocs.get(dsl, 0):.0f} mallocs, direct init "
+                         f"{ns[direct]:.0f} ns / {mallocs.get(direct, 0):.0f} mallocs: {factor:.2f}× (target ≤ 1.5×) "
+                         f"{verdict}.")
+    crossings = results / "capi-interceptors.txt"
+    if crossings.exists():
+        for line in crossings.read_text().splitlines():
+            match = re.match(r"c-interceptor crossing: .* ([0-9]+) ns per interceptor that sets a header", line)
+            if match:
+                value = int(match.group(1))
+                verdict = "met" if value <= 300 else "MISSED"
+                lines.append(f"C header-setting interceptor crossing: {value} ns (target ≤ 300 ns) {verdict}.")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path)
+    parser.add_argument("--duration", type=float, default=3)
+    parser.add_argument("--inflight", type=int, default=32)
+    args = parser.parse_args()
+    rows = [tuple(line.split("|", 1)) for line in (args.results / "rows.txt").read_text().splitlines() if line]
+    output = [f"## HTTP on loopback: nginx /small.json (25 bytes), keep-alive, {args.duration:g} s per row and round",
+              "", "nginx on CPU 0, the client on CPU 1; decompression requested by every client; "
+              "ratios are medians of per-round ratios.", ""]
+    for pass_name in ("quiet", "busy"):
+        if (args.results / pass_name).is_dir():
+            output += summarize_pass(args.results, pass_name, rows, args.inflight) + [""]
+    output += summarize_pipeline(args.results)
+    print("\n".join(output))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
