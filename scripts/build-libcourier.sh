@@ -84,6 +84,7 @@ if [[ -n $prefix ]]; then
 
     # The Swift runtime, privately: every library ldd resolves inside the toolchain's runtime
     # directories (the library's own RUNPATH entries), and nothing else.
+    # shellcheck disable=SC2016 # a literal $ORIGIN
     runtime_dirs=$(readelf -d "$bin/libCourierC.so" | sed -n 's/.*Library runpath: \[\(.*\)\]/\1/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
     [[ -n $runtime_dirs ]] || { echo "$0: $bin/libCourierC.so names no toolchain runtime directory" >&2; exit 1; }
     private="$prefix/lib/courier"
@@ -94,11 +95,11 @@ if [[ -n $prefix ]]; then
             if [[ $path == "$dir"/* ]]; then
                 install -m 0755 "$(readlink -f "$path")" "$private/$name"
                 strip --strip-unneeded "$private/$name"
-                patchelf --set-rpath '$ORIGIN' "$private/$name"
+                patchelf --set-rpath "\$ORIGIN" "$private/$name"
             fi
         done <<<"$runtime_dirs"
     done
-    patchelf --set-rpath '$ORIGIN/courier' "$prefix/lib/libcourier.so.1"
+    patchelf --set-rpath "\$ORIGIN/courier" "$prefix/lib/libcourier.so.1"
     glibc=$(objdump -T "$prefix/lib/libcourier.so.1" "$private"/*.so* | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
     echo "installed into $prefix ($(du -sh "$prefix" | cut -f1), the Swift runtime in lib/courier, needs $glibc);" \
         "pkg-config: PKG_CONFIG_PATH=$prefix/lib/pkgconfig"
