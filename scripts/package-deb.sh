@@ -73,7 +73,7 @@ install -m 0755 "$bin/courier" "$cli/usr/bin/courier"
 strip --strip-unneeded "$cli/usr/bin/courier"
 patchelf --set-rpath "\$ORIGIN/../lib/$multiarch/courier" "$cli/usr/bin/courier"
 # The tool shares the library's private runtime, so whatever it loads must be there.
-missing=$(ldd "$cli/usr/bin/courier" | awk '$3 == "not" { print $1 }')
+missing=$(LD_LIBRARY_PATH=$lib/$libdir/courier ldd "$cli/usr/bin/courier" | awk '$3 == "not" { print $1 }')
 [[ -z $missing ]] || { echo "$0: the courier tool needs runtime libraries the library does not: $missing" >&2; exit 1; }
 
 install -m 0644 include/courier.h include/courier_plugin.h "$dev/usr/include/"
@@ -96,7 +96,7 @@ PC
 # The library's exports against the committed symbols file: a function missing from the file
 # (new, so it needs the version that adds it) or from the library (an ABI break) stops the build.
 exported=$(nm -D --defined-only --with-symbol-versions "$lib/$libdir/libcourier.so.1" \
-    | awk '$3 ~ /^(courier_|COURIER_)/ { sub(/@@/, "@", $3); print $3 }' | sort)
+    | awk '$3 ~ /^courier_/ { sub(/@@/, "@", $3); print $3 } $3 ~ /^COURIER_[0-9]+$/ { print $3 "@" $3 }' | sort)
 listed=$(awk '/^ / { print $1 }' abi/libcourier1.symbols | sort)
 if [[ $exported != "$listed" ]]; then
     echo "$0: libcourier.so.1's exports differ from abi/libcourier1.symbols (< library, > file):" >&2

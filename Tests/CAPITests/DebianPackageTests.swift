@@ -99,13 +99,14 @@ import TestProcesses
         let sections = outcome.output.components(separatedBy: "\n== ")
         let c = try #require(sections.first { $0.hasPrefix("C example") })
         #expect(c.contains("HTTP 200"), "\(outcome)")
-        #expect(c.contains("X-Signature"), "the C plugin ran: \(outcome)")
-        #expect(c.contains("X-Swift-Stamp"), "the Swift plugin ran: \(outcome)")
+        #expect(c.contains("[\"X-From\",\"c\"]"), "\(outcome)")
+        #expect(c.contains("[\"X-Signature\","), "the C plugin ran: \(outcome)")
+        #expect(c.contains("[\"X-Swift-Stamp\",\"installed attempt=1\"]"), "the Swift plugin ran: \(outcome)")
         let tool = try #require(sections.first { $0.hasPrefix("courier tool") })
-        #expect(tool.contains("HTTP/1.1 200") && tool.contains("\"X-From\""), "\(outcome)")
+        #expect(tool.contains("HTTP/1.1 200") && tool.contains("[\"X-From\",\"cli\"]"), "\(outcome)")
         let python = try #require(sections.first { $0.hasPrefix("Python binding") })
         #expect(python.contains("python loaded /usr/lib/\(packages.multiarch)/libcourier.so.1 HTTP 200"), "\(outcome)")
-        #expect(python.contains("python"), "\(outcome)")
+        #expect(python.contains("[\"X-From\",\"python\"]"), "\(outcome)")
     }
 }
 
@@ -136,7 +137,7 @@ struct BuiltPackages: Sendable {
         for directory in [output, empty, admin.appendingPathComponent("info"), admin.appendingPathComponent("updates")] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        FileManager.default.createFile(atPath: admin.appendingPathComponent("status").path, contents: Data())
+        try Data().write(to: admin.appendingPathComponent("status"))
 
         let script = artifacts.repository.appendingPathComponent("scripts/package-deb.sh").path
         let build = try await ChildProcess.run(
@@ -206,7 +207,7 @@ struct BuiltPackages: Sendable {
                    source.appendingPathComponent("info.c").path], mergingErrorIntoOutput: true)
         guard info.status == 0 else { throw CAPISetupError(description: "\(info)") }
         let swift = try await ChildProcess.run(
-            "swiftc", ["-swift-version", "6", "-emit-library", "-module-name", "SwiftStamp",
+            "swiftc", ["-swift-version", "6", "-O", "-emit-library", "-module-name", "SwiftStamp",
                        "-module-cache-path", scratch.appendingPathComponent("module-cache").path,
                        "-I", include.appendingPathComponent("courier").path, "-no-toolchain-stdlib-rpath",
                        "-Xlinker", "-rpath=/usr/lib/\(multiarch)/courier",

@@ -31,6 +31,7 @@ echo "== C example"
 ./app -H 'X-From: c' -p ./hmac_signer.so=secret -p "$swift_plugin=installed" "$url/anything"
 echo "== courier tool"
 /usr/bin/courier --pretty none -p hb "$url/anything" X-From:cli
+echo
 echo "== Python binding"
 PYTHONPATH=$repo/bindings/python/src COURIER_LIBRARY=$libdir/libcourier.so.1 python3 -c '
 import sys, courier
