@@ -9,8 +9,8 @@
 # still sought there fails to load. Then, in WORK: builds the C example (REPO/Examples/c) and the
 # hmac_signer C plugin with `pkg-config courier`, sends a request to URL through both and the
 # Swift plugin SWIFT_PLUGIN, sends one with the installed `courier` tool, and one with the Python
-# binding (REPO/bindings/python/src) on the installed library. Prints `ldd` of every binary, so
-# the caller can check that nothing resolves into the toolchain.
+# binding (REPO/bindings/python/src), which finds the installed library as a user's would.
+# Prints `ldd` of every binary, so the caller can check that nothing resolves into the toolchain.
 set -eu
 root=$1 toolchain=$2 empty=$3 work=$4 url=$5 repo=$6 swift_plugin=$7
 
@@ -33,10 +33,14 @@ echo "== courier tool"
 /usr/bin/courier --pretty none -p hb "$url/anything" X-From:cli
 echo
 echo "== Python binding"
-PYTHONPATH=$repo/bindings/python/src COURIER_LIBRARY=$libdir/libcourier.so.1 python3 -c '
+# No COURIER_LIBRARY: the binding finds the installed library through the system loader.
+env -u COURIER_LIBRARY PYTHONPATH="$repo/bindings/python/src" python3 -c '
 import sys, courier
 with courier.Client() as client:
     response = client.get(sys.argv[1] + "/anything", headers={"X-From": "python"})
+mapped = sorted({line.split()[-1] for line in open("/proc/self/maps")
+                 if line.rstrip().endswith(("/libcourier.so.1", "/libswiftCore.so"))})
 print("python loaded", courier.library_path, "HTTP", response.status_code)
+print("mapped", *mapped)
 print(response.text)
 ' "$url"
