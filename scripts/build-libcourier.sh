@@ -55,9 +55,10 @@ cc -I"$repo/include" -o "$probe_dir/version" "$probe_dir/version.c" -L"$bin" -lc
 version=$("$probe_dir/version")
 
 # write_pc FILE PREFIX_LINE INCLUDEDIR LIBDIR: a courier.pc for headers in INCLUDEDIR and the library in LIBDIR.
+# Written aside and renamed, so a concurrent run (tests run several) never shows a half-written file.
 write_pc() {
     mkdir -p "$(dirname "$1")"
-    cat >"$1" <<PC
+    cat >"$1.$$" <<PC
 $2
 includedir=$3
 libdir=$4
@@ -68,6 +69,7 @@ Version: $version
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lcourier
 PC
+    mv -f "$1.$$" "$1"
 }
 
 write_pc "$bin/pkgconfig/courier.pc" "" "$repo/include" "$bin"

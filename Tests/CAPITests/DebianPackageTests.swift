@@ -124,7 +124,7 @@ struct DebianPackagesScope: SuiteTrait, TestScoping {
     @TaskLocal static var packages: BuiltPackages?
 
     func provideScope(for test: Test, testCase: Test.Case?,
-                      performing function: @Sendable () async throws -> Void) async throws {
+                      performing function: @concurrent @Sendable () async throws -> Void) async throws {
         let packages = try await BuiltPackages.make()
         defer { try? FileManager.default.removeItem(at: packages.scratch) }
         try await Self.$packages.withValue(packages) { try await function() }
