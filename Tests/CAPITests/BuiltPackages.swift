@@ -10,8 +10,10 @@ struct DebianPackagesScope: SuiteTrait, TestScoping {
 
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @concurrent @Sendable () async throws -> Void) async throws {
-        let packages = try await BuiltPackages.make()
-        defer { try? FileManager.default.removeItem(at: packages.scratch) }
+        let artifacts = try await CAPIArtifacts.shared.value
+        let scratch = artifacts.buildDirectory.appendingPathComponent("deb-tests")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let packages = try await BuiltPackages.make(from: artifacts, in: scratch)
         try await Self.$packages.withValue(packages) { try await function() }
     }
 }
@@ -37,9 +39,9 @@ struct BuiltPackages: Sendable {
     /// Debian's multiarch triplet, such as x86_64-linux-gnu.
     let multiarch: String
 
-    static func make() async throws -> BuiltPackages {
-        let artifacts = try await CAPIArtifacts.shared.value
-        let scratch = artifacts.buildDirectory.appendingPathComponent("deb-tests")
+    /// Builds the packages from the library and tool in `artifacts`' build directory and installs
+    /// them, all in `scratch` (emptied first).
+    static func make(from artifacts: CAPIArtifacts, in scratch: URL) async throws -> BuiltPackages {
         try? FileManager.default.removeItem(at: scratch)
         let output = scratch.appendingPathComponent("debs")
         let root = scratch.appendingPathComponent("root")
