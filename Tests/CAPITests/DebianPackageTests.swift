@@ -48,6 +48,28 @@ import TestProcesses
         #expect(triggers.contains("activate-noawait ldconfig"))
     }
 
+    @Test func aProgramBuiltAgainstTheLibraryIsGivenItsDependencyByTheSymbolsFile() async throws {
+        let packages = try self.packages
+        let artifacts = try await CAPIArtifacts.shared.value
+        let consumer = packages.scratch.appendingPathComponent("consumer")
+        try FileManager.default.createDirectory(at: consumer.appendingPathComponent("debian"), withIntermediateDirectories: true)
+        try Data("Source: app\n\nPackage: app\nArchitecture: any\n".utf8)
+            .write(to: consumer.appendingPathComponent("debian/control"))
+        let unpacked = consumer.appendingPathComponent("libcourier1").path
+        let extract = try await ChildProcess.run("dpkg-deb", ["--raw-extract", try #require(packages.debs["libcourier1"]).path, unpacked])
+        try #require(extract.status == 0, "\(extract)")
+        let app = consumer.appendingPathComponent("app").path
+        let compile = try await ChildProcess.run(
+            "cc", ["-o", app, artifacts.repository.appendingPathComponent("Examples/c/courier_get.c").path,
+                   "-I\(packages.root.path)/usr/include", "-L\(packages.root.path)/usr/lib/\(packages.multiarch)", "-lcourier"],
+            mergingErrorIntoOutput: true)
+        try #require(compile.status == 0, "\(compile)")
+        // What a Debian package of this program would depend on, read as dpkg-shlibdeps reads it.
+        let depends = try await ChildProcess.run("dpkg-shlibdeps", ["-O", "-S\(unpacked)", app], directory: consumer)
+        #expect(depends.status == 0, "\(depends)")
+        #expect(depends.output.contains("libcourier1 (>= \(packages.version))"), "\(depends)")
+    }
+
     @Test func theDevelopmentPackageHoldsHeadersPkgConfigAndTheUnversionedLink() async throws {
         let packages = try self.packages
         let fields = try await packages.fields(of: "libcourier-dev")
