@@ -312,7 +312,7 @@ let package = Package(
                 "CFFI",
                 "CourierTestServer",
             ],
-            exclude: ["c", "Fixtures", "valgrind.supp"],
+            exclude: ["c", "Fixtures", "Packaging", "valgrind.supp"],
             swiftSettings: strictSettings
         ),
     ],

@@ -55,9 +55,10 @@ cc -I"$repo/include" -o "$probe_dir/version" "$probe_dir/version.c" -L"$bin" -lc
 version=$("$probe_dir/version")
 
 # write_pc FILE PREFIX_LINE INCLUDEDIR LIBDIR: a courier.pc for headers in INCLUDEDIR and the library in LIBDIR.
+# Written aside and renamed, so a concurrent run (tests run several) never shows a half-written file.
 write_pc() {
     mkdir -p "$(dirname "$1")"
-    cat >"$1" <<PC
+    cat >"$1.$$" <<PC
 $2
 includedir=$3
 libdir=$4
@@ -68,6 +69,7 @@ Version: $version
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lcourier
 PC
+    mv -f "$1.$$" "$1"
 }
 
 write_pc "$bin/pkgconfig/courier.pc" "" "$repo/include" "$bin"
@@ -84,6 +86,7 @@ if [[ -n $prefix ]]; then
 
     # The Swift runtime, privately: every library ldd resolves inside the toolchain's runtime
     # directories (the library's own RUNPATH entries), and nothing else.
+    # shellcheck disable=SC2016 # a literal $ORIGIN
     runtime_dirs=$(readelf -d "$bin/libCourierC.so" | sed -n 's/.*Library runpath: \[\(.*\)\]/\1/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
     [[ -n $runtime_dirs ]] || { echo "$0: $bin/libCourierC.so names no toolchain runtime directory" >&2; exit 1; }
     private="$prefix/lib/courier"
@@ -94,11 +97,11 @@ if [[ -n $prefix ]]; then
             if [[ $path == "$dir"/* ]]; then
                 install -m 0755 "$(readlink -f "$path")" "$private/$name"
                 strip --strip-unneeded "$private/$name"
-                patchelf --set-rpath '$ORIGIN' "$private/$name"
+                patchelf --set-rpath "\$ORIGIN" "$private/$name"
             fi
         done <<<"$runtime_dirs"
     done
-    patchelf --set-rpath '$ORIGIN/courier' "$prefix/lib/libcourier.so.1"
+    patchelf --set-rpath "\$ORIGIN/courier" "$prefix/lib/libcourier.so.1"
     glibc=$(objdump -T "$prefix/lib/libcourier.so.1" "$private"/*.so* | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
     echo "installed into $prefix ($(du -sh "$prefix" | cut -f1), the Swift runtime in lib/courier, needs $glibc);" \
         "pkg-config: PKG_CONFIG_PATH=$prefix/lib/pkgconfig"

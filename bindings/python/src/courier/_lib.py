@@ -11,7 +11,8 @@ from ._courier_cffi import ffi
 
 SONAME = "libcourier.so.1"
 FIX = (
-    "Build the library from a Courier checkout with `scripts/build-libcourier.sh` (or "
+    "Install the libcourier1 package (`scripts/package-deb.sh` in a Courier checkout makes it), or "
+    "build the library from a Courier checkout with `scripts/build-libcourier.sh` (or "
     "`scripts/build-libcourier.sh release /usr/local` to install it), then set "
     "COURIER_LIBRARY=/path/to/courier/.build/debug/libcourier.so.1 or "
     "PKG_CONFIG_PATH=/path/to/courier/.build/debug/pkgconfig. The library needs the Swift "
