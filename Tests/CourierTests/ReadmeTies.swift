@@ -48,6 +48,19 @@ struct ReadmeTies {
         "scripts/build-libcourier.sh": ("Tests/CAPITests/CExampleTests.swift", ["scripts/build-libcourier.sh"]),
         "make -C Examples/c": ("Tests/CAPITests/CExampleTests.swift", [#"["make", "#, #""-C", artifacts.repository.appendingPathComponent("Examples/c").path"#]),
         "make -C Examples/plugins": ("Tests/CAPITests/CAPIArtifacts.swift", [#"["make", "#, #""-C", examplePlugins.path"#, #"appendingPathComponent("Examples/plugins")"#]),
+        // The Debian packages: DebianPackageTests builds them with the script (from the debug
+        // build), installs them with dpkg into a throwaway root instead of the real system, and
+        // builds the C example against them as the README does.
+        "scripts/package-deb.sh release": ("Tests/CAPITests/BuiltPackages.swift", [#"appendingPathComponent("scripts/package-deb.sh")"#]),
+        "sudo apt install ./.build/deb/libcourier1_0.1.0_amd64.deb ./.build/deb/libcourier-dev_0.1.0_amd64.deb":
+            ("Tests/CAPITests/BuiltPackages.swift", [#""dpkg", ["--root=\(root.path)""#, #""--install"] + debs.values.map(\.path)"#]),
+        "cc app.c $(pkg-config --cflags --libs courier)": ("Tests/CAPITests/Packaging/use-installed.sh", ["$(pkg-config --cflags --libs courier)"]),
+        // A Swift plugin built against the installed runtime, as DebianPackageTests builds swift_stamp.
+        "cc -std=c99 -fPIC -fvisibility=hidden -c -o info.o Examples/plugins/swift_stamp/info.c":
+            ("Tests/CAPITests/BuiltPackages.swift", [#""cc", ["-std=c99", "-fPIC", "-fvisibility=hidden""#, #"appendingPathComponent("info.c")"#]),
+        "swiftc -swift-version 6 -O -emit-library -module-name SwiftStamp -I /usr/include/courier -no-toolchain-stdlib-rpath -Xlinker -rpath=/usr/lib/x86_64-linux-gnu/courier -o swift_stamp.so Examples/plugins/swift_stamp/SwiftStamp.swift info.o":
+            ("Tests/CAPITests/BuiltPackages.swift", [#""swiftc", ["-swift-version", "6", "-O", "-emit-library", "-module-name", "SwiftStamp""#,
+                                                     #""-no-toolchain-stdlib-rpath""#, #""-Xlinker", "-rpath=/usr/lib/\(multiarch)/courier""#]),
     ]
     /// Scripts the README shows that CI cannot afford to run (a release build and minutes of
     /// measuring): the test checks that each exists, is executable and parses.
