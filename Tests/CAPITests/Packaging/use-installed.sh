@@ -9,7 +9,8 @@
 # still sought there fails to load. Then, in WORK: builds the C example (REPO/Examples/c) and the
 # hmac_signer C plugin with `pkg-config courier`, sends a request to URL through both and the
 # Swift plugin SWIFT_PLUGIN, sends one with the installed `courier` tool, and one with the Python
-# binding (REPO/bindings/python/src), which finds the installed library as a user's would.
+# binding, pip-installed from REPO/bindings/python into a venv (with the system's python3-cffi),
+# which finds the installed library as a user's would.
 # Prints `ldd` of every binary, so the caller can check that nothing resolves into the toolchain.
 set -eu
 root=$1 toolchain=$2 empty=$3 work=$4 url=$5 repo=$6 swift_plugin=$7
@@ -33,8 +34,10 @@ echo "== courier tool"
 /usr/bin/courier --pretty none -p hb "$url/anything" X-From:cli
 echo
 echo "== Python binding"
+python3 -m venv --system-site-packages "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --no-deps "$repo/bindings/python"
 # No COURIER_LIBRARY: the binding finds the installed library through the system loader.
-env -u COURIER_LIBRARY PYTHONPATH="$repo/bindings/python/src" python3 -c '
+env -u COURIER_LIBRARY -u PYTHONPATH "$work/venv/bin/python" -c '
 import sys, courier
 with courier.Client() as client:
     response = client.get(sys.argv[1] + "/anything", headers={"X-From": "python"})
