@@ -16,6 +16,11 @@ final class SocketPoller {
     struct Readiness {
         var socket: Int32
         var mask: Int32
+
+        /// Whether curl may read (`CURL_CSELECT_IN`).
+        var isReadable: Bool { mask & CURL_CSELECT_IN != 0 }
+        /// Whether curl may write (`CURL_CSELECT_OUT`).
+        var isWritable: Bool { mask & CURL_CSELECT_OUT != 0 }
     }
 
     enum Backend {

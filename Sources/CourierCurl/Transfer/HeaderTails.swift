@@ -36,6 +36,18 @@ final class HeaderTails {
         lists.forEach { curl_slist_free_all($0) }
     }
 
+    /// The lines of one tail, in order: what the wire gets after the request's own fields.
+    func lines(requestHasExpect: Bool, requestHasAccept: Bool, requestHasUserAgent: Bool) -> [String] {
+        var lines: [String] = []
+        var node = tail(requestHasExpect: requestHasExpect, requestHasAccept: requestHasAccept,
+                        requestHasUserAgent: requestHasUserAgent)
+        while let current = node {
+            lines.append(String(cString: current.pointee.data))
+            node = current.pointee.next
+        }
+        return lines
+    }
+
     /// The shared tail for a request that has (or lacks) these fields of its own.
     func tail(requestHasExpect: Bool, requestHasAccept: Bool, requestHasUserAgent: Bool) -> UnsafeMutablePointer<curl_slist>? {
         lists[(requestHasExpect ? 1 : 0) | (requestHasAccept ? 2 : 0) | (requestHasUserAgent ? 4 : 0)]
