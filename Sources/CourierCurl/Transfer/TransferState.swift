@@ -5,7 +5,7 @@ import HTTPTypes
 
 /// The I/O thread's side of one transfer: its easy handle, header list, head parser, body writer,
 /// pause flags and first failure. Every member is used on the I/O thread only, from the loop or from
-/// curl's callbacks, which curl runs inside `curl_multi_perform` and `curl_easy_pause` on that thread.
+/// curl's callbacks, which curl runs inside `curl_multi_socket_action` and `curl_easy_pause` on that thread.
 ///
 /// curl's callbacks reach this object through an unretained pointer; the loop's table of active
 /// transfers keeps it alive from `curl_multi_add_handle` until after `curl_multi_remove_handle`.
@@ -316,7 +316,7 @@ final class TransferState {
         }
     }
 
-    /// Resumes `send` with the response whose head completed during this round of `curl_multi_perform`.
+    /// Resumes `send` with the response whose head completed during this round of `curl_multi_socket_action`.
     ///
     /// Waiting for the end of the round rather than resuming from the header callback means a small
     /// body, and often the end of the transfer, are already there when the caller reads it: one
