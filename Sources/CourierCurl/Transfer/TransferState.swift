@@ -19,7 +19,10 @@ final class TransferState {
     private var expectedLength: Int64?
     /// Body bytes that came in the round the head completed, before any stream exists: a small
     /// body that ends in the same round reaches `send` whole, with no stream machinery at all.
-    private var pendingBody = Data()
+    /// Bytes rather than `Data`: valgrind reported the `Data` storage of a transfer still running
+    /// when a C program exited as definitely lost, most likely because `Data` may keep its storage
+    /// behind a pointer with tag bits that valgrind does not follow; an array's buffer it does.
+    private var pendingBody: [UInt8] = []
     /// Past this many pending bytes (one receive buffer) the body streams as it comes, chunk by
     /// chunk, even within the head's round: "small" means what one socket read brings.
     private var pendingBodyLimit: Int {
@@ -311,8 +314,8 @@ final class TransferState {
         unclaimedStream = stream
         self.writer = writer
         if !pendingBody.isEmpty {
-            _ = take(writer.write(pendingBody))
-            pendingBody = Data()
+            _ = take(writer.write(Data(pendingBody)))
+            pendingBody = []
         }
     }
 
@@ -327,8 +330,8 @@ final class TransferState {
         self.continuation = nil
         let body: ResponseBodyStream
         if bodyComplete, writer == nil {
-            body = ResponseBodyStream(pendingBody)
-            pendingBody = Data()
+            body = ResponseBodyStream(Data(pendingBody))
+            pendingBody = []
         } else {
             startStreaming()
             guard let stream = unclaimedStream else {
