@@ -41,7 +41,7 @@ struct CurlStreamingTests {
         await transport.shutdown()
     }
 
-    @Test func aSmallBodyThatEndsWithItsHeadArrivesWholeAndALargeOneStreams() async throws {
+    @Test func aSmallBodyThatEndsWithItsHeadAndALargeStreamedOneBothArriveIntact() async throws {
         let server = try RawServer { connection, _ in
             // Head and body in one write, so curl reads them, and sees the end, in one round.
             while connection.readRequestHead() {
