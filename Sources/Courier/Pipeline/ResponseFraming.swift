@@ -12,8 +12,7 @@ extension HTTPFields {
         switch contentLengthShape {
         case .absent:
             return nil
-        case .single(let length) where self[.transferEncoding] == nil && !length.isEmpty
-            && length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }):
+        case .single(let length) where self[.transferEncoding] == nil && Self.isDecimal(length):
             return nil
         case .single, .several:
             break
@@ -25,10 +24,15 @@ extension HTTPFields {
         if Set(lengths).count > 1 {
             return "the response has conflicting Content-Length values (\(lengths.joined(separator: ", ")))"
         }
-        if let length = lengths.first, length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+        if let length = lengths.first, !Self.isDecimal(length) {
             return "the response has an invalid Content-Length \"\(length)\""
         }
         return nil
+    }
+
+    /// One or more ASCII digits, as a Content-Length must be.
+    private static func isDecimal(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     private enum ContentLengthShape {

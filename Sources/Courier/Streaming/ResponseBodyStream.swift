@@ -59,11 +59,6 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         source = .complete(CompleteBody(data: data))
     }
 
-    /// Whether the body was complete before anyone read it (`init(_:)`): no producer, no waiting.
-    package var arrivedWhole: Bool {
-        if case .complete = source { true } else { false }
-    }
-
     public func makeAsyncIterator() -> AsyncIterator {
         switch source {
         case .live(let handle): AsyncIterator(reader: Reader(handle: handle))

@@ -88,7 +88,7 @@ final class SocketPoller {
             event.events = (read ? EPOLLIN.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
             event.data.fd = socket
             if epoll_ctl(epoll, isNew ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
-                // curl may reuse a number it closed without telling us twice; add or modify, whichever fits.
+                // A descriptor number curl closed and opened again may still be known, or already gone: try the other operation.
                 _ = epoll_ctl(epoll, isNew ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event)
             }
             #endif
