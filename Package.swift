@@ -186,10 +186,17 @@ let package = Package(
             path: "Examples/courier-examples",
             swiftSettings: strictSettings
         ),
+        // HTTPie's request items (`Name:Value`, `name==value`, `name:=json`…): parsing only, no I/O,
+        // in a module of its own so that its fuzz target builds without the CLI's dependencies.
+        .target(
+            name: "CourierRequestItems",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CourierCLI",
             dependencies: [
                 "Courier",
+                "CourierRequestItems",
                 "CourierCurl",
                 "CourierAsyncHTTPClient",
                 "CourierCAPI",
@@ -204,6 +211,49 @@ let package = Package(
             name: "CourierTool",
             dependencies: ["CourierCLI"],
             path: "Sources/courier",
+            swiftSettings: strictSettings
+        ),
+        // Fuzz targets (Fuzz/README.md): corpus replayers in an ordinary build, whose committed
+        // inputs FuzzCorpusTests run; libFuzzer fuzzers when scripts/fuzz builds them with
+        // -sanitize=fuzzer,address in a build directory of their own.
+        .target(
+            name: "CourierFuzzDriver",
+            path: "Fuzz/Driver"
+        ),
+        .executableTarget(
+            name: "fuzz-event-stream",
+            dependencies: ["Courier", "CourierFuzzDriver"],
+            path: "Fuzz/Targets/fuzz-event-stream",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-response-head",
+            dependencies: ["Courier", "CourierCurl", "CourierFuzzDriver", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Fuzz/Targets/fuzz-response-head",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-uri-reference",
+            dependencies: ["Courier", "CourierFuzzDriver"],
+            path: "Fuzz/Targets/fuzz-uri-reference",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-header-field",
+            dependencies: ["Courier", "CourierFuzzDriver", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Fuzz/Targets/fuzz-header-field",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-form-encoder",
+            dependencies: ["Courier", "CourierFuzzDriver"],
+            path: "Fuzz/Targets/fuzz-form-encoder",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-request-item",
+            dependencies: ["CourierRequestItems", "CourierFuzzDriver"],
+            path: "Fuzz/Targets/fuzz-request-item",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -264,6 +314,7 @@ let package = Package(
                 "TestProcesses",
                 "ReadmeBlocks",
                 "CourierCLI",
+                "CourierRequestItems",
                 "CourierTool",
                 "Courier",
                 "CourierTestServer",

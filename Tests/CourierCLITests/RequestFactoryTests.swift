@@ -1,5 +1,6 @@
 import Courier
 @testable import CourierCLI
+import CourierRequestItems
 import Foundation
 import HTTPTypes
 import Testing

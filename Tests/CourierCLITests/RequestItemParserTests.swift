@@ -1,4 +1,5 @@
 @testable import CourierCLI
+@testable import CourierRequestItems
 import Testing
 
 @Suite("Request item parser")

@@ -1,4 +1,5 @@
 public import Courier
+import CourierRequestItems
 public import Foundation
 import HTTPTypes
 

@@ -1,3 +1,5 @@
+public import CourierRequestItems
+
 /// The positional arguments `[METHOD] URL [ITEM…]`, split the way HTTPie splits them.
 public struct RequestLine: Sendable, Equatable {
     /// The method as given, uppercased; `nil` lets the body decide (GET without one, POST with one).

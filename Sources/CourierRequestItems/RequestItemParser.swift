@@ -128,7 +128,7 @@ public enum RequestItemParser {
     }
 
     private static func checkedJSON(_ text: String, argument: String) throws -> String {
-        guard JSONText.isValid(text) else {
+        guard (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil else {
             throw RequestItemError(argument: argument, reason: "the value after \":=\" is not valid JSON")
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
