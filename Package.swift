@@ -369,3 +369,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// scripts/thread-sanitizer builds with COURIER_THREAD_SANITIZER_BUILD set: only the suites that
+// exercise concurrency and what they need, so that a second, ThreadSanitizer-instrumented build
+// leaves out swift-syntax, the macro layer, the CLI and the fuzz targets, which those suites never run.
+if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
+    let needed: Set<String> = [
+        "Courier", "CCurl", "CourierCurl", "CourierAsyncHTTPClient", "CCourier", "CourierCAPI", "CourierCLibrary",
+        "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
+        "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",
+    ]
+    package.targets.removeAll { !needed.contains($0.name) }
+    let neededProducts: Set<String> = ["Courier", "CourierCurl", "CourierAsyncHTTPClient", "CourierTestServer", "CourierC"]
+    package.products.removeAll { !neededProducts.contains($0.name) }
+    let unneededPackages = ["swift-syntax", "swift-macro-testing", "swift-argument-parser"]
+    package.dependencies.removeAll { dependency in
+        unneededPackages.contains { "\(dependency.kind)".contains("/\($0).git") }
+    }
+}

@@ -62,7 +62,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// Shuts down the owned client, closing its connections; does nothing for a borrowed client or when already shut down.
     public func shutdown() async throws {
-        let mustShutDown = ownership.withLock { ownership in
+        let mustShutDown = ownership.withCheckedLock { ownership in
             guard case .owned = ownership else { return false }
             ownership = .shutDown
             return true

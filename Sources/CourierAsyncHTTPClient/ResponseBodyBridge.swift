@@ -46,9 +46,9 @@ final class ResponseBodyBridge: Sendable {
                progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?,
                deadline: (NIODeadline, any EventLoop)?) {
         let timer = deadline.map { deadline, eventLoop in eventLoop.scheduleTask(deadline: deadline) { self.timeOut() } }
-        state.withLock { $0.deadlineTimer = timer }
+        state.withCheckedLock { $0.deadlineTimer = timer }
         let task = Task { await self.pump(body, into: writer, total: expectedLength, progress: progress) }
-        let stopped = state.withLock { state in
+        let stopped = state.withCheckedLock { state in
             state.task = task
             return state.stop != nil
         }
@@ -57,7 +57,7 @@ final class ResponseBodyBridge: Sendable {
 
     /// The consumer drained the stream: let a paused pump continue.
     func resume() {
-        let gate = state.withLock { state in
+        let gate = state.withCheckedLock { state in
             guard let gate = state.gate else {
                 state.resumeArrived = true
                 return nil as CheckedContinuation<Void, Never>?
@@ -75,7 +75,7 @@ final class ResponseBodyBridge: Sendable {
     func timeOut() { stop(.timedOut) }
 
     private func stop(_ reason: Stop) {
-        let (task, gate) = state.withLock { state in
+        let (task, gate) = state.withCheckedLock { state in
             guard state.stop == nil else { return (nil as Task<Void, Never>?, nil as CheckedContinuation<Void, Never>?) }
             state.stop = reason
             defer { state.gate = nil }
@@ -87,7 +87,7 @@ final class ResponseBodyBridge: Sendable {
 
     private func pump(_ body: HTTPClientResponse.Body, into writer: ResponseBodyStream.Writer, total: Int64?,
                       progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?) async {
-        defer { state.withLock { $0.deadlineTimer }?.cancel() }
+        defer { state.withCheckedLock { $0.deadlineTimer }?.cancel() }
         var received: Int64 = 0
         do {
             for try await buffer in body {
@@ -118,7 +118,7 @@ final class ResponseBodyBridge: Sendable {
     private func waitForResume() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (gate: CheckedContinuation<Void, Never>) in
-                let open = state.withLock { state in
+                let open = state.withCheckedLock { state in
                     if state.resumeArrived || state.stop != nil || Task.isCancelled {
                         state.resumeArrived = false
                         return true
@@ -133,7 +133,7 @@ final class ResponseBodyBridge: Sendable {
         }
     }
 
-    private var stopReason: Stop? { state.withLock { $0.stop } }
+    private var stopReason: Stop? { state.withCheckedLock { $0.stop } }
 
     /// The error the body ends with once stopped, or `nil` while it is not.
     private var stopError: CourierError? {

@@ -24,7 +24,7 @@ public final class CookieJar: Sendable {
     /// Every cookie stored and not expired.
     public var cookies: [StoredCookie] {
         let now = Date()
-        return storage.withLock { $0.filter { !$0.isExpired(at: now) } }
+        return storage.withCheckedLock { $0.filter { !$0.isExpired(at: now) } }
     }
 
     /// Stores each `Set-Cookie` of `fields` received from `url`: a cookie with the name, domain and
@@ -32,7 +32,7 @@ public final class CookieJar: Sendable {
     public func store(_ fields: HTTPFields, from url: URL, now: Date = Date()) {
         let received = fields[values: .setCookie].compactMap { StoredCookie(setCookie: $0, from: url, now: now) }
         guard !received.isEmpty else { return }
-        storage.withLock { cookies in
+        storage.withCheckedLock { cookies in
             for var cookie in received {
                 if let index = cookies.firstIndex(where: { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }) {
                     cookie.created = cookies[index].created
@@ -46,7 +46,7 @@ public final class CookieJar: Sendable {
     /// The `Cookie` value for a request to `url` (RFC 6265 §5.4), or `nil` when no cookie matches:
     /// longer paths first, then older cookies first.
     public func cookieHeader(for url: URL, now: Date = Date()) -> String? {
-        let matching = storage.withLock { cookies in
+        let matching = storage.withCheckedLock { cookies in
             cookies.removeAll { $0.isExpired(at: now) }
             return cookies.filter { $0.matches(url) }
         }
@@ -65,7 +65,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Forgets every cookie.
-    public func removeAll() { storage.withLock { $0.removeAll() } }
+    public func removeAll() { storage.withCheckedLock { $0.removeAll() } }
 
     /// Writes the cookies, session cookies included, to `path` in the Netscape format.
     public func save(to path: String) throws {
@@ -101,7 +101,7 @@ public final class CookieJar: Sendable {
                                 expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)), created: now)
             if !cookie.isExpired(at: now) { loaded.append(cookie) }
         }
-        storage.withLock { cookies in
+        storage.withCheckedLock { cookies in
             for cookie in loaded {
                 cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
                 cookies.append(cookie)

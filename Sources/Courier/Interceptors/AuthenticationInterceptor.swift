@@ -79,10 +79,10 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     }
 
     /// The credential requests are sent with now, if there is one.
-    public var credential: Credential? { state.withLock { $0.credential } }
+    public var credential: Credential? { state.withCheckedLock { $0.credential } }
 
     /// How many refreshes have completed successfully.
-    public var refreshCount: Int { state.withLock { $0.generation } }
+    public var refreshCount: Int { state.withCheckedLock { $0.generation } }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         let (credential, generation) = try await current(for: request)
@@ -112,7 +112,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
 
     /// The credential to send with, waiting for a refresh under way or obtaining the first one.
     private func current(for request: Request) async throws -> (Credential, Int) {
-        let step = state.withLock { state -> SendStep in
+        let step = state.withCheckedLock { state -> SendStep in
             if let refreshing = state.refreshing { return .wait(refreshing, state.generation) }
             if let credential = state.credential { return .ready(credential, state.generation) }
             return .first(state.generation)
@@ -125,7 +125,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
             return (credential, generation + 1)
         case .first(let generation):
             let credential = try await renewedCredential(after: generation - 1, refused: nil, request: request)
-            return (credential, state.withLock { $0.generation })
+            return (credential, state.withCheckedLock { $0.generation })
         }
     }
 
@@ -134,7 +134,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     private func renewedCredential(after generation: Int, refused: Response?, request: Request? = nil) async throws -> Credential {
         let failingRequest = refused?.request ?? request
         let now = ContinuousClock.now
-        let step = state.withLock { state -> RefreshStep in
+        let step = state.withCheckedLock { state -> RefreshStep in
             if state.generation > generation, let credential = state.credential { return .ready(credential) }
             if let refreshing = state.refreshing { return .wait(refreshing) }
             state.recentRefreshes.removeAll { now - $0 >= policy.refreshWindow }
@@ -144,14 +144,14 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
             let task = Task { [refresh, self] in
                 do {
                     let renewed = try await refresh(stale)
-                    self.state.withLock { state in
+                    self.state.withCheckedLock { state in
                         state.credential = renewed
                         state.generation += 1
                         state.refreshing = nil
                     }
                     return renewed
                 } catch {
-                    self.state.withLock { $0.refreshing = nil }
+                    self.state.withCheckedLock { $0.refreshing = nil }
                     throw error
                 }
             }
@@ -216,7 +216,7 @@ private final class RefreshWaiter<Credential: Sendable>: Sendable {
     private let state = Mutex(State())
 
     func wait(with continuation: CheckedContinuation<Result<Credential, any Error>, Never>) {
-        let early = state.withLock { state -> Result<Credential, any Error>? in
+        let early = state.withCheckedLock { state -> Result<Credential, any Error>? in
             if let early = state.early {
                 state.isDone = true
                 return early
@@ -228,7 +228,7 @@ private final class RefreshWaiter<Credential: Sendable>: Sendable {
     }
 
     func finish(_ result: Result<Credential, any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Result<Credential, any Error>, Never>? in
+        let continuation = state.withCheckedLock { state -> CheckedContinuation<Result<Credential, any Error>, Never>? in
             guard !state.isDone else { return nil }
             guard let continuation = state.continuation else {
                 if state.early == nil { state.early = result }

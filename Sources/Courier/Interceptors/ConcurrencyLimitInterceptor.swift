@@ -38,10 +38,10 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     }
 
     /// How many requests wait for a slot now.
-    public var waitingCount: Int { state.withLock { $0.limiter.waiting.count } }
+    public var waitingCount: Int { state.withCheckedLock { $0.limiter.waiting.count } }
 
     /// How many requests hold a slot now.
-    public var runningCount: Int { state.withLock { $0.limiter.running } }
+    public var runningCount: Int { state.withCheckedLock { $0.limiter.running } }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         let host = request.host.map { "\($0):\(request.port.map(String.init) ?? request.scheme ?? "")" } ?? ""
@@ -52,13 +52,13 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     }
 
     private func acquire(host: String, request: Request) async throws {
-        let id = state.withLock { state in
+        let id = state.withCheckedLock { state in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = state.withLock { state -> Bool? in
+                let outcome = state.withCheckedLock { state -> Bool? in
                     if Task.isCancelled { return nil }
                     if state.limiter.acquire(id: id, host: host) { return true }
                     state.waiters[id] = continuation
@@ -71,7 +71,7 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
                 }
             }
         } onCancel: {
-            let waiter = state.withLock { state in
+            let waiter = state.withCheckedLock { state in
                 state.limiter.cancel(id: id) ? state.waiters.removeValue(forKey: id) : nil
             }
             waiter?.resume(throwing: Self.cancelled(request))
@@ -79,7 +79,7 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     }
 
     private func release(host: String) {
-        let admitted = state.withLock { state in
+        let admitted = state.withCheckedLock { state in
             state.limiter.release(host: host).compactMap { state.waiters.removeValue(forKey: $0) }
         }
         for waiter in admitted { waiter.resume() }

@@ -26,17 +26,17 @@ public final class RetryBudget: Sendable {
 
     /// How many retries the budget allows right now.
     public var availableRetries: Int {
-        tokens.withLock { $0.isInfinite ? .max : Int($0.rounded(.down)) }
+        tokens.withCheckedLock { $0.isInfinite ? .max : Int($0.rounded(.down)) }
     }
 
     /// Credits a new request (not a retry).
     func deposit() {
-        tokens.withLock { $0 = min(maxTokens, $0 + depositPerRequest) }
+        tokens.withCheckedLock { $0 = min(maxTokens, $0 + depositPerRequest) }
     }
 
     /// Takes a token for a retry; `false` when the budget is spent.
     func withdraw() -> Bool {
-        tokens.withLock { tokens in
+        tokens.withCheckedLock { tokens in
             guard tokens >= 1 else { return false }
             tokens -= 1
             return true

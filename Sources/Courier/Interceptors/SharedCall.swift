@@ -20,7 +20,7 @@ final class SharedCall: Sendable {
 
     /// Adds a member; `false` when the call was abandoned and must not be joined.
     func join() -> Bool {
-        state.withLock { state in
+        state.withCheckedLock { state in
             guard !state.isAbandoned else { return false }
             state.members += 1
             return true
@@ -40,25 +40,25 @@ final class SharedCall: Sendable {
                                                source: "SingleFlightInterceptor", underlying: error))
             }
             finished()
-            let waiters = state.withLock { state in
+            let waiters = state.withCheckedLock { state in
                 state.result = result
                 defer { state.waiters = [:] }
                 return Array(state.waiters.values)
             }
             for waiter in waiters { waiter.resume(with: result) }
         }
-        state.withLock { $0.work = task }
+        state.withCheckedLock { $0.work = task }
     }
 
     /// The shared result, for a member that joined; throws `cancelled` when this member's task is cancelled.
     func value(for request: Request) async throws -> Response {
-        let id = state.withLock { state in
+        let id = state.withCheckedLock { state in
             state.nextID += 1
             return state.nextID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
-                let ready = state.withLock { state -> Result<Response, CourierError>? in
+                let ready = state.withCheckedLock { state -> Result<Response, CourierError>? in
                     if let result = state.result { return result }
                     if Task.isCancelled {
                         leave(&state)
@@ -70,7 +70,7 @@ final class SharedCall: Sendable {
                 if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Response, any Error>? in
+            let waiter = state.withCheckedLock { state -> CheckedContinuation<Response, any Error>? in
                 guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
                 leave(&state)
                 return waiter

@@ -31,14 +31,14 @@ public final class SingleFlightInterceptor: Interceptor {
     }
 
     /// How many distinct calls are in flight now.
-    public var inFlightCount: Int { calls.withLock { $0.count } }
+    public var inFlightCount: Int { calls.withCheckedLock { $0.count } }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         guard request.method == .get || request.method == .head, request.body?.isEmpty ?? true else {
             return try await next(request)
         }
         let key = sharingKey(for: request)
-        let (call, leads) = calls.withLock { calls -> (SharedCall, Bool) in
+        let (call, leads) = calls.withCheckedLock { calls -> (SharedCall, Bool) in
             if let existing = calls[key], existing.join() { return (existing, false) }
             let call = SharedCall()
             _ = call.join()
@@ -50,7 +50,7 @@ public final class SingleFlightInterceptor: Interceptor {
             call.start({
                 try await next(request).collectingBody(upTo: limit)
             }, finished: { [self] in
-                self.calls.withLock { calls in
+                self.calls.withCheckedLock { calls in
                     if calls[key] === call { calls[key] = nil }
                 }
             })

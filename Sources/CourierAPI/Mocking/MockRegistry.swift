@@ -12,12 +12,12 @@ public final class MockRegistry: Sendable {
 
     /// Answers calls of `endpoint` with `handler` from now on.
     public func set(_ endpoint: String, _ handler: any Sendable) {
-        handlers.withLock { $0[endpoint] = handler }
+        handlers.withCheckedLock { $0[endpoint] = handler }
     }
 
     /// The handler for `endpoint`, or `MockNotSet` naming it and the mock function to call.
     public func handler<Handler>(_ endpoint: String, mockFunction: String, as type: Handler.Type) throws -> Handler {
-        let handler = handlers.withLock { $0[endpoint] }
+        let handler = handlers.withCheckedLock { $0[endpoint] }
         guard let handler = handler as? Handler else {
             throw MockNotSet(endpoint: endpoint, mockFunction: mockFunction)
         }

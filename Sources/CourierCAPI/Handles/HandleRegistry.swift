@@ -1,3 +1,4 @@
+import Courier
 import Synchronization
 
 /// The kinds of object a C handle can name; encoded in the handle, so a request handle passed
@@ -39,7 +40,7 @@ final class HandleRegistry: Sendable {
     /// Registers `object` and returns its new handle, or `nil` when 16 million handles are live.
     func register(_ object: some HandleObject) -> OpaquePointer? {
         let kind = type(of: object).handleKind.rawValue
-        return table.withLock { table -> OpaquePointer? in
+        return table.withCheckedLock { table -> OpaquePointer? in
             let index: Int
             if let reused = table.free.popLast() {
                 index = reused
@@ -57,7 +58,7 @@ final class HandleRegistry: Sendable {
     /// The live object of type `T` that `handle` names, or `nil` for any other handle.
     func object<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
         guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
-        return table.withLock { table -> T? in
+        return table.withCheckedLock { table -> T? in
             guard index < table.slots.count, table.slots[index].generation == generation,
                   table.slots[index].kind == T.handleKind.rawValue
             else { return nil }
@@ -73,7 +74,7 @@ final class HandleRegistry: Sendable {
         -> (OpaquePointer?, OpaquePointer?) {
         let firstSlot = Self.decode(first, kind: A.handleKind.rawValue)
         let secondSlot = Self.decode(second, kind: B.handleKind.rawValue)
-        return table.withLock { table in
+        return table.withCheckedLock { table in
             (Self.renew(firstSlot, kind: A.handleKind, in: &table), Self.renew(secondSlot, kind: B.handleKind, in: &table))
         }
     }
@@ -92,7 +93,7 @@ final class HandleRegistry: Sendable {
     @discardableResult
     func remove<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
         guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
-        return table.withLock { table -> T? in
+        return table.withCheckedLock { table -> T? in
             guard index < table.slots.count, table.slots[index].generation == generation,
                   table.slots[index].kind == T.handleKind.rawValue,
                   let object = table.slots[index].object

@@ -1,3 +1,4 @@
+import Courier
 import Synchronization
 
 /// State behind a lock, for the objects C handles name: any thread may call in at any time.
@@ -13,6 +14,6 @@ class Locked<State>: @unchecked Sendable {
     init(_ state: State) { self.lockedState = state }
 
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try mutex.withLock { _ in try body(&self.lockedState) }
+        try mutex.withCheckedLock { _ in try body(&self.lockedState) }
     }
 }

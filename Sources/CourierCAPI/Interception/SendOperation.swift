@@ -66,7 +66,7 @@ private final class ProgressReporter: @unchecked Sendable {
     }
 
     func sent(_ bytes: Int64, of total: Int64?) {
-        report(counts.withLock { counts in
+        report(counts.withCheckedLock { counts in
             counts.sent = bytes
             counts.sendTotal = total ?? -1
             return counts
@@ -74,7 +74,7 @@ private final class ProgressReporter: @unchecked Sendable {
     }
 
     func received(_ bytes: Int64, of total: Int64?) {
-        report(counts.withLock { counts in
+        report(counts.withCheckedLock { counts in
             counts.received = bytes
             counts.receiveTotal = total ?? -1
             return counts

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import Synchronization
 
@@ -51,14 +52,14 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     /// Lets the threads exit once every send begun has ended and no work is left, then runs
     /// `whenFinished` (at once when nothing is under way), on the thread that ended the last send.
     func stop(whenFinished action: (@Sendable () -> Void)? = nil) {
-        whenFinished.withLock { $0 = action }
+        whenFinished.withCheckedLock { $0 = action }
         let after = state.bitwiseOr(1, ordering: .acquiringAndReleasing).newValue
         queue.wake()
         if after == 1 { finish() }
     }
 
     private func finish() {
-        whenFinished.withLock { $0.take() }?()
+        whenFinished.withCheckedLock { $0.take() }?()
     }
 
     private var isFinished: Bool { state.load(ordering: .acquiring) == 1 }

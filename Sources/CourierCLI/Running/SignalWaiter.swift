@@ -1,3 +1,4 @@
+import Courier
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -17,12 +18,12 @@ enum SignalWaiter {
         let waiter = Waiter()
         var sources: [any DispatchSourceSignal] = []
         let received = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            waiter.continuation.withLock { $0 = continuation }
+            waiter.continuation.withCheckedLock { $0 = continuation }
             for number in signals {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler {
-                    waiter.continuation.withLock { $0.take() }?.resume(returning: number)
+                    waiter.continuation.withCheckedLock { $0.take() }?.resume(returning: number)
                 }
                 source.resume()
                 sources.append(source)

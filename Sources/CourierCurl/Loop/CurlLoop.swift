@@ -57,7 +57,7 @@ final class CurlLoop: Sendable {
     }
 
     deinit {
-        let driverOwnsMulti = state.withLock { $0.driverOwnsMulti }
+        let driverOwnsMulti = state.withCheckedLock { $0.driverOwnsMulti }
         if !driverOwnsMulti, let multi { curl_multi_cleanup(multi) }
     }
 
@@ -65,12 +65,12 @@ final class CurlLoop: Sendable {
     func makeID() -> UInt64 { lastID.add(1, ordering: .relaxed).newValue }
 
     /// Whether the I/O thread is running (for tests: it must stop once the transport is gone).
-    var isRunning: Bool { state.withLock { $0.phase == .running } }
+    var isRunning: Bool { state.withCheckedLock { $0.phase == .running } }
 
     /// Queues `command` for the I/O thread, starting the thread on first use; never blocks.
     func submit(_ command: CurlCommand) {
         enum Action { case queued, start, reject }
-        let action = state.withLock { state -> Action in
+        let action = state.withCheckedLock { state -> Action in
             switch state.phase {
             case .stopped:
                 return .reject
@@ -97,7 +97,7 @@ final class CurlLoop: Sendable {
     /// Stops the I/O thread: transfers still running fail with `cancelled`. Returns once the thread is done.
     func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
+            let resumeNow = state.withCheckedLock { state -> Bool in
                 switch state.phase {
                 case .idle, .stopped:
                     state.phase = .stopped
@@ -115,7 +115,7 @@ final class CurlLoop: Sendable {
 
     /// The transport is gone: the thread stops once its last transfer has ended.
     func ownerReleased() {
-        state.withLock { state in
+        state.withCheckedLock { state in
             switch state.phase {
             case .idle:
                 state.phase = .stopped
@@ -133,7 +133,7 @@ final class CurlLoop: Sendable {
     /// Takes every queued command by swapping arrays: `batch` must come empty, and leaves
     /// with the commands; its storage goes back to the queue, so neither side allocates.
     func takeCommands(into batch: inout [CurlCommand]) {
-        state.withLock { state in
+        state.withCheckedLock { state in
             hasCommands.store(false, ordering: .relaxed)
             swap(&state.commands, &batch)
         }
@@ -144,7 +144,7 @@ final class CurlLoop: Sendable {
 
     /// Decides, atomically with respect to `submit`, whether the thread works on, sleeps or stops.
     func nextStep(activeTransfers: Int) -> NextStep {
-        state.withLock { state in
+        state.withCheckedLock { state in
             if state.shutdownRequested || (state.ownerReleased && activeTransfers == 0 && state.commands.isEmpty) {
                 state.phase = .stopped
                 defer {
@@ -161,13 +161,13 @@ final class CurlLoop: Sendable {
 
     /// The thread is back from `SocketPoller.wait`.
     func didWake() {
-        state.withLock { $0.isPolling = false }
+        state.withCheckedLock { $0.isPolling = false }
     }
 
     /// The I/O thread could not make its poller (no descriptor left): stop as a shutdown would,
     /// refusing what is queued; the multi handle goes with this object.
     private func abandonStart() {
-        let (leftovers, waiters) = state.withLock { state in
+        let (leftovers, waiters) = state.withCheckedLock { state in
             state.phase = .stopped
             state.driverOwnsMulti = false
             defer {

@@ -51,7 +51,7 @@ final class UploadChannel: Sendable {
     }
 
     /// The failure the body ended with, once it has one.
-    var failure: CourierError? { state.withLock { $0.failure } }
+    var failure: CourierError? { state.withCheckedLock { $0.failure } }
 
     /// Queues a whole in-memory body at once, so no producing task is needed.
     func fill(with chunks: [Data]) {
@@ -74,7 +74,7 @@ final class UploadChannel: Sendable {
                                        source: "CurlTransport", underlying: error))
             }
         }
-        let cancelNow = state.withLock { state in
+        let cancelNow = state.withCheckedLock { state in
             state.pump = task
             return state.closed
         }
@@ -83,10 +83,10 @@ final class UploadChannel: Sendable {
 
     /// Queues `chunk`, then waits while the queue is full; `false` once the transfer no longer wants the body.
     func push(_ chunk: Data) async -> Bool {
-        guard !chunk.isEmpty else { return !state.withLock { $0.closed } }
+        guard !chunk.isEmpty else { return !state.withCheckedLock { $0.closed } }
         guard enqueue(chunk) else { return false }
         return await withCheckedContinuation { continuation in
-            let resumeNow: Bool? = state.withLock { state in
+            let resumeNow: Bool? = state.withCheckedLock { state in
                 if state.closed { return false }
                 if state.queuedBytes <= capacity { return true }
                 state.producerWaiting = continuation
@@ -98,7 +98,7 @@ final class UploadChannel: Sendable {
 
     /// Copies queued bytes into curl's buffer; called on the I/O thread only.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-        let (result, producer) = state.withLock { state -> (ReadResult, CheckedContinuation<Bool, Never>?) in
+        let (result, producer) = state.withCheckedLock { state -> (ReadResult, CheckedContinuation<Bool, Never>?) in
             if state.failure != nil { return (.failed, nil) }
             var copied = 0
             while copied < buffer.count, state.head < state.chunks.count {
@@ -137,7 +137,7 @@ final class UploadChannel: Sendable {
 
     /// Stops the body: the transfer ended. Wakes a waiting producer and cancels the pump.
     func close() {
-        let (producer, pump) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
+        let (producer, pump) = state.withCheckedLock { state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
             state.closed = true
             state.chunks.removeAll()
             state.queuedBytes = 0
@@ -150,7 +150,7 @@ final class UploadChannel: Sendable {
 
     /// Appends a chunk, failing the body when it grows past the announced length.
     private func enqueue(_ chunk: Data) -> Bool {
-        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
+        let (accepted, wake) = state.withCheckedLock { state -> (Bool, Bool) in
             guard !state.closed, !state.finished else { return (false, false) }
             state.producedBytes += Int64(chunk.count)
             if let expectedLength, state.producedBytes > expectedLength {
@@ -171,7 +171,7 @@ final class UploadChannel: Sendable {
 
     /// Ends the body, successfully (`nil`) or with `error`; a short body is an error too.
     private func end(with error: CourierError?) {
-        let wake = state.withLock { state -> Bool in
+        let wake = state.withCheckedLock { state -> Bool in
             guard !state.closed, !state.finished else { return false }
             state.finished = true
             if let error {
