@@ -33,6 +33,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Whether `client` decodes `gzip` and `deflate` bodies, so the transport drops the headers that describe the encoded form.
     public let decompressesResponses: Bool
     private let ownership: Mutex<Ownership>
+    /// Why the configuration's TLS files could not be used (a client certificate or key that does
+    /// not read as PEM): every send fails with it, as a curl transfer fails with the same files.
+    private let configurationProblem: CourierError?
 
     private enum Ownership {
         case borrowed
@@ -50,14 +53,20 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = client
         self.decompressesResponses = decompressesResponses
         self.ownership = Mutex(.borrowed)
+        self.configurationProblem = nil
     }
 
     /// Creates and owns an `HTTPClient` set up from `configuration`; call `shutdown()` when done.
+    ///
+    /// A client certificate or key that cannot be read fails each send with `insecureConnection`
+    /// naming the file, as the curl transport does.
     public init(configuration: Configuration = Configuration()) {
+        let (tls, problem) = configuration.tlsConfiguration()
         self.client = HTTPClient(eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
-                                 configuration: configuration.clientConfiguration)
+                                 configuration: configuration.clientConfiguration(tls: tls))
         self.decompressesResponses = configuration.decompressesResponses
         self.ownership = Mutex(.owned)
+        self.configurationProblem = problem
     }
 
     /// Shuts down the owned client, closing its connections; does nothing for a borrowed client or when already shut down.
@@ -71,6 +80,10 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
+        if var problem = configurationProblem {
+            problem.request = request
+            throw problem
+        }
         let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
         let clientRequest = try HTTPClientRequest(request, uploadProgress: context.uploadProgress)
         let clientResponse: HTTPClientResponse
@@ -100,14 +113,24 @@ public final class AsyncHTTPClientTransport: Transport {
 extension AsyncHTTPClientTransport {
     /// How the `HTTPClient` owned by a transport is set up.
     public struct Configuration: Sendable {
-        /// Whether the server's certificate must chain to a trusted authority; turn off only to test
-        /// against self-signed servers. Off, host names are not checked either.
-        public var verifiesCertificates: Bool = true
-        /// Whether the certificate must name the host the URL names (checked only while
-        /// ``verifiesCertificates`` is on): a separate switch, as curl's `CURLOPT_SSL_VERIFYHOST`.
-        public var verifiesHostNames: Bool = true
-        /// A PEM file of the authorities to trust instead of the system's, as curl's `CURLOPT_CAINFO`.
-        public var caInfo: String?
+        /// How TLS is set up: the authorities trusted, the client certificate, the oldest version.
+        /// With `verifiesPeer` off, host names are not checked either.
+        public var tls = TLSSettings()
+        /// Whether the server's certificate must chain to a trusted authority: `tls.verifiesPeer`.
+        public var verifiesCertificates: Bool {
+            get { tls.verifiesPeer }
+            set { tls.verifiesPeer = newValue }
+        }
+        /// Whether the certificate must name the host the URL names: `tls.verifiesHost`.
+        public var verifiesHostNames: Bool {
+            get { tls.verifiesHost }
+            set { tls.verifiesHost = newValue }
+        }
+        /// A PEM file of the authorities to trust instead of the system's: `tls.caFile`.
+        public var caInfo: String? {
+            get { tls.caFile }
+            set { tls.caFile = newValue }
+        }
         /// The HTTP versions allowed: `.automatic` negotiates HTTP/2 over TLS (ALPN), `.http1Only` never does.
         public var httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic
         /// How long establishing a connection (TCP and TLS) may take; one value for the whole client.
@@ -127,11 +150,7 @@ extension AsyncHTTPClientTransport {
         public init() {}
 
         /// The AsyncHTTPClient configuration these settings describe; redirects and connection retries are always off.
-        var clientConfiguration: HTTPClient.Configuration {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = !verifiesCertificates ? .none
-                : verifiesHostNames ? .fullVerification : .noHostnameVerification
-            if let caInfo { tls.trustRoots = .file(caInfo) }
+        func clientConfiguration(tls: TLSConfiguration) -> HTTPClient.Configuration {
             var pool = HTTPClient.Configuration.ConnectionPool(
                 idleTimeout: TimeAmount(idleTimeout),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnectionsPerHost))
@@ -144,6 +163,56 @@ extension AsyncHTTPClientTransport {
                 decompression: decompressesResponses ? .enabled(limit: .ratio(max(1, maxDecompressionRatio))) : .disabled)
             configuration.httpVersion = httpVersion
             return configuration
+        }
+
+        /// NIOSSL's form of ``tls``, and what made it fall short. A CA directory is an extra trust
+        /// root (NIOSSL loads a directory as OpenSSL's hashed `CApath`). The client certificate and
+        /// key are read now, as PEM whatever their extensions; when one cannot be, the problem
+        /// names it and the client is made without a certificate (the transport then fails every send).
+        func tlsConfiguration() -> (TLSConfiguration, problem: CourierError?) {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            var problem: CourierError?
+            configuration.certificateVerification = !tls.verifiesPeer ? .none
+                : tls.verifiesHost ? .fullVerification : .noHostnameVerification
+            switch (tls.caFile, tls.caDirectory) {
+            case (let file?, let directory?):
+                configuration.trustRoots = .file(file)
+                configuration.additionalTrustRoots = [.file(directory)]
+            case (let file?, nil):
+                configuration.trustRoots = .file(file)
+            case (nil, let directory?):
+                configuration.trustRoots = .file(directory)
+            case (nil, nil):
+                break
+            }
+            if let certificate = tls.clientCertificate {
+                do {
+                    let chain = try NIOSSLCertificate.fromPEMFile(certificate.certificateFile)
+                    let key = if let password = certificate.keyPassword {
+                        try NIOSSLPrivateKey(file: certificate.keyFile, format: .pem) { setPassword in
+                            setPassword(Array(password.utf8))
+                        }
+                    } else {
+                        try NIOSSLPrivateKey(file: certificate.keyFile, format: .pem)
+                    }
+                    configuration.certificateChain = chain.map { .certificate($0) }
+                    configuration.privateKey = .privateKey(key)
+                } catch {
+                    problem = CourierError(
+                        .insecureConnection,
+                        "the client certificate \(certificate.certificateFile) or its key \(certificate.keyFile) cannot be read as PEM\(certificate.keyPassword == nil ? "" : " with the password given")",
+                        source: "TLSSettings.clientCertificate", underlying: error)
+                }
+            }
+            if let minimum = tls.minimumVersion {
+                configuration.minimumTLSVersion = switch minimum {
+                case .tls1_0: .tlsv1
+                case .tls1_1: .tlsv11
+                case .tls1_2: .tlsv12
+                case .tls1_3: .tlsv13
+                }
+            }
+            return (configuration, problem)
         }
     }
 }

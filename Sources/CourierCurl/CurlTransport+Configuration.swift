@@ -17,12 +17,23 @@ extension CurlTransport {
 
         /// Which HTTP version to speak.
         public var httpVersion: HTTPVersion = .automatic
-        /// Whether the server's certificate must chain to a trusted root; turn off for tests only.
-        public var verifyPeer = true
-        /// Whether the certificate must name the host in the URL; turn off for tests only.
-        public var verifyHost = true
-        /// A PEM file of trusted root certificates instead of the system's.
-        public var caInfo: String?
+        /// How TLS is set up: the authorities trusted, the client certificate, the oldest version.
+        public var tls = TLSSettings()
+        /// Whether the server's certificate must chain to a trusted root: `tls.verifiesPeer`.
+        public var verifyPeer: Bool {
+            get { tls.verifiesPeer }
+            set { tls.verifiesPeer = newValue }
+        }
+        /// Whether the certificate must name the host in the URL: `tls.verifiesHost`.
+        public var verifyHost: Bool {
+            get { tls.verifiesHost }
+            set { tls.verifiesHost = newValue }
+        }
+        /// A PEM file of trusted root certificates instead of the system's: `tls.caFile`.
+        public var caInfo: String? {
+            get { tls.caFile }
+            set { tls.caFile = newValue }
+        }
         /// The most connections to one host (port and scheme included); 0 is unlimited. More requests wait.
         public var maxConnectionsPerHost = 8
         /// The most connections in total; 0 is unlimited. More requests wait.
@@ -69,9 +80,31 @@ extension CurlTransport {
                     try easy.set(CURLOPT_FORBID_REUSE, 1)
                 }
             }
-            try easy.set(CURLOPT_SSL_VERIFYPEER, verifyPeer ? 1 : 0)
-            try easy.set(CURLOPT_SSL_VERIFYHOST, verifyHost ? 2 : 0)
-            if let caInfo { try easy.set(CURLOPT_CAINFO, caInfo) }
+            try apply(tls, to: easy)
+        }
+
+        /// Sets curl's TLS options from `tls`.
+        private func apply(_ tls: TLSSettings, to easy: EasyHandle) throws(CurlOptionError) {
+            try easy.set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+            if let caFile = tls.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
+            if let caDirectory = tls.caDirectory { try easy.set(CURLOPT_CAPATH, caDirectory) }
+            if let certificate = tls.clientCertificate {
+                try easy.set(CURLOPT_SSLCERT, certificate.certificateFile)
+                try easy.set(CURLOPT_SSLCERTTYPE, "PEM")
+                try easy.set(CURLOPT_SSLKEY, certificate.keyFile)
+                try easy.set(CURLOPT_SSLKEYTYPE, "PEM")
+                if let password = certificate.keyPassword { try easy.set(CURLOPT_KEYPASSWD, password) }
+            }
+            if let minimum = tls.minimumVersion {
+                let version = switch minimum {
+                case .tls1_0: CURL_SSLVERSION_TLSv1_0
+                case .tls1_1: CURL_SSLVERSION_TLSv1_1
+                case .tls1_2: CURL_SSLVERSION_TLSv1_2
+                case .tls1_3: CURL_SSLVERSION_TLSv1_3
+                }
+                try easy.set(CURLOPT_SSLVERSION, version)
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import HTTPTypes
 import Testing
 import TestProcesses
 
@@ -21,15 +22,24 @@ struct TLSConformanceTests {
         }
     }
 
-    /// Sends one GET to nginx serving `certificate` through `transport` set up with `tls`.
+    /// Sends one GET to nginx serving `certificate` (with more server `directives`) through
+    /// `transport` set up with `tls`; nginx answers with `body`, and a status other than 200 is
+    /// the outcome's text (`status 400`).
     private func outcome(_ transport: TransportUnderTest, serving certificate: (certificate: URL, key: URL),
-                         _ tls: TransportSettings) async throws -> Outcome {
-        try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificate) { nginx in
+                         _ tls: TransportSettings, body: String = "$server_protocol",
+                         directives: String = "") async throws -> Outcome {
+        try await NginxServer.serving(listen: "ssl http2", body: body, tls: certificate, directives: directives) { nginx in
             let request = try Request { BaseURL(nginx.baseURL); Timeout(.seconds(20)) }
             // Shut down on every path: an AsyncHTTPClient dropped without a shutdown traps.
             let made = transport.makeWith(tls)
             let result: Result<String, any Error>
-            do { result = .success(try await Client(transport: made).send(request).text) } catch { result = .failure(error) }
+            do {
+                let response = try await Client(transport: made).send(request)
+                let text = response.text
+                result = .success(response.status == .ok ? text : "status \(response.status.code)")
+            } catch {
+                result = .failure(error)
+            }
             await transport.shutdown(made)
             switch result {
             case .success(let text): return .answered(text)
@@ -80,5 +90,79 @@ struct TLSConformanceTests {
         let off = TransportSettings(verifyPeer: false, verifyHost: false)
         #expect(try await outcome(transport, serving: certificates.loopback, off) == .answered("HTTP/2.0"))
         #expect(try await outcome(transport, serving: certificates.otherHost, off) == .answered("HTTP/2.0"))
+    }
+
+    /// Trusting a CA directory (`<hash>.0` files, curl's `--capath`) instead of a CA file.
+    @Test(arguments: TransportUnderTest.all)
+    func aHashedCADirectoryIsTrustedLikeACAFile(transport: TransportUnderTest) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        var tls = TLSSettings()
+        tls.caDirectory = certificates.authorityDirectory.path
+        #expect(try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls)) == .answered("HTTP/2.0"))
+    }
+
+    /// Mutual TLS: nginx with `ssl_verify_client on` sees the client certificate's subject, and
+    /// answers 400 to a client that shows none.
+    @Test(arguments: TransportUnderTest.all)
+    func aServerThatAsksForAClientCertificateGetsTheOneConfigured(transport: TransportUnderTest) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let directives = "ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);"
+        var tls = TLSSettings()
+        tls.caFile = certificates.authority.path
+        let anonymous = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
+                                          body: "$ssl_client_s_dn", directives: directives)
+        #expect(anonymous == .answered("status 400"))
+        tls.clientCertificate = .init(certificateFile: certificates.client.certificate.path, keyFile: certificates.client.key.path)
+        let identified = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
+                                           body: "$ssl_client_s_dn", directives: directives)
+        #expect(identified == .answered("CN=Courier Test Client"))
+    }
+
+    /// An encrypted client key is read with its password.
+    @Test(arguments: TransportUnderTest.all)
+    func anEncryptedClientKeyIsReadWithItsPassword(transport: TransportUnderTest) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        var tls = TLSSettings()
+        tls.caFile = certificates.authority.path
+        tls.clientCertificate = .init(certificateFile: certificates.client.certificate.path,
+                                      keyFile: certificates.encryptedClientKey.path,
+                                      keyPassword: certificates.encryptedClientKeyPassword)
+        let identified = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
+                                           body: "$ssl_client_s_dn",
+                                           directives: "ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);")
+        #expect(identified == .answered("CN=Courier Test Client"))
+    }
+
+    /// A client certificate file that is not PEM fails the send as a TLS problem, on both transports.
+    @Test(arguments: TransportUnderTest.all)
+    func anUnreadableClientCertificateFailsTheSend(transport: TransportUnderTest) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        var tls = TLSSettings()
+        tls.caFile = certificates.authority.path
+        tls.clientCertificate = .init(certificateFile: certificates.directory.appendingPathComponent("missing.pem").path,
+                                      keyFile: certificates.client.key.path)
+        let result = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
+                                       directives: "ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);")
+        #expect(result == .failed(.insecureConnection))
+    }
+
+    /// A minimum of TLS 1.3 refuses a server that speaks only 1.2, and accepts one that speaks 1.3.
+    @Test(arguments: TransportUnderTest.all)
+    func theMinimumVersionRefusesAnOlderServer(transport: TransportUnderTest) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        var tls = TLSSettings()
+        tls.caFile = certificates.authority.path
+        tls.minimumVersion = .tls1_3
+        let old = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
+                                    body: "$ssl_protocol", directives: "ssl_protocols TLSv1.2;")
+        #expect(old == .failed(.insecureConnection))
+        let current = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
+                                        body: "$ssl_protocol", directives: "ssl_protocols TLSv1.3;")
+        #expect(current == .answered("TLSv1.3"))
     }
 }

@@ -17,12 +17,13 @@ public struct NginxServer: Sendable {
     let prefix: URL
 
     /// Runs `work` while nginx answers every request with `body` (nginx variables allowed); `listen`
-    /// adds parameters to the listen directive (`http2` for cleartext HTTP/2). nginx is stopped
-    /// when `work` returns or throws.
+    /// adds parameters to the listen directive (`http2` for cleartext HTTP/2), `directives` more
+    /// directives to the server block (`ssl_verify_client on;`…). nginx is stopped when `work`
+    /// returns or throws.
     public static func serving<Result>(listen parameters: String, body: String,
-                                       tls: (certificate: URL, key: URL)? = nil,
+                                       tls: (certificate: URL, key: URL)? = nil, directives: String = "",
                                        _ work: (NginxServer) async throws -> Result) async throws -> Result {
-        let nginx = try await start(listen: parameters, body: body, tls: tls)
+        let nginx = try await start(listen: parameters, body: body, tls: tls, directives: directives)
         do {
             let result = try await work(nginx)
             await nginx.stop()
@@ -34,7 +35,7 @@ public struct NginxServer: Sendable {
     }
 
     private static func start(listen parameters: String, body: String,
-                              tls: (certificate: URL, key: URL)?) async throws -> NginxServer {
+                              tls: (certificate: URL, key: URL)?, directives: String) async throws -> NginxServer {
         guard let binary else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nginx is not installed; bash .ci/install installs it"])
         }
@@ -57,6 +58,7 @@ public struct NginxServer: Sendable {
                 server {
                     listen 127.0.0.1:\(port) \(parameters);
                     \(tls.map { "ssl_certificate \($0.certificate.path); ssl_certificate_key \($0.key.path);" } ?? "")
+                    \(directives)
                     location / { default_type text/plain; return 200 "\(body)"; }
                 }
             }

@@ -18,9 +18,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         description: "curl", make: { CurlTransport() },
         makeWith: { settings in
             var configuration = CurlTransport.Configuration()
-            configuration.caInfo = settings.caInfo
-            configuration.verifyPeer = settings.verifyPeer
-            configuration.verifyHost = settings.verifyHost
+            configuration.tls = settings.tls
             return CurlTransport(configuration: configuration)
         },
         shutdown: { transport in await (transport as? CurlTransport)?.shutdown() })
@@ -29,9 +27,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         description: "AsyncHTTPClient", make: { AsyncHTTPClientTransport() },
         makeWith: { settings in
             var configuration = AsyncHTTPClientTransport.Configuration()
-            configuration.caInfo = settings.caInfo
-            configuration.verifiesCertificates = settings.verifyPeer
-            configuration.verifiesHostNames = settings.verifyHost
+            configuration.tls = settings.tls
             // AsyncHTTPClient takes its connect timeout when the client is made, not per request.
             if let connectTimeout = settings.connectTimeout { configuration.connectTimeout = connectTimeout }
             return AsyncHTTPClientTransport(configuration: configuration)
@@ -71,10 +67,20 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
 /// Settings both transports have: trusted authorities, peer and host-name verification, and
 /// (for a transport that fixes it when made) the connect timeout.
 struct TransportSettings: Sendable {
-    var caInfo: String?
-    var verifyPeer = true
-    var verifyHost = true
+    var tls = TLSSettings()
     var connectTimeout: Duration?
+
+    init(tls: TLSSettings = TLSSettings(), connectTimeout: Duration? = nil) {
+        self.tls = tls
+        self.connectTimeout = connectTimeout
+    }
+
+    init(caInfo: String? = nil, verifyPeer: Bool = true, verifyHost: Bool = true, connectTimeout: Duration? = nil) {
+        tls.caFile = caInfo
+        tls.verifiesPeer = verifyPeer
+        tls.verifiesHost = verifyHost
+        self.connectTimeout = connectTimeout
+    }
 }
 
 extension TestServer {
