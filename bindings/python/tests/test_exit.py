@@ -60,3 +60,37 @@ def test_exit_from_daemon_thread_blocking(private_server) -> None:
         print("done", flush=True)
     """, private_server)
     assert result.returncode == 0, result.stderr
+
+
+def test_exit_waits_for_the_library_to_release_interceptors_and_sends(private_server) -> None:
+    # atexit runs handlers last-registered first: this check, registered before courier is
+    # imported, runs after courier's own exit handler, and sees what the library still holds.
+    result = run("""
+        import atexit, sys
+
+        def left_behind():
+            from courier._exchange import InterceptorEntry
+            from courier._handles import handles
+            from courier._sending import _SendState
+            kinds = (InterceptorEntry, _SendState)
+            print("left", sum(isinstance(entry, kinds) for entry in handles._objects.values()), flush=True)
+
+        atexit.register(left_behind)
+        import asyncio, courier
+
+        class Stamp:
+            def on_request(self, exchange):
+                exchange.request.headers["X"] = "1"
+
+        clients = [courier.AsyncClient(base_url=sys.argv[1], interceptors=[Stamp()]) for _ in range(4)]
+
+        async def main():
+            for client in clients:
+                for _ in range(4):
+                    asyncio.ensure_future(client.get("/delay/20000"))
+            await asyncio.sleep(0.3)
+
+        asyncio.new_event_loop().run_until_complete(main())
+    """, private_server)
+    assert result.returncode == 0, result.stderr
+    assert "left 0" in result.stdout, result.stdout

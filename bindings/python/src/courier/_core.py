@@ -10,7 +10,8 @@ from typing import Any, Callable, TypedDict, Union
 
 from ._courier_cffi import ffi
 from ._errors import ClosedError, InvalidRequest, PluginError, encode, invoke
-from ._exchange import EventHooks, register
+from ._exchange import EventHooks, InterceptorEntry, register
+from ._handles import handles
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Request
 from ._native import QueryTypes, build_request, milliseconds_of, snapshot_request
@@ -90,6 +91,7 @@ def _free_dropped() -> None:
 
 @atexit.register
 def _shutdown() -> None:
+    _free_dropped()
     with _registry_lock:
         calls = list(_in_flight)
     for send in calls:
@@ -102,6 +104,19 @@ def _shutdown() -> None:
         _dropped.clear()
     for pointer in clients:
         lib.courier_client_free(pointer)
+    # The library's last calls into Python for these clients can come after courier_client_free
+    # returns, on its own threads: an interceptor's destroy callback runs when the last send using
+    # it lets go, a cancelled send's completion when it ends. Once the interpreter is finalizing, a
+    # thread calling into it crashes the process, so wait for them while it still runs (bounded:
+    # a wedged send must not hang the exit).
+    handles.wait_while_any(_released_by_the_library, timeout=10.0)
+
+
+def _released_by_the_library(entry: Any) -> bool:
+    """Entries whose release the library calls back for on its own: interceptors and sends."""
+    from ._sending import _SendState
+
+    return isinstance(entry, (InterceptorEntry, _SendState))
 
 
 class _ClientCore:

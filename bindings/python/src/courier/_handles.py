@@ -7,7 +7,8 @@ library's destroy callback or completion removes it.
 from __future__ import annotations
 
 import threading
-from typing import Any
+import time
+from typing import Any, Callable
 
 from ._courier_cffi import ffi
 
@@ -15,6 +16,7 @@ from ._courier_cffi import ffi
 class HandleTable:
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._objects: dict[int, Any] = {}
         self._next = 0
 
@@ -31,7 +33,20 @@ class HandleTable:
 
     def pop(self, user_data: Any) -> Any:
         with self._lock:
-            return self._objects.pop(int(ffi.cast("uintptr_t", user_data)), None)
+            popped = self._objects.pop(int(ffi.cast("uintptr_t", user_data)), None)
+            self._changed.notify_all()
+            return popped
+
+    def wait_while_any(self, kept: Callable[[Any], bool], timeout: float) -> bool:
+        """Waits until no entry satisfies `kept`, for at most `timeout` seconds; False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while any(kept(obj) for obj in self._objects.values()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
 
     def __len__(self) -> int:
         return len(self._objects)
