@@ -181,9 +181,11 @@ extension MIMEType {
 extension StringProtocol {
     /// The string without leading and trailing spaces and tabs (HTTP's optional white space).
     func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        // By scalar, not by Character: a space followed by a combining mark is one Character, so
+        // trimming Characters kept it, and a valid header value was refused (fuzz-header-field).
+        var slice = Substring(self).unicodeScalars
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
         return String(slice)
     }
 }
