@@ -30,42 +30,64 @@ struct ConcurrencyLimitInterceptorTests {
         }
     }
 
-    /// While one host holds both its permits and has requests waiting for them, requests to another
-    /// host are admitted at once: they finish while the first host's waiters are still waiting.
-    /// (Counting how many requests overlapped on each host, as this test once did, depends on
-    /// timing: on a loaded machine two 30 ms requests sometimes never overlap.)
+    /// While one host holds both its permits and has a request waiting for them, requests to another
+    /// host are admitted at once. The busy host's requests are held by a gate inside the limiter
+    /// until the other host's have finished, so the outcome depends on no timing. (Counting how
+    /// many requests overlapped on each host, as this test once did, does: on a loaded machine two
+    /// 30 ms requests sometimes never overlap. A hold of a few seconds did too, since a loopback
+    /// connect in the full suite can take longer.)
     @Test(arguments: ServerTransport.all)
     func thePerHostLimitLeavesOtherHostsFree(transport: ServerTransport) async throws {
         try await withTestServer { busy in
             try await withTestServer { other in
                 let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 10, maxConcurrentRequestsPerHost: 2)
-                let client = transport.client(interceptors: [limit])
-                // Three long requests to `busy`: two hold its permits for 4 s, the third waits.
+                let gateOpen = Mutex(false)
+                let gate = ClosureInterceptor("Gate") { request, _, next in
+                    if request.url.port == busy.baseURL.port {
+                        while !gateOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+                    }
+                    return try await next(request)
+                }
+                let client = transport.client(interceptors: [limit, gate])
+                // Three requests to `busy`: two take its permits and wait at the gate, the third waits for a permit.
                 let busyCounts = Task {
                     try await withThrowingTaskGroup(of: InFlightCount.self) { group in
                         for _ in 0..<3 {
-                            group.addTask { try await client.send(Request(url: busy.url("/inflight/4000")), decoding: InFlightCount.self) }
+                            group.addTask { try await client.send(Request(url: busy.url("/inflight/10")), decoding: InFlightCount.self) }
                         }
                         return try await group.reduce(into: []) { $0.append($1) }
                     }
                 }
-                let deadline = ContinuousClock.now + .seconds(20)
+                let deadline = ContinuousClock.now + .seconds(30)
                 while limit.waitingCount < 1 || limit.runningCount < 2, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(5))
                 }
                 #expect(limit.runningCount == 2 && limit.waitingCount == 1)
 
-                let otherCounts = try await withThrowingTaskGroup(of: InFlightCount.self) { group in
-                    for _ in 0..<4 {
-                        group.addTask { try await client.send(Request(url: other.url("/inflight/50")), decoding: InFlightCount.self) }
+                // A wrong limiter would queue these behind `busy`'s waiter, which the closed gate
+                // holds: the race with a 60 s sleep then fails the test instead of hanging it.
+                let otherCounts = try await withThrowingTaskGroup(of: [InFlightCount]?.self) { group in
+                    group.addTask {
+                        try await withThrowingTaskGroup(of: InFlightCount.self) { sends in
+                            for _ in 0..<4 {
+                                sends.addTask { try await client.send(Request(url: other.url("/inflight/10")), decoding: InFlightCount.self) }
+                            }
+                            return try await sends.reduce(into: []) { $0.append($1) }
+                        }
                     }
-                    return try await group.reduce(into: []) { $0.append($1) }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(60))
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? nil
                 }
-                #expect(limit.waitingCount == 1, "the other host's requests finished only after the busy host's waiter was admitted")
-                #expect(otherCounts.count == 4 && otherCounts.map(\.maxInFlight).max()! <= 2)
+                #expect(otherCounts?.count == 4, "the other host's requests waited behind the busy host's")
+                #expect(limit.waitingCount == 1)
 
+                gateOpen.withLock { $0 = true }
                 let counts = try await busyCounts.value
-                #expect(counts.map(\.maxInFlight).max() == 2)
+                #expect(counts.count == 3 && counts.map(\.maxInFlight).max()! <= 2)
                 #expect(limit.runningCount == 0 && limit.waitingCount == 0)
             }
         }
