@@ -22,6 +22,11 @@ struct TLSConformanceTests {
         }
     }
 
+    /// nginx directives that make it ask for a client certificate signed by the test authority.
+    private static func requiresClientCertificate(_ certificates: TestCertificates) -> String {
+        "ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);"
+    }
+
     /// Sends one GET to nginx serving `certificate` (with more server `directives`) through
     /// `transport` set up with `tls`; nginx answers with `body`, and a status other than 200 is
     /// the outcome's text (`status 400`).
@@ -108,7 +113,7 @@ struct TLSConformanceTests {
     func aServerThatAsksForAClientCertificateGetsTheOneConfigured(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let directives = "ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);"
+        let directives = Self.requiresClientCertificate(certificates)
         var tls = TLSSettings()
         tls.caFile = certificates.authority.path
         let anonymous = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
@@ -132,7 +137,7 @@ struct TLSConformanceTests {
                                       keyPassword: certificates.encryptedClientKeyPassword)
         let identified = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
                                            body: "$ssl_client_s_dn",
-                                           directives: "ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);")
+                                           directives: Self.requiresClientCertificate(certificates))
         #expect(identified == .answered("CN=Courier Test Client"))
     }
 
@@ -146,7 +151,7 @@ struct TLSConformanceTests {
         tls.clientCertificate = .init(certificateFile: certificates.directory.appendingPathComponent("missing.pem").path,
                                       keyFile: certificates.client.key.path)
         let result = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
-                                       directives: "ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);")
+                                       directives: Self.requiresClientCertificate(certificates))
         #expect(result == .failed(.insecureConnection))
     }
 

@@ -14,7 +14,14 @@
 public struct TLSSettings: Sendable, Hashable {
     /// A TLS protocol version.
     public enum Version: Sendable, Hashable, CaseIterable {
-        case tls1_0, tls1_1, tls1_2, tls1_3
+        /// TLS 1.0 (RFC 2246); deprecated by RFC 8996, accepted only when asked for.
+        case tls1_0
+        /// TLS 1.1 (RFC 4346); deprecated by RFC 8996, accepted only when asked for.
+        case tls1_1
+        /// TLS 1.2 (RFC 5246).
+        case tls1_2
+        /// TLS 1.3 (RFC 8446).
+        case tls1_3
     }
 
     /// A client certificate and its private key, both PEM files, for servers that ask for one.
