@@ -54,6 +54,14 @@
  *    not know is zero, and refused with COURIER_E_INVALID_ARGUMENT naming the struct when one is
  *    set. A struct_size below the struct's ABI 1.0 size is refused. No struct is passed by
  *    value and there are no varargs, so the ABI is the same for every foreign-function caller.
+ *  - How *_init keeps that promise: it is an inline function of this header around the
+ *    exported one. It zeroes the struct as this header declares it, lets the library fill the
+ *    fields of the struct's first version (the exported function never writes past them, so
+ *    an older program's smaller struct is never overrun), and sets struct_size to this header's
+ *    sizeof. Fields added after ABI 1.0 therefore take 0 or NULL as their default. Define
+ *    COURIER_ABI_ONLY before including the header to leave the inline functions out (for
+ *    generators that read declarations only); do the same three steps yourself then, as a
+ *    plugin does around courier_host_api's interceptor_init.
  *
  * The ABI major version changes when an existing function or struct changes incompatibly;
  * the minor version when something is added. Plugins (see courier_plugin.h) are refused
@@ -88,7 +96,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define COURIER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define COURIER_ABI_MINOR 0
+#define COURIER_ABI_MINOR 1
 /** Both, packed as courier_abi_version() returns them. */
 #define COURIER_ABI_VERSION ((uint32_t)((COURIER_ABI_MAJOR << 16) | COURIER_ABI_MINOR))
 
@@ -442,7 +450,38 @@ typedef enum courier_transport {
     COURIER_TRANSPORT_ASYNC_HTTP_CLIENT = 1
 } courier_transport;
 
-/** Settings for courier_client_new. Initialise with courier_client_options_init. */
+/** Which HTTP version a client speaks (ABI 1.1). */
+typedef enum courier_http_version {
+    /** HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise. The default. */
+    COURIER_HTTP_VERSION_AUTO = 0,
+    /** HTTP/1.1 only. */
+    COURIER_HTTP_VERSION_1_1 = 1,
+    /** HTTP/2 over TLS, negotiated with ALPN; HTTP/1.1 for plain http URLs. */
+    COURIER_HTTP_VERSION_2 = 2,
+    /** HTTP/2 without negotiation (h2c on plain http), for servers known to speak it. */
+    COURIER_HTTP_VERSION_2_PRIOR_KNOWLEDGE = 3
+} courier_http_version;
+
+/** The oldest TLS version a client accepts (ABI 1.1). */
+typedef enum courier_tls_version {
+    /** The TLS library's own minimum (TLS 1.2 with today's OpenSSL and BoringSSL). The default. */
+    COURIER_TLS_VERSION_DEFAULT = 0,
+    /** TLS 1.0; deprecated by RFC 8996, for old servers only. */
+    COURIER_TLS_VERSION_1_0 = 1,
+    /** TLS 1.1; deprecated by RFC 8996, for old servers only. */
+    COURIER_TLS_VERSION_1_1 = 2,
+    /** TLS 1.2. */
+    COURIER_TLS_VERSION_1_2 = 3,
+    /** TLS 1.3. */
+    COURIER_TLS_VERSION_1_3 = 4
+} courier_tls_version;
+
+/**
+ * Settings for courier_client_new. Initialise with courier_client_options_init.
+ *
+ * Both transports honour every field, except where a field says otherwise; a value a transport
+ * cannot honour is refused by courier_client_new, never ignored. Strings are copied.
+ */
 typedef struct courier_client_options {
     /** sizeof(courier_client_options), set by courier_client_options_init. */
     size_t struct_size;
@@ -458,14 +497,90 @@ typedef struct courier_client_options {
     int32_t max_redirects;
     /** The largest response body read into memory, in bytes; default 64 MiB. */
     int64_t max_body_bytes;
-    /** Verify TLS certificates and host names: 1 (default) or 0 (for tests only). */
+    /** Verify TLS certificates (the chain, and the host name unless skip_host_verification):
+     *  1 (default) or 0 (for tests only). */
     int32_t verify_tls;
     /** Threads that run asynchronous sends and their callbacks; default 2, at most 64. */
     int32_t callback_threads;
+
+    /* Added in ABI 1.1; 0 or NULL is each field's default. */
+
+    /** The proxy, as curl takes it: "[scheme://][user:password@]host[:port]" with the scheme
+     *  http (the default; port 1080 unless given), https, socks5, socks5h, socks4 or socks4a.
+     *  https URLs go through it in a CONNECT tunnel. The credentials never appear in errors or
+     *  logs. NULL: the environment's proxy, unless ignore_environment_proxy. AsyncHTTPClient
+     *  reaches http proxies and socks5 proxies without credentials; a request routed to another
+     *  fails with COURIER_E_INVALID_REQUEST. */
+    const char *proxy;
+    /** The hosts that go direct, as curl reads NO_PROXY: names (each matching itself and the
+     *  names below it), IP addresses, CIDR ranges ("10.0.0.0/8"), separated by commas; "*" for
+     *  every host. NULL: the environment's no_proxy or NO_PROXY. */
+    const char *no_proxy;
+    /** 1: ignore the proxy variables of the environment. 0: read them as curl does, when the
+     *  client is created: http_proxy (lower case only) for http URLs, https_proxy or
+     *  HTTPS_PROXY for https, then all_proxy or ALL_PROXY, and no_proxy or NO_PROXY. */
+    int32_t ignore_environment_proxy;
+    /** The HTTP version; default COURIER_HTTP_VERSION_AUTO. */
+    courier_http_version http_version;
+    /** A PEM file of the authorities to trust instead of the system's; NULL: the system's. */
+    const char *ca_file;
+    /** A directory of authorities to trust (PEM files named by subject hash, as `openssl
+     *  rehash` makes them), with ca_file or the system's; NULL: none. */
+    const char *ca_directory;
+    /** A PEM client certificate (optionally followed by its chain) for servers that ask for
+     *  one (mutual TLS); set client_key with it. NULL: none. */
+    const char *client_certificate;
+    /** The PEM private key of client_certificate. */
+    const char *client_key;
+    /** The password of an encrypted client_key; NULL when it is not encrypted. */
+    const char *client_key_password;
+    /** The oldest TLS version accepted; default COURIER_TLS_VERSION_DEFAULT. */
+    courier_tls_version min_tls_version;
+    /** 1: accept a certificate that does not name the host (its chain is still verified when
+     *  verify_tls is 1). 0: host names are verified whenever verify_tls is 1. */
+    int32_t skip_host_verification;
+    /** The most connections to one host (scheme and port included); 0: 8; -1: no limit. More
+     *  requests wait for a connection. */
+    int32_t max_connections_per_host;
+    /** The most connections in total; 0: no limit. AsyncHTTPClient counts requests in flight. */
+    int32_t max_connections;
+    /** The most idle connections kept for reuse; 0: 32. curl only: AsyncHTTPClient keeps each
+     *  idle connection until idle_timeout_ms, so it refuses any other value. */
+    int32_t max_idle_connections;
+    /** 1: ask for no compression and hand bodies over as sent. 0: decode gzip and deflate
+     *  (and whatever else the transport can) when the request sets no Accept-Encoding. */
+    int32_t disable_decompression;
+    /** How long an idle connection is kept before it is closed, in ms; 0: 60000. */
+    int64_t idle_timeout_ms;
+    /** The User-Agent of requests that set none; NULL: none is sent. */
+    const char *user_agent;
+    /** A NULL-terminated array of "Name: value" header fields every request gets unless it
+     *  sets a field of that name itself; NULL: none. Added before the interceptors run. */
+    const char *const *default_headers;
+    /** A cookie file in the Netscape format curl's -b and -c use. Cookies are loaded from it
+     *  when the client is created (a missing file is an empty jar), kept by RFC 6265's rules
+     *  at every redirect hop, and written back by courier_client_save_cookies and when the
+     *  client is freed (once its last send has ended). NULL: no cookies are kept. */
+    const char *cookie_file;
+    /** 1: the completions of asynchronous sends wait in a queue until the program runs them
+     *  on its own thread with courier_client_run_completions, the file descriptor of
+     *  courier_client_completion_fd telling its event loop when. 0: they run on the client's
+     *  callback threads. */
+    int32_t queue_completions;
 } courier_client_options;
 
 /** Fills `options` with struct_size and the defaults. */
 COURIER_API void courier_client_options_init(courier_client_options *options);
+#if !defined(COURIER_ABI_ONLY) && !defined(COURIER_NO_PROTOTYPES)
+static inline void courier_client_options_init_sized_(courier_client_options *options) {
+    unsigned char *byte = (unsigned char *)options;
+    size_t index;
+    for (index = 0; index < sizeof *options; index++) byte[index] = 0;
+    (courier_client_options_init)(options);
+    options->struct_size = sizeof *options;
+}
+#define courier_client_options_init(options) courier_client_options_init_sized_(options)
+#endif
 
 /**
  * Creates a client. `options` may be NULL for the defaults. Fails with COURIER_E_INVALID_ARGUMENT
@@ -484,6 +599,13 @@ COURIER_API courier_code courier_client_new(const courier_client_options *option
  * goes missing.
  */
 COURIER_API courier_code courier_client_free(courier_client *client);
+
+/**
+ * Writes the client's cookies to its cookie_file now, session cookies included (ABI 1.1).
+ * Fails with COURIER_E_INVALID_ARGUMENT when the client keeps no cookies or the file cannot be
+ * written (the message names it and why).
+ */
+COURIER_API courier_code courier_client_save_cookies(courier_client *client, courier_error **error);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Sending                                                                                   */
@@ -520,6 +642,16 @@ typedef struct courier_send_options {
 
 /** Fills `options` with struct_size and the defaults. */
 COURIER_API void courier_send_options_init(courier_send_options *options);
+#if !defined(COURIER_ABI_ONLY) && !defined(COURIER_NO_PROTOTYPES)
+static inline void courier_send_options_init_sized_(courier_send_options *options) {
+    unsigned char *byte = (unsigned char *)options;
+    size_t index;
+    for (index = 0; index < sizeof *options; index++) byte[index] = 0;
+    (courier_send_options_init)(options);
+    options->struct_size = sizeof *options;
+}
+#define courier_send_options_init(options) courier_send_options_init_sized_(options)
+#endif
 
 /**
  * Sends `request` through the client's interceptors and transport and waits for the whole
@@ -574,6 +706,53 @@ COURIER_API courier_code courier_call_wait(courier_call *call, courier_error **e
 
 /** Frees a call handle; the send goes on. NULL is allowed. */
 COURIER_API courier_code courier_call_free(courier_call *call);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Completions in the program's own event loop (ABI 1.1)                                     */
+
+/*
+ * A program with its own loop (poll, epoll, libuv, libevent) creates the client with
+ * queue_completions = 1. The completions of its asynchronous sends then wait in a queue; the
+ * client's file descriptor becomes readable while any waits, and the program runs them on its
+ * own thread, where it may touch its loop's state without locks:
+ *
+ *     courier_client_options options;
+ *     courier_client_options_init(&options);
+ *     options.queue_completions = 1;
+ *     courier_client *client = NULL;
+ *     courier_client_new(&options, &client, NULL);
+ *     int fd = -1;
+ *     courier_client_completion_fd(client, &fd, NULL);
+ *     courier_client_send_async(client, request, NULL, on_done, state, NULL, NULL);
+ *     while (state->pending > 0) {
+ *         struct pollfd watched = { .fd = fd, .events = POLLIN };
+ *         if (poll(&watched, 1, -1) > 0 && (watched.revents & POLLIN))
+ *             courier_client_run_completions(client, NULL, NULL);   // on_done runs here
+ *     }
+ *     courier_client_free(client);
+ *
+ * Only the completions are queued: interceptor callbacks, on_data and on_progress still run
+ * where their comments say. A queued completion runs like any callback (no blocking call from
+ * inside it). courier_client_free runs the completions still waiting on the calling thread;
+ * sends that end after it complete on the client's callback threads, as without the queue.
+ */
+
+/**
+ * The client's completion file descriptor (an eventfd; a pipe's read end where there is none):
+ * readable while completions wait, not readable once courier_client_run_completions has taken
+ * them. It belongs to the client and is closed by courier_client_free; do not read or close it.
+ * Fails with COURIER_E_INVALID_ARGUMENT when the client was not created with queue_completions.
+ */
+COURIER_API courier_code courier_client_completion_fd(courier_client *client, int *fd, courier_error **error);
+
+/**
+ * Runs the completions waiting in the client's queue, in the order their sends ended, on the
+ * calling thread; *ran (may be NULL) receives how many ran, 0 when none waited. Several
+ * threads may call it at once: each completion runs exactly once. Fails with
+ * COURIER_E_INVALID_ARGUMENT when the client was not created with queue_completions, and with
+ * COURIER_E_WOULD_BLOCK from inside a Courier callback.
+ */
+COURIER_API courier_code courier_client_run_completions(courier_client *client, size_t *ran, courier_error **error);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Interceptors                                                                              */
@@ -642,6 +821,16 @@ typedef struct courier_interceptor {
 
 /** Fills `interceptor` with struct_size and NULLs. */
 COURIER_API void courier_interceptor_init(courier_interceptor *interceptor);
+#if !defined(COURIER_ABI_ONLY) && !defined(COURIER_NO_PROTOTYPES)
+static inline void courier_interceptor_init_sized_(courier_interceptor *interceptor) {
+    unsigned char *byte = (unsigned char *)interceptor;
+    size_t index;
+    for (index = 0; index < sizeof *interceptor; index++) byte[index] = 0;
+    (courier_interceptor_init)(interceptor);
+    interceptor->struct_size = sizeof *interceptor;
+}
+#define courier_interceptor_init(interceptor) courier_interceptor_init_sized_(interceptor)
+#endif
 
 /**
  * Appends an interceptor to the client's chain (the first added is outermost). Sends already

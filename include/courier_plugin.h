@@ -116,6 +116,9 @@ typedef struct courier_host_api {
     /* Registration (only during init). */
     courier_code (*register_interceptor)(courier_registrar *registrar, const courier_interceptor *interceptor,
                                          courier_error **error);
+    /* courier_interceptor_init's exported form: fills the fields of the struct's first version
+     * and sets struct_size to that size. To set a field added later, zero the struct first and
+     * set struct_size to sizeof(courier_interceptor) after, as courier.h's inline init does. */
     void (*interceptor_init)(courier_interceptor *interceptor);
 
     /* Errors. */

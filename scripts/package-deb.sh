@@ -96,7 +96,7 @@ PC
 # The library's exports against the committed symbols file: a function missing from the file
 # (new, so it needs the version that adds it) or from the library (an ABI break) stops the build.
 exported=$(nm -D --defined-only --with-symbol-versions "$lib/$libdir/libcourier.so.1" \
-    | awk '$3 ~ /^courier_/ { sub(/@@/, "@", $3); print $3 } $3 ~ /^COURIER_[0-9]+$/ { print $3 "@" $3 }' | sort)
+    | awk '$3 ~ /^courier_/ { sub(/@@/, "@", $3); print $3 } $3 ~ /^COURIER_[0-9.]+$/ { print $3 "@" $3 }' | sort)
 listed=$(awk '/^ / { print $1 }' abi/libcourier1.symbols | sort)
 if [[ $exported != "$listed" ]]; then
     echo "$0: libcourier.so.1's exports differ from abi/libcourier1.symbols (< library, > file):" >&2

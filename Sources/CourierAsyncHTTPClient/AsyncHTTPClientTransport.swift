@@ -36,6 +36,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Why the configuration's TLS files could not be used (a client certificate or key that does
     /// not read as PEM): every send fails with it, as a curl transfer fails with the same files.
     private let configurationProblem: CourierError?
+    /// The clients that reach the proxies requests are routed through, made on first use; an owned
+    /// transport only (a borrowed client keeps its own proxy settings).
+    private let proxyRoutes: ProxyRoutes?
 
     private enum Ownership {
         case borrowed
@@ -54,6 +57,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.decompressesResponses = decompressesResponses
         self.ownership = Mutex(.borrowed)
         self.configurationProblem = nil
+        self.proxyRoutes = nil
     }
 
     /// Creates and owns an `HTTPClient` set up from `configuration`; call `shutdown()` when done.
@@ -67,6 +71,8 @@ public final class AsyncHTTPClientTransport: Transport {
         self.decompressesResponses = configuration.decompressesResponses
         self.ownership = Mutex(.owned)
         self.configurationProblem = problem
+        let router = ProxyRouter(configuration.proxy)
+        self.proxyRoutes = router.mayUseProxy ? ProxyRoutes(router: router, configuration: configuration, tls: tls) : nil
     }
 
     /// Shuts down the owned client, closing its connections; does nothing for a borrowed client or when already shut down.
@@ -76,7 +82,9 @@ public final class AsyncHTTPClientTransport: Transport {
             ownership = .shutDown
             return true
         }
-        if mustShutDown { try await client.shutdown() }
+        guard mustShutDown else { return }
+        for proxyClient in proxyRoutes?.close() ?? [] { try await proxyClient.shutdown() }
+        try await client.shutdown()
     }
 
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
@@ -85,6 +93,7 @@ public final class AsyncHTTPClientTransport: Transport {
             throw problem
         }
         let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
+        let client = try proxyRoutes?.client(for: request) ?? self.client
         let clientRequest = try HTTPClientRequest(request, uploadProgress: context.uploadProgress)
         let clientResponse: HTTPClientResponse
         do {
@@ -143,6 +152,11 @@ extension AsyncHTTPClientTransport {
         public var idleTimeout: Duration = .seconds(60)
         /// How many HTTP/1.1 connections to one host are opened before requests queue for one.
         public var maxConnectionsPerHost: Int = 8
+        /// The proxy requests go through; by default the environment's, read as curl reads it.
+        /// AsyncHTTPClient reaches `http` proxies (with or without credentials, tunnelling every
+        /// request with `CONNECT`) and `socks5`/`socks5h` proxies without credentials; a request
+        /// routed to another kind fails with `invalidRequest`.
+        public var proxy = ProxySettings()
         /// The event loops to run on; `nil` shares `HTTPClient.defaultEventLoopGroup`, as `HTTPClient.shared` does.
         public var eventLoopGroup: (any EventLoopGroup)?
 

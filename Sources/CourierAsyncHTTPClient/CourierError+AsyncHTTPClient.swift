@@ -79,6 +79,10 @@ extension CourierError {
             (.invalidResponse, "the server closed the connection before the response was complete")
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody, .bodyLengthMismatch:
             (.invalidRequest, "AsyncHTTPClient rejected the request")
+        case .proxyAuthenticationRequired:
+            (.cannotConnect, "the proxy refused the tunnel: it asks for credentials (407)")
+        case .invalidProxyResponse:
+            (.cannotConnect, "the proxy refused the tunnel")
         case .alreadyShutdown:
             (.cannotConnect, "the HTTPClient is already shut down")
         default:

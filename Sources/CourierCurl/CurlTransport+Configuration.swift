@@ -34,12 +34,16 @@ extension CurlTransport {
             get { tls.caFile }
             set { tls.caFile = newValue }
         }
+        /// The proxy requests go through; by default the environment's, as curl reads it.
+        public var proxy = ProxySettings()
         /// The most connections to one host (port and scheme included); 0 is unlimited. More requests wait.
         public var maxConnectionsPerHost = 8
         /// The most connections in total; 0 is unlimited. More requests wait.
         public var maxConnections = 0
         /// The most idle connections kept open for reuse.
         public var maxIdleConnections = 32
+        /// How long an idle connection is kept before it is closed rather than reused (whole seconds).
+        public var idleTimeout: Duration = .seconds(60)
         /// Whether to ask for compressed bodies and decode them (only when the request sets no `Accept-Encoding`).
         public var decompression = true
         /// The `User-Agent` sent when the request has none; `nil` sends none.
@@ -80,6 +84,7 @@ extension CurlTransport {
                     try easy.set(CURLOPT_FORBID_REUSE, 1)
                 }
             }
+            try easy.set(CURLOPT_MAXAGE_CONN, Int(max(idleTimeout.components.seconds, 1)))
             try apply(tls, to: easy)
         }
 
@@ -89,6 +94,11 @@ extension CurlTransport {
             try easy.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
             if let caFile = tls.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
             if let caDirectory = tls.caDirectory { try easy.set(CURLOPT_CAPATH, caDirectory) }
+            // An `https` proxy is trusted the way servers are.
+            try easy.set(CURLOPT_PROXY_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
+            try easy.set(CURLOPT_PROXY_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+            if let caFile = tls.caFile { try easy.set(CURLOPT_PROXY_CAINFO, caFile) }
+            if let caDirectory = tls.caDirectory { try easy.set(CURLOPT_PROXY_CAPATH, caDirectory) }
             if let certificate = tls.clientCertificate {
                 try easy.set(CURLOPT_SSLCERT, certificate.certificateFile)
                 try easy.set(CURLOPT_SSLCERTTYPE, "PEM")

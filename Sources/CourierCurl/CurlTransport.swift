@@ -29,11 +29,14 @@ public final class CurlTransport: Transport {
     /// How this transport sets up curl.
     public let configuration: Configuration
     let loop: CurlLoop
+    /// The proxy of each request, from `configuration.proxy` and the environment at creation.
+    private let proxyRouter: ProxyRouter
 
     /// Creates a transport; its I/O thread starts with the first request.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         loop = CurlLoop(configuration: configuration)
+        proxyRouter = ProxyRouter(configuration.proxy)
     }
 
     deinit {
@@ -76,13 +79,21 @@ public final class CurlTransport: Transport {
             throw CourierError(.invalidRequest, "CurlTransport sends only http and https URLs, not \(request.url.absoluteString)",
                                source: "CurlTransport", request: request)
         }
+        let proxy: ProxyServer?
+        do {
+            proxy = proxyRouter.mayUseProxy ? try proxyRouter.proxy(for: request.url) : nil
+        } catch {
+            var error = error
+            error.request = request
+            throw error
+        }
         let id = loop.makeID()
         guard let body = request.body, request.method != .head else {
-            return CurlTransfer(id: id, request: request, context: context, upload: nil, uploadLength: nil)
+            return CurlTransfer(id: id, request: request, context: context, upload: nil, uploadLength: nil, proxy: proxy)
         }
         let length = request.wireHeaderFields[.contentLength].flatMap { Int64($0) } ?? body.contentLength
         guard length != 0 else {
-            return CurlTransfer(id: id, request: request, context: context, upload: nil, uploadLength: nil)
+            return CurlTransfer(id: id, request: request, context: context, upload: nil, uploadLength: nil, proxy: proxy)
         }
         let loop = self.loop
         let upload = UploadChannel(expectedLength: length, wakeReader: { loop.submit(.resumeUpload(id)) })
@@ -91,7 +102,7 @@ public final class CurlTransport: Transport {
             for case .bytes(let data) in segments { bytes.append(data) }
             if bytes.count == segments.count {
                 upload.fill(with: bytes)
-                return CurlTransfer(id: id, request: request, context: context, upload: upload, uploadLength: length)
+                return CurlTransfer(id: id, request: request, context: context, upload: upload, uploadLength: length, proxy: proxy)
             }
         }
         do {
@@ -100,6 +111,6 @@ public final class CurlTransport: Transport {
             error.request = request
             throw error
         }
-        return CurlTransfer(id: id, request: request, context: context, upload: upload, uploadLength: length)
+        return CurlTransfer(id: id, request: request, context: context, upload: upload, uploadLength: length, proxy: proxy)
     }
 }

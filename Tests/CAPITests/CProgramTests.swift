@@ -32,6 +32,52 @@ struct CProgramTests {
         try await runProgram("test_interceptors")
     }
 
+    /// ABI 1.1's client options on both transports, through a forward proxy that asks for
+    /// credentials; the proxy's record shows which requests reached it, and with what.
+    @Test func clientOptionsOfABI11WorkOnBothTransports() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest("test_options")
+        let proxy = try await ForwardProxy.start(credentials: (user: "courier", password: "s3cret"))
+        let cookieFile = artifacts.work.appendingPathComponent("cookies-\(UUID()).txt").path
+        let outcome: CommandOutcome
+        do {
+            outcome = try await withTestServer { server in
+                try await artifacts.runChecked(program, [server.baseURL.absoluteString, "127.0.0.1:\(proxy.port)", cookieFile])
+            }
+        } catch {
+            try await proxy.shutdown()
+            throw error
+        }
+        try await proxy.shutdown()
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+        let forwarded = proxy.forwarded
+        // curl sends plain-http requests to the proxy in absolute form; AsyncHTTPClient tunnels them.
+        #expect(forwarded.contains { $0.method == "GET" && $0.target.hasSuffix("/anything/proxied") && $0.wasAuthorized })
+        #expect(forwarded.contains { $0.method == "CONNECT" && $0.wasAuthorized })
+        #expect(forwarded.contains { $0.target.hasSuffix("/anything/from-environment") && !$0.wasAuthorized })
+        #expect(!forwarded.contains { $0.target.contains("/anything/ignoring-environment") || $0.target.contains("/anything/bypassed") })
+        #expect(forwarded.allSatisfy { $0.proxyAuthorization == nil || $0.wasAuthorized
+                || $0.proxyAuthorization == "Basic " + Data("courier:wr0ng-pa55".utf8).base64EncodedString() })
+    }
+
+    /// The header's poll() example, complete: completions run on the program's own thread.
+    @Test func completionsRunInTheProgramsOwnPollLoop() async throws {
+        try await runProgram("test_event_loop")
+    }
+
+    /// A program compiled against the ABI 1.0 header, kept in c/abi-1.0, runs against this library.
+    @Test func aProgramBuiltAgainstABI10RunsUnchanged() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest("test_abi_1_0", headers: artifacts.cSources.appendingPathComponent("abi-1.0").path)
+        let outcome = try await withTestServer { server in
+            try await artifacts.runChecked(program, [server.baseURL.absoluteString])
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("test_abi_1_0: "), "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+    }
+
     @Test func misusedHandlesReturnErrorsInsteadOfCrashing() async throws {
         try await runProgram("test_handles")
     }

@@ -3,7 +3,7 @@ import Foundation
 import ReadmeBlocks
 import Testing
 
-/// README.md's C, run: every `c` block compiled as the body of `main` and run, and every
+/// README.md's C, run: every `c` block compiled (as the body of `main`, unless it has its own) and run, and every
 /// `Examples/c/courier_get` command run as written, against the loopback test server on the port
 /// that stands for 8080. They join ``CExampleTests``, whose steps write the build directory's courier.pc.
 extension CExampleTests {
@@ -17,10 +17,12 @@ extension CExampleTests {
         try await withTestServer { server in
             for block in blocks {
                 let source = artifacts.work.appendingPathComponent("readme_block_\(block.line).c")
-                let body = block.code.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
-                    .split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
-                try "#include <courier.h>\n#include <stdio.h>\n\nint main(void) {\n\(body)\n    return 0;\n}\n"
-                    .write(to: source, atomically: true, encoding: .utf8)
+                let code = block.code.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
+                // A block with its own main is a whole program; any other is the body of main.
+                let text = code.contains("\nint main(") ? code : "#include <courier.h>\n#include <stdio.h>\n\nint main(void) {\n"
+                    + code.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+                    + "\n    return 0;\n}\n"
+                try text.write(to: source, atomically: true, encoding: .utf8)
                 let program = artifacts.work.appendingPathComponent("bin/readme_block_\(block.line)")
                 let compiled = try await ProcessRunner.run(
                     ["cc"] + CAPIArtifacts.strictC + ["-I\(artifacts.include)", "-o", program.path, source.path] + artifacts.linkFlags)

@@ -21,7 +21,7 @@ struct ReadmeExamplesTests {
             snippets += SnippetRegions.snippets(in: try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
         }
         #expect(snippets.map(\.name) == ["transport", "intro", "login", "headers", "upload", "repository", "repository-usage",
-                                       "curl", "send", "bad-input", "events", "interceptors", "explain", "tls"])
+                                       "curl", "send", "bad-input", "events", "interceptors", "explain", "tls", "proxy"])
         for snippet in snippets {
             #expect(readme.contains("```swift\n" + snippet.code + "\n```"),
                     "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")

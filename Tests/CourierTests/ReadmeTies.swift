@@ -52,7 +52,7 @@ struct ReadmeTies {
         // build), installs them with dpkg into a throwaway root instead of the real system, and
         // builds the C example against them as the README does.
         "scripts/package-deb.sh release": ("Tests/CAPITests/BuiltPackages.swift", [#"appendingPathComponent("scripts/package-deb.sh")"#]),
-        "sudo apt install ./.build/deb/libcourier1_0.1.0_amd64.deb ./.build/deb/libcourier-dev_0.1.0_amd64.deb":
+        "sudo apt install ./.build/deb/libcourier1_0.2.0_amd64.deb ./.build/deb/libcourier-dev_0.2.0_amd64.deb":
             ("Tests/CAPITests/BuiltPackages.swift", [#""dpkg", ["--root=\(root.path)""#, #""--install"] + debs.values.map(\.path)"#]),
         "cc app.c $(pkg-config --cflags --libs courier)": ("Tests/CAPITests/Packaging/use-installed.sh", ["$(pkg-config --cflags --libs courier)"]),
         // A Swift plugin built against the installed runtime, as DebianPackageTests builds swift_stamp.

@@ -1,4 +1,5 @@
 import Foundation
+public import HTTPTypes
 public import Logging
 import Synchronization
 
@@ -27,6 +28,9 @@ public struct Client: Sendable {
         /// Where cookies are kept between requests; `nil` (the default) keeps none. Applied at each
         /// redirect hop, below the interceptors, so cookies set on the way are not lost.
         public var cookieJar: CookieJar?
+        /// Header fields every request gets unless it sets a field of the same name itself (a
+        /// `User-Agent`, an API key); added before the interceptors, so they see and log them.
+        public var defaultHeaders = HTTPFields()
 
         /// The defaults.
         public init() {}
@@ -73,7 +77,12 @@ public struct Client: Sendable {
         let perRequest = request.options[InterceptorsOption.self]
         let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
         let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)
-        return try await chain.run(from: 0, request, context: context)
+        guard !configuration.defaultHeaders.isEmpty else { return try await chain.run(from: 0, request, context: context) }
+        var completed = request
+        for field in configuration.defaultHeaders where request.headerFields[field.name] == nil {
+            completed.headerFields.append(field)
+        }
+        return try await chain.run(from: 0, completed, context: context)
     }
 
     /// The stage after the interceptors: follows redirects, sending each hop through the transport.

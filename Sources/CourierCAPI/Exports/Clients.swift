@@ -6,16 +6,17 @@ import CourierCurl
 @c @implementation
 public func courier_client_options_init(_ options: UnsafeMutablePointer<courier_client_options>?) {
     guard let options else { return }
-    options.pointee = courier_client_options(
-        struct_size: MemoryLayout<courier_client_options>.size,
-        transport: COURIER_TRANSPORT_CURL,
-        timeout_ms: 60_000,
-        connect_timeout_ms: 10_000,
-        follow_redirects: 1,
-        max_redirects: 10,
-        max_body_bytes: Int64(Limits().maxBodyBytes),
-        verify_tls: 1,
-        callback_threads: 2)
+    var defaults = courier_client_options()
+    defaults.transport = COURIER_TRANSPORT_CURL
+    defaults.timeout_ms = 60_000
+    defaults.connect_timeout_ms = 10_000
+    defaults.follow_redirects = 1
+    defaults.max_redirects = 10
+    defaults.max_body_bytes = Int64(Limits().maxBodyBytes)
+    defaults.verify_tls = 1
+    defaults.callback_threads = 2
+    // Every field added after ABI 1.0 defaults to 0 or NULL, which the header's inline _init has set.
+    ExtensibleStruct.initialize(options, with: defaults, firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions)
 }
 
 @c @implementation
@@ -31,7 +32,7 @@ public func courier_client_new(_ options: UnsafePointer<courier_client_options>?
                                                  firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions,
                                                  name: "courier_client_options", in: #function)
         }
-        client.pointee = try register(makeClient(settings), in: #function)
+        client.pointee = try register(ClientOptions(settings).makeClient(), in: #function)
     }
 }
 
@@ -43,52 +44,41 @@ public func courier_client_free(_ client: OpaquePointer?) -> courier_code {
     return COURIER_OK
 }
 
-/// Builds the client `options` describe, refusing values out of range.
-private func makeClient(_ options: courier_client_options) throws -> ClientBox {
-    let function: StaticString = "courier_client_new"
-    guard options.timeout_ms >= 0, options.connect_timeout_ms > 0 else {
-        throw CAPIFailure.invalidArgument("timeout_ms must be 0 or more and connect_timeout_ms more than 0", in: function)
+@c @implementation
+public func courier_client_save_cookies(_ client: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        try clientBox(client, in: #function).saveCookies(in: #function)
     }
-    guard options.max_redirects >= 0, options.max_body_bytes > 0 else {
-        throw CAPIFailure.invalidArgument("max_redirects must be 0 or more and max_body_bytes more than 0", in: function)
+}
+
+@c @implementation
+public func courier_client_completion_fd(_ client: OpaquePointer?, _ fd: UnsafeMutablePointer<Int32>?,
+                                         _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let queue = try completionQueue(of: clientBox(client, in: #function), in: #function)
+        try CInput.store(queue.fileDescriptor, into: fd, "fd", in: #function)
     }
-    guard (1...64).contains(options.callback_threads) else {
-        throw CAPIFailure.invalidArgument("callback_threads must be 1 to 64", in: function)
-    }
-    var configuration = Client.Configuration()
-    configuration.timeout = options.timeout_ms == 0 ? nil : .milliseconds(options.timeout_ms)
-    configuration.connectTimeout = .milliseconds(options.connect_timeout_ms)
-    configuration.limits.maxRedirects = Int(options.max_redirects)
-    configuration.limits.maxBodyBytes = options.max_body_bytes
-    if options.follow_redirects == 0 { configuration.redirects = .disabled }
-    let verify = options.verify_tls != 0
-    let transport: any Transport
-    var shutdown: (@Sendable () async -> Void)?
-    switch options.transport {
-    case COURIER_TRANSPORT_CURL:
-        if verify {
-            transport = CurlTransport.shared
-        } else {
-            var curl = CurlTransport.Configuration()
-            curl.verifyPeer = false
-            curl.verifyHost = false
-            let created = CurlTransport(configuration: curl)
-            shutdown = { await created.shutdown() }
-            transport = created
+}
+
+@c @implementation
+public func courier_client_run_completions(_ client: OpaquePointer?, _ ran: UnsafeMutablePointer<Int>?,
+                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let queue = try completionQueue(of: clientBox(client, in: #function), in: #function)
+        guard !ThreadRole.isInsideCallback else {
+            throw CAPIFailure(COURIER_E_WOULD_BLOCK, "\(#function): completions cannot be run from inside a Courier callback")
         }
-    case COURIER_TRANSPORT_ASYNC_HTTP_CLIENT:
-        var nio = AsyncHTTPClientTransport.Configuration()
-        nio.verifiesCertificates = verify
-        nio.connectTimeout = configuration.connectTimeout
-        let created = AsyncHTTPClientTransport(configuration: nio)
-        shutdown = { try? await created.shutdown() }
-        transport = created
-    default:
-        throw CAPIFailure.invalidArgument("transport \(options.transport.rawValue) is not a courier_transport", in: function)
+        let count = queue.runWaiting()
+        ran?.pointee = count
     }
-    let client = Client(transport: transport, configuration: configuration)
-    let pool = CallbackPool(threads: Int(options.callback_threads), name: "courier-client")
-    return ClientBox(client: client, pool: pool, shutdownOwnedTransport: shutdown)
+}
+
+/// The client's completion queue, or a failure saying it was made without one.
+private func completionQueue(of box: ClientBox, in function: StaticString) throws -> CompletionQueue {
+    guard let queue = box.completionQueue else {
+        throw CAPIFailure.invalidArgument("the client was not created with queue_completions = 1", in: function)
+    }
+    return queue
 }
 
 /// Looks up a client handle or fails naming the function.

@@ -81,5 +81,5 @@ func staticCString(_ string: StaticString) -> UnsafePointer<CChar> {
 
 /// The release version, kept in one place for `courier_version()` and the plugin host table.
 enum CourierVersion {
-    static let string: StaticString = "0.1.0"
+    static let string: StaticString = "0.2.0"
 }

@@ -4,9 +4,8 @@ import Courier
 @c @implementation
 public func courier_interceptor_init(_ interceptor: UnsafeMutablePointer<courier_interceptor>?) {
     guard let interceptor else { return }
-    interceptor.pointee = courier_interceptor(struct_size: MemoryLayout<courier_interceptor>.size, name: nil,
-                                              on_request: nil, on_response: nil, around: nil, user_data: nil,
-                                              destroy: nil)
+    ExtensibleStruct.initialize(interceptor, with: courier_interceptor(),
+                                firstVersionSize: ExtensibleStruct.FirstVersionSize.interceptor)
 }
 
 @c @implementation

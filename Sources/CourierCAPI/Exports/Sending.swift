@@ -5,8 +5,8 @@ import Foundation
 @c @implementation
 public func courier_send_options_init(_ options: UnsafeMutablePointer<courier_send_options>?) {
     guard let options else { return }
-    options.pointee = courier_send_options(struct_size: MemoryLayout<courier_send_options>.size,
-                                           on_data: nil, on_progress: nil, user_data: nil)
+    ExtensibleStruct.initialize(options, with: courier_send_options(),
+                                firstVersionSize: ExtensibleStruct.FirstVersionSize.sendOptions)
 }
 
 @c @implementation
@@ -50,6 +50,7 @@ public func courier_client_send_async(_ client: OpaquePointer?, _ request: Opaqu
         guard let completion else { throw CAPIFailure.invalidArgument("completion is NULL", in: #function) }
         let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
         let pool = client.pool
+        let queue = client.completionQueue
         // A courier_client_free racing this call either waits for this send or refuses it here:
         // the completion runs exactly once, or this call returns an error and it never runs.
         guard pool.begin() else { throw CAPIFailure.invalidHandle("client", in: #function) }
@@ -77,10 +78,15 @@ public func courier_client_send_async(_ client: OpaquePointer?, _ request: Opaqu
             case .failure(let failure):
                 errorHandle = ErrorBox.register(CAPIFailure(failure, in: "courier_client_send_async"))
             }
-            let (completion, userData) = finish.value
-            ThreadRole.inCallback { completion(userData, responseHandle, errorHandle) }
-            callBox.finish()
-            pool.end()
+            let outcome = UncheckedBox((responseHandle, errorHandle))
+            let complete: CompletionQueue.Completion = {
+                let (completion, userData) = finish.value
+                let (response, error) = outcome.value
+                ThreadRole.inCallback { completion(userData, response, error) }
+                callBox.finish()
+                pool.end()
+            }
+            if queue?.deliver(complete) != true { complete() }
         }
         callBox.started(task)
     }

@@ -1,33 +1,55 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
+import Foundation
 
 /// What a `courier_client` handle names: a Swift `Client` whose interceptor list C can change,
 /// and the threads its asynchronous sends run on.
 final class ClientBox: HandleObject {
     static let handleKind = HandleKind.client
 
-    /// The client, and its interceptors as they were added; the client's chain is the same list
-    /// with consecutive inline C interceptors fused into runs.
+    /// The client, and its interceptors as they were added; the client's chain is the stages the
+    /// options fixed (outermost, never removed) and then that list, with consecutive inline C
+    /// interceptors fused into runs.
     private struct State {
         var client: Client
+        let fixedStages: [any Interceptor]
         var added: [any Interceptor]
 
-        mutating func rebuildChain() { client.interceptors = CInterceptorRun.fusing(added) }
+        mutating func rebuildChain() { client.interceptors = fixedStages + CInterceptorRun.fusing(added) }
     }
 
     private let state: Locked<State>
     /// Runs asynchronous sends and their callbacks.
     let pool: CallbackPool
+    /// Where the completions of asynchronous sends wait for the program's own thread, when it asked.
+    let completionQueue: CompletionQueue?
+    /// The Netscape cookie file the client's jar is loaded from and saved to, if any.
+    private let cookieFile: String?
     /// Shuts down the transport this box created, if it created one.
     private let shutdownOwnedTransport: (@Sendable () async -> Void)?
 
-    init(client: Client, pool: CallbackPool, shutdownOwnedTransport: (@Sendable () async -> Void)?) {
-        var state = State(client: client, added: client.interceptors)
+    init(client: Client, fixedStages: [any Interceptor] = [], pool: CallbackPool, completionQueue: CompletionQueue? = nil,
+         cookieFile: String? = nil, shutdownOwnedTransport: (@Sendable () async -> Void)?) {
+        var state = State(client: client, fixedStages: fixedStages, added: client.interceptors)
         state.rebuildChain()
         self.state = Locked(state)
         self.pool = pool
+        self.completionQueue = completionQueue
+        self.cookieFile = cookieFile
         self.shutdownOwnedTransport = shutdownOwnedTransport
+    }
+
+    /// Writes the cookie jar to the cookie file.
+    func saveCookies(in function: StaticString) throws {
+        guard let cookieFile, let jar = snapshot.configuration.cookieJar else {
+            throw CAPIFailure.invalidArgument("the client keeps no cookies: it was created without cookie_file", in: function)
+        }
+        do {
+            try jar.save(to: cookieFile)
+        } catch {
+            throw CAPIFailure.invalidArgument("cookie_file \(cookieFile) cannot be written: \(error.localizedDescription)", in: function)
+        }
     }
 
     /// The client as it is now; a send keeps the chain it started with.
@@ -54,13 +76,21 @@ final class ClientBox: HandleObject {
         }
     }
 
-    /// Refuses new sends; once the sends under way are done (each completing as it would have),
-    /// the pool's threads exit and an owned transport is shut down.
+    /// Refuses new sends and runs the completions still queued on this thread (later ones run on
+    /// the pool); once the sends under way are done (each completing as it would have), the
+    /// cookies are saved, the pool's threads exit and an owned transport is shut down.
     func close() {
-        guard let shutdown = shutdownOwnedTransport else {
+        completionQueue?.close()
+        let jar = cookieFile == nil ? nil : snapshot.configuration.cookieJar
+        let cookieFile = cookieFile
+        let shutdown = shutdownOwnedTransport
+        guard jar != nil || shutdown != nil else {
             pool.stop()
             return
         }
-        pool.stop(whenFinished: { Task { await shutdown() } })
+        pool.stop(whenFinished: {
+            if let jar, let cookieFile { try? jar.save(to: cookieFile) }
+            if let shutdown { Task { await shutdown() } }
+        })
     }
 }

@@ -20,6 +20,19 @@ enum ExtensibleStruct {
         static let pluginMetadata = 32
     }
 
+    /// Writes the first-version part of `value` to a caller's struct, with `struct_size` set to
+    /// that part's size: what an exported `_init` does. A caller may be a program built against
+    /// any 1.x header, so nothing past the first version is written; the header's inline `_init`
+    /// has zeroed the rest (every later field defaults to 0) and sets `struct_size` to its own size.
+    static func initialize<Value>(_ pointer: UnsafeMutablePointer<Value>, with value: Value, firstVersionSize: Int) {
+        precondition(firstVersionSize <= MemoryLayout<Value>.size)
+        var value = value
+        withUnsafeMutableBytes(of: &value) { bytes in
+            bytes.storeBytes(of: firstVersionSize, as: Int.self)
+            UnsafeMutableRawPointer(pointer).copyMemory(from: bytes.baseAddress!, byteCount: firstVersionSize)
+        }
+    }
+
     /// The struct at `pointer` as this library knows it: `defaults` overlaid with the caller's bytes.
     static func read<Value>(_ pointer: UnsafePointer<Value>, over defaults: Value, firstVersionSize: Int,
                             name: String, in function: String) throws -> Value {

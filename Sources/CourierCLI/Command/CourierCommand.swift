@@ -5,7 +5,7 @@ public import Foundation
 /// `courier [METHOD] URL [ITEM…]`: sends one request through Courier's pipeline and prints the exchange.
 public struct CourierCommand: AsyncParsableCommand {
     /// The version `--version` and the default `User-Agent` report.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "courier",

@@ -12,9 +12,13 @@ final class CurlTransfer: Sendable {
     let upload: UploadChannel?
     /// The body length put on the wire as `Content-Length`, when known.
     let uploadLength: Int64?
+    /// The proxy this request goes through, `nil` for direct; decided on the caller's thread.
+    let proxy: ProxyServer?
     private let cancelled = Atomic(false)
 
-    init(id: UInt64, request: Request, context: TransportContext, upload: UploadChannel?, uploadLength: Int64?) {
+    init(id: UInt64, request: Request, context: TransportContext, upload: UploadChannel?, uploadLength: Int64?,
+         proxy: ProxyServer?) {
+        self.proxy = proxy
         self.id = id
         self.request = request
         self.context = context

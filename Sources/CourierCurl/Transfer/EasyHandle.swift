@@ -14,6 +14,8 @@ final class EasyHandle {
     var hasCustomRequest = false
     /// What the last transfer asked of compression, so an unchanged setting is not set again.
     var requestsDecoding: Bool?
+    /// The proxy the last transfer went through (`nil`: direct), so an unchanged route is not set again.
+    private var proxy: ProxyServer?
 
     /// Makes a handle with the transport's constant options and the response callbacks set.
     init(configuration: CurlTransport.Configuration) throws(CurlOptionError) {
@@ -27,12 +29,33 @@ final class EasyHandle {
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         try set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
+        // "" turns off curl's own reading of the proxy variables: `ProxyRouter` has decided the
+        // route of each transfer already, the same way for every transport.
+        try set(CURLOPT_PROXY, "")
         try configuration.apply(to: self)
     }
 
     deinit {
         curl_easy_cleanup(raw)
         errorBuffer.deallocate()
+    }
+
+    /// Sends the next transfer through `proxy`, or direct when `nil`. The credentials go in their
+    /// own options rather than the URL, so curl never has them in a proxy URL it might report.
+    func route(through proxy: ProxyServer?) throws(CurlOptionError) {
+        guard proxy != self.proxy else { return }
+        try set(CURLOPT_PROXY, proxy?.address ?? "")
+        if let username = proxy?.username {
+            try set(CURLOPT_PROXYUSERNAME, username)
+        } else {
+            try set(CURLOPT_PROXYUSERNAME, pointer: nil)
+        }
+        if let password = proxy?.password {
+            try set(CURLOPT_PROXYPASSWORD, password)
+        } else {
+            try set(CURLOPT_PROXYPASSWORD, pointer: nil)
+        }
+        self.proxy = proxy
     }
 
     /// Forgets the last transfer's error text; called before each transfer.

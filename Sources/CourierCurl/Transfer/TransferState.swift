@@ -111,6 +111,7 @@ final class TransferState {
         let wire = request.wireHeaderFields
         easy.clearErrorDetail()
         try easy.set(CURLOPT_URL, request.url.absoluteString)
+        try easy.route(through: transfer.proxy)
         try easy.set(CURLOPT_TIMEOUT_MS, transfer.context.totalTimeout(for: request)?.curlMilliseconds ?? 0)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, transfer.context.connectTimeout.curlMilliseconds)
         try setMethod()

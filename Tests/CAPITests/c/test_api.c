@@ -403,6 +403,15 @@ static void option_structs_have_their_defaults(void)
     CHECK(options.max_body_bytes == 64 * 1024 * 1024);
     CHECK(options.verify_tls == 1);
     CHECK(options.callback_threads == 2);
+    /* ABI 1.1's fields default to 0 or NULL, whatever the memory held before. */
+    CHECK(options.proxy == NULL && options.no_proxy == NULL && options.ignore_environment_proxy == 0);
+    CHECK(options.http_version == COURIER_HTTP_VERSION_AUTO && options.min_tls_version == COURIER_TLS_VERSION_DEFAULT);
+    CHECK(options.ca_file == NULL && options.ca_directory == NULL && options.client_certificate == NULL
+          && options.client_key == NULL && options.client_key_password == NULL && options.skip_host_verification == 0);
+    CHECK(options.max_connections_per_host == 0 && options.max_connections == 0 && options.max_idle_connections == 0
+          && options.idle_timeout_ms == 0 && options.disable_decompression == 0);
+    CHECK(options.user_agent == NULL && options.default_headers == NULL && options.cookie_file == NULL
+          && options.queue_completions == 0);
 
     courier_send_options send;
     memset(&send, 0xab, sizeof send);

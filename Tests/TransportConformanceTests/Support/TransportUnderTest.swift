@@ -19,6 +19,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         makeWith: { settings in
             var configuration = CurlTransport.Configuration()
             configuration.tls = settings.tls
+            configuration.proxy = settings.proxy
             return CurlTransport(configuration: configuration)
         },
         shutdown: { transport in await (transport as? CurlTransport)?.shutdown() })
@@ -28,6 +29,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         makeWith: { settings in
             var configuration = AsyncHTTPClientTransport.Configuration()
             configuration.tls = settings.tls
+            configuration.proxy = settings.proxy
             // AsyncHTTPClient takes its connect timeout when the client is made, not per request.
             if let connectTimeout = settings.connectTimeout { configuration.connectTimeout = connectTimeout }
             return AsyncHTTPClientTransport(configuration: configuration)
@@ -64,14 +66,16 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
     }
 }
 
-/// Settings both transports have: trusted authorities, peer and host-name verification, and
-/// (for a transport that fixes it when made) the connect timeout.
+/// Settings both transports have: trusted authorities, peer and host-name verification, the
+/// proxy, and (for a transport that fixes it when made) the connect timeout.
 struct TransportSettings: Sendable {
     var tls = TLSSettings()
+    var proxy = ProxySettings()
     var connectTimeout: Duration?
 
-    init(tls: TLSSettings = TLSSettings(), connectTimeout: Duration? = nil) {
+    init(tls: TLSSettings = TLSSettings(), proxy: ProxySettings = ProxySettings(), connectTimeout: Duration? = nil) {
         self.tls = tls
+        self.proxy = proxy
         self.connectTimeout = connectTimeout
     }
 

@@ -71,7 +71,7 @@ def test_wheel_is_pure_python(tmp_path: Path) -> None:
         pytest.skip("hatchling is not installed in this environment")
     assert result.returncode == 0, result.stderr
     wheels = list(tmp_path.glob("*.whl"))
-    assert [wheel.name for wheel in wheels] == ["courier-0.1.0-py3-none-any.whl"]
+    assert [wheel.name for wheel in wheels] == ["courier-0.2.0-py3-none-any.whl"]
     names = zipfile.ZipFile(wheels[0]).namelist()
     for required in ("courier/__init__.py", "courier/_courier_cffi.py", "courier/_cdef.h", "courier/py.typed",
                      "courier/httpx.py"):

@@ -5,7 +5,8 @@
 
 Writes OUTPUT_DIR/_cdef.h and OUTPUT_DIR/_courier_cffi.py (default: src/courier). The header
 is preprocessed with `cc -E -P -undef -nostdinc` against the empty stubs in tools/stub, so
-COURIER_API expands to nothing and no system header leaks in; blank lines are dropped so the
+COURIER_API expands to nothing and no system header leaks in; COURIER_ABI_ONLY leaves out
+the header's inline *_init helpers (the binding does their work in _lib.new_struct); blank lines are dropped so the
 output does not depend on the preprocessor's spacing. The ABI version macros are kept as cffi
 `#define` constants. Both outputs are committed; tests/test_drift.py fails when they drift.
 """
@@ -26,7 +27,7 @@ MODULE = "courier._courier_cffi"
 def preprocess(header: Path) -> str:
     compiler = os.environ.get("CC", "cc")
     output = subprocess.run(
-        [compiler, "-E", "-P", "-undef", "-nostdinc", "-I", str(HERE / "stub"), str(header)],
+        [compiler, "-E", "-P", "-undef", "-nostdinc", "-DCOURIER_ABI_ONLY", "-I", str(HERE / "stub"), str(header)],
         check=True, capture_output=True, text=True,
     ).stdout
     lines = [" ".join(line.split()) for line in output.splitlines()]

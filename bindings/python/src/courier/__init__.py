@@ -46,8 +46,8 @@ from ._lib import lib as _lib
 from ._lib import library_path
 from ._models import Headers, Request, Response
 
-__version__ = "0.1.0"
-#: The release version of the libcourier that was loaded, such as "0.1.0".
+__version__ = "0.2.0"
+#: The release version of the libcourier that was loaded, such as "0.2.0".
 library_version: str = _ffi.string(_lib.courier_version()).decode()
 #: The (major, minor) ABI version of the loaded library.
 abi_version: tuple[int, int] = (_lib.courier_abi_version() >> 16, _lib.courier_abi_version() & 0xFFFF)

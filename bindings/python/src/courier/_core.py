@@ -12,7 +12,7 @@ from ._courier_cffi import ffi
 from ._errors import ClosedError, InvalidRequest, PluginError, encode, invoke
 from ._exchange import EventHooks, InterceptorEntry, register
 from ._handles import handles
-from ._lib import lib
+from ._lib import lib, new_struct
 from ._models import Headers, HeaderTypes, Request
 from ._native import QueryTypes, build_request, milliseconds_of, snapshot_request
 
@@ -149,8 +149,7 @@ class _ClientCore:
         self.plugins: list[Plugin] = []
         self._local = threading.local()
         self._cached: set[Any] = set()
-        options = ffi.new("courier_client_options *")
-        lib.courier_client_options_init(options)
+        options = new_struct("courier_client_options")
         options.transport = _TRANSPORTS[transport]
         options.timeout_ms = 0 if timeout is None else _milliseconds(timeout, "timeout")
         if connect_timeout is not None:

@@ -22,7 +22,7 @@ from ._errors import (
     remember,
 )
 from ._handles import handles
-from ._lib import lib
+from ._lib import lib, new_struct
 from ._models import Headers, Response
 from ._native import (
     _string,
@@ -386,8 +386,7 @@ def register(client: Any, interceptor: Any) -> str:
     if around is not None and (on_request is not None or on_response is not None):
         raise TypeError(f"{interceptor!r}: give either around or on_request/on_response, not both")
     name = interceptor_name(interceptor)
-    struct = ffi.new("courier_interceptor *")
-    lib.courier_interceptor_init(struct)
+    struct = new_struct("courier_interceptor")
     name_c = ffi.new("char[]", encode(name, "the interceptor's name"))
     struct.name = name_c
     struct.on_request = _on_request_trampoline if on_request is not None else NULL

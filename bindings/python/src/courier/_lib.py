@@ -73,3 +73,24 @@ def load() -> tuple[Any, str]:
 
 
 lib, library_path = load()
+
+
+
+_INIT_FUNCTIONS = {
+    "courier_client_options": "courier_client_options_init",
+    "courier_send_options": "courier_send_options_init",
+    "courier_interceptor": "courier_interceptor_init",
+}
+
+
+def new_struct(ctype: str) -> Any:
+    """A zeroed extensible struct filled by its exported *_init, sized as this binding's cdef.
+
+    What the header's inline *_init does for C: the library writes only the struct's first
+    version, every later field keeps its default of 0, and struct_size tells the library how
+    much of the struct this binding knows.
+    """
+    struct = ffi.new(f"{ctype} *")
+    getattr(lib, _INIT_FUNCTIONS[ctype])(struct)
+    struct.struct_size = ffi.sizeof(ctype)
+    return struct

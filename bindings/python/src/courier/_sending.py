@@ -13,7 +13,7 @@ from ._core import _ClientCore, _in_flight, _registry_lock
 from ._courier_cffi import ffi
 from ._errors import CourierError, check, from_error
 from ._handles import handles
-from ._lib import lib
+from ._lib import lib, new_struct
 from ._models import Request, Response
 from ._native import copy_response
 
@@ -111,8 +111,7 @@ def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming
     options = NULL
     user_data = handles.add(state)
     if streaming:
-        options = ffi.new("courier_send_options *")
-        lib.courier_send_options_init(options)
+        options = new_struct("courier_send_options")
         options.on_data = _data_trampoline
         options.user_data = user_data
     call = ffi.new("courier_call **")

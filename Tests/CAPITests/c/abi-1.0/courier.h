@@ -1,0 +1,757 @@
+/*
+ * courier.h: the C interface of Courier, an HTTP request pipeline.
+ *
+ * A C program links libcourier.so and includes this header. It builds a request, sends it
+ * through a client's ordered chain of interceptors to a transport (libcurl by default), and
+ * reads the response:
+ *
+ *     courier_client *client = NULL;
+ *     courier_request *request = NULL;
+ *     courier_response *response = NULL;
+ *     courier_error *error = NULL;
+ *     if (courier_client_new(NULL, &client, &error) != COURIER_OK
+ *         || courier_request_new("GET", "http://127.0.0.1:8080/get", &request, &error) != COURIER_OK
+ *         || courier_request_set_header(request, "Accept", "application/json", &error) != COURIER_OK
+ *         || courier_client_send(client, request, &response, &error) != COURIER_OK) {
+ *         fprintf(stderr, "%s\n", courier_error_message(error));
+ *     } else {
+ *         int status = 0;
+ *         const void *body = NULL;
+ *         size_t length = 0;
+ *         courier_response_status(response, &status, NULL);
+ *         courier_response_body(response, &body, &length, NULL);
+ *         printf("%d %.*s\n", status, (int)length, (const char *)body);
+ *     }
+ *     courier_error_free(error);
+ *     courier_response_free(response);
+ *     courier_request_free(request);
+ *     courier_client_free(client);
+ *
+ * Conventions, true of every function unless its comment says otherwise:
+ *
+ *  - Errors. Every function that can fail returns a courier_code, COURIER_OK (0) on success.
+ *    Its last parameter, `courier_error **error`, may be NULL; when it is not NULL and the call
+ *    fails, *error receives a new error object (code, message, stage) that the caller frees
+ *    with courier_error_free. On success *error is left untouched.
+ *  - Handles. Objects are opaque handles. A handle is validated on every call: NULL, a freed
+ *    handle, a handle of the wrong kind or a pointer that never came from this library yields
+ *    COURIER_E_INVALID_HANDLE, never a crash. Freeing NULL is allowed and does nothing;
+ *    freeing twice returns COURIER_E_INVALID_HANDLE.
+ *  - Inputs are copied. Strings passed in must be NUL-terminated UTF-8 and may be freed as soon
+ *    as the call returns. Invalid UTF-8 yields COURIER_E_INVALID_ARGUMENT.
+ *  - Outputs are borrowed. A `const char *` or `const void *` returned through an out
+ *    parameter belongs to the object it came from; it stays valid until that object is changed
+ *    or freed, whichever comes first. Copy it to keep it longer.
+ *  - Threads. Clients are thread-safe: any number of threads may send through one client at
+ *    once. A request or response may be used from any thread but by one thread at a time.
+ *  - Callbacks. Every callback receives the `user_data` given with it. The comment of each
+ *    callback type says on which thread it runs.
+ *  - Extensible structs start with `struct_size`; fill them with their *_init function, which
+ *    sets struct_size and the defaults, then change the fields you need. New fields are only
+ *    ever appended, and a library reads exactly `struct_size` bytes: a program built against an
+ *    older 1.x header is read up to its size (the newer fields keep their defaults); one built
+ *    against a newer header is accepted by an older library when every field that library does
+ *    not know is zero, and refused with COURIER_E_INVALID_ARGUMENT naming the struct when one is
+ *    set. A struct_size below the struct's ABI 1.0 size is refused. No struct is passed by
+ *    value and there are no varargs, so the ABI is the same for every foreign-function caller.
+ *
+ * The ABI major version changes when an existing function or struct changes incompatibly;
+ * the minor version when something is added. Plugins (see courier_plugin.h) are refused
+ * when built against another major version.
+ */
+#ifndef COURIER_H
+#define COURIER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * COURIER_API marks the library's functions. A plugin includes courier_plugin.h, which defines
+ * COURIER_NO_PROTOTYPES: a plugin must reach the host through courier_host_api, so calling a
+ * library function directly is flagged at compile time.
+ */
+#if defined(COURIER_NO_PROTOTYPES) && (defined(__GNUC__) || defined(__clang__))
+#define COURIER_API __attribute__((deprecated("plugins call the host through courier_host_api")))
+#elif defined(__GNUC__) || defined(__clang__)
+#define COURIER_API __attribute__((visibility("default")))
+#else
+#define COURIER_API
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* Versions                                                                                  */
+
+/** The ABI major version this header describes. */
+#define COURIER_ABI_MAJOR 1
+/** The ABI minor version this header describes. */
+#define COURIER_ABI_MINOR 0
+/** Both, packed as courier_abi_version() returns them. */
+#define COURIER_ABI_VERSION ((uint32_t)((COURIER_ABI_MAJOR << 16) | COURIER_ABI_MINOR))
+
+/* ---------------------------------------------------------------------------------------- */
+/* Result codes and errors                                                                   */
+
+/**
+ * The outcome of a call. Values are stable; new ones may be added in a minor version, so treat
+ * an unknown value as a failure.
+ */
+typedef enum courier_code {
+    COURIER_OK = 0,
+    /** An argument was NULL where a value is required, out of range, or not valid UTF-8. */
+    COURIER_E_INVALID_ARGUMENT = 1,
+    /** A handle was NULL, already freed, of another kind, or not from this library. */
+    COURIER_E_INVALID_HANDLE = 2,
+    /** The request could not be built: a bad URL, method, header name or value, or query item. */
+    COURIER_E_INVALID_REQUEST = 3,
+    /** A body could not be encoded: invalid JSON text, an unreadable file. */
+    COURIER_E_ENCODING = 4,
+    /** The body cannot be sent again (a callback body already consumed). */
+    COURIER_E_BODY_NOT_REPLAYABLE = 5,
+    /** No connection could be made to the server. */
+    COURIER_E_CANNOT_CONNECT = 6,
+    /** The connect or total deadline passed. */
+    COURIER_E_TIMED_OUT = 7,
+    /** The send was cancelled. */
+    COURIER_E_CANCELLED = 8,
+    /** TLS failed or was refused. */
+    COURIER_E_INSECURE = 9,
+    /** The server's reply was not valid HTTP, or broke off. */
+    COURIER_E_INVALID_RESPONSE = 10,
+    /** The response status was not acceptable (raised by interceptors that validate). */
+    COURIER_E_UNACCEPTABLE_STATUS = 11,
+    /** A configured bound was exceeded: header size or count, body size, decompression ratio. */
+    COURIER_E_LIMIT_EXCEEDED = 12,
+    /** Too many redirects, or a redirect loop. */
+    COURIER_E_TOO_MANY_REDIRECTS = 13,
+    /** An interceptor failed, or misbehaved (an unknown action, RESPOND without a response). */
+    COURIER_E_INTERCEPTOR = 14,
+    /** A plugin could not be loaded: missing file or symbol, ABI mismatch, init failure. */
+    COURIER_E_PLUGIN = 15,
+    /** A blocking call was made where it would deadlock, such as a blocking send from a callback. */
+    COURIER_E_WOULD_BLOCK = 16,
+    /** The header, interceptor or value asked for does not exist. */
+    COURIER_E_NOT_FOUND = 17,
+    /** The operation does not apply to this object, such as reading a body streamed from a file. */
+    COURIER_E_UNSUPPORTED = 18,
+    /** Any other failure; the error message says what. */
+    COURIER_E_INTERNAL = 19,
+    /** The response's content type was not acceptable (raised by interceptors that validate). */
+    COURIER_E_UNACCEPTABLE_CONTENT_TYPE = 20,
+    /** A response body could not be decoded (raised by interceptors that decode). */
+    COURIER_E_DECODING = 21
+} courier_code;
+
+/** An error: a code, a message for people, and the pipeline stage it came from. */
+typedef struct courier_error courier_error;
+
+/**
+ * A short, static description of `code` ("invalid handle"). Never NULL; unknown codes give
+ * "unknown error code". Thread-safe; the string lives forever.
+ */
+COURIER_API const char *courier_strerror(courier_code code);
+
+/** The error's code; COURIER_E_INVALID_HANDLE when `error` is not a live error. */
+COURIER_API courier_code courier_error_code(const courier_error *error);
+
+/**
+ * The error's message: what failed and, where known, which block or stage caused it. Borrowed
+ * until the error is freed. Never NULL: an invalid handle gives a static message saying so.
+ */
+COURIER_API const char *courier_error_message(const courier_error *error);
+
+/**
+ * The pipeline stage the error arose in (an interceptor's name, "redirects", "transport"), or
+ * NULL when it arose outside the pipeline. Borrowed until the error is freed.
+ */
+COURIER_API const char *courier_error_stage(const courier_error *error);
+
+/** The HTTP status of the response the error carries, or 0 when there is none. */
+COURIER_API int courier_error_status(const courier_error *error);
+
+/** Frees an error. NULL is allowed; a freed or foreign handle returns COURIER_E_INVALID_HANDLE. */
+COURIER_API courier_code courier_error_free(courier_error *error);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Versions (functions)                                                                      */
+
+/** The library's ABI version, (major << 16) | minor; compare its major with COURIER_ABI_MAJOR. */
+COURIER_API uint32_t courier_abi_version(void);
+
+/** The library's release version, such as "0.1.0". Static; never NULL. */
+COURIER_API const char *courier_version(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Callbacks shared by several objects                                                       */
+
+/**
+ * Releases `user_data` once nothing uses it any more: the object that held it was freed or
+ * removed and no send still runs its callbacks. Runs exactly once, on the thread that drops the
+ * last use (the freeing thread, or the thread that finishes the last send).
+ */
+typedef void (*courier_destroy_fn)(void *user_data);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Requests                                                                                  */
+
+/**
+ * A request: method, URL, header fields, body and timeout. Every setter validates its input
+ * and leaves the request unchanged when it fails.
+ */
+typedef struct courier_request courier_request;
+
+/**
+ * Creates a request for `method` ("GET", "POST", or any valid token) and the absolute `url`
+ * ("https://example.com/path?q=1"). Fails with COURIER_E_INVALID_REQUEST when the method is
+ * not a token or the URL has no scheme or host. Free with courier_request_free.
+ */
+COURIER_API courier_code courier_request_new(const char *method, const char *url, courier_request **request,
+                                 courier_error **error);
+
+/**
+ * Creates a request for `endpoint` resolved against `base_url` as the Swift builder's BaseURL and
+ * Endpoint blocks do, by RFC 3986 reference resolution: base "https://api.example.com/v1/" with
+ * endpoint "users/42" gives "https://api.example.com/v1/users/42", while base
+ * "https://api.example.com/v1" (no trailing slash) gives "https://api.example.com/users/42", and
+ * an endpoint starting with "/" replaces the whole path.
+ */
+COURIER_API courier_code courier_request_new_endpoint(const char *method, const char *base_url, const char *endpoint,
+                                          courier_request **request, courier_error **error);
+
+/** Creates an independent copy of `request`, body and all. Free it with courier_request_free. */
+COURIER_API courier_code courier_request_clone(const courier_request *request, courier_request **clone,
+                                   courier_error **error);
+
+/** Frees a request. NULL is allowed. A request that is being sent may be freed: sends copy it. */
+COURIER_API courier_code courier_request_free(courier_request *request);
+
+/** Replaces the method. */
+COURIER_API courier_code courier_request_set_method(courier_request *request, const char *method, courier_error **error);
+
+/**
+ * Appends the query item `name`=`value`, percent-encoding both. A NULL `value` appends the bare
+ * flag `name`.
+ */
+COURIER_API courier_code courier_request_add_query(courier_request *request, const char *name, const char *value,
+                                       courier_error **error);
+
+/**
+ * Sets header `name` to `value`, replacing every existing line of that name. Names are
+ * case-insensitive tokens; values may not contain CR, LF or NUL (COURIER_E_INVALID_REQUEST).
+ */
+COURIER_API courier_code courier_request_set_header(courier_request *request, const char *name, const char *value,
+                                        courier_error **error);
+
+/** Adds a line `name: value`, keeping existing lines of that name. */
+COURIER_API courier_code courier_request_add_header(courier_request *request, const char *name, const char *value,
+                                        courier_error **error);
+
+/** Removes every line named `name`; COURIER_E_NOT_FOUND when there was none. */
+COURIER_API courier_code courier_request_remove_header(courier_request *request, const char *name, courier_error **error);
+
+/** Adds the cookie `name`=`value` to the request's Cookie header. */
+COURIER_API courier_code courier_request_add_cookie(courier_request *request, const char *name, const char *value,
+                                        courier_error **error);
+
+/** Sets `Authorization: Bearer <token>`. */
+COURIER_API courier_code courier_request_set_bearer_auth(courier_request *request, const char *token, courier_error **error);
+
+/** Sets `Authorization: Basic <base64(username:password)>`; the username may not contain ':'. */
+COURIER_API courier_code courier_request_set_basic_auth(courier_request *request, const char *username, const char *password,
+                                            courier_error **error);
+
+/** Sets how long the whole exchange may take, in milliseconds; 0 uses the client's timeout. */
+COURIER_API courier_code courier_request_set_timeout_ms(courier_request *request, int64_t milliseconds, courier_error **error);
+
+/*
+ * Bodies. Each setter replaces the previous body and sets Content-Type unless the request
+ * already has one. A `content_type` of NULL picks the default named in each comment.
+ */
+
+/** Sends `length` bytes from `data` (copied). Default type: application/octet-stream. */
+COURIER_API courier_code courier_request_set_body_bytes(courier_request *request, const void *data, size_t length,
+                                            const char *content_type, courier_error **error);
+
+/** Sends the UTF-8 text `text`. Default type: text/plain; charset=utf-8. */
+COURIER_API courier_code courier_request_set_body_string(courier_request *request, const char *text,
+                                             const char *content_type, courier_error **error);
+
+/** Sends the JSON text `json`, which must parse as JSON (COURIER_E_ENCODING otherwise). Type: application/json. */
+COURIER_API courier_code courier_request_set_body_json(courier_request *request, const char *json, courier_error **error);
+
+/**
+ * Appends the field `name`=`value` to an application/x-www-form-urlencoded body. The first call
+ * replaces any other kind of body.
+ */
+COURIER_API courier_code courier_request_add_form_field(courier_request *request, const char *name, const char *value,
+                                            courier_error **error);
+
+/**
+ * Streams the file at `path` as the body, read when the request is sent, with its length as
+ * Content-Length. The file must exist and be readable now (COURIER_E_ENCODING otherwise).
+ * Default type: application/octet-stream.
+ */
+COURIER_API courier_code courier_request_set_body_file(courier_request *request, const char *path, const char *content_type,
+                                           courier_error **error);
+
+/*
+ * Multipart bodies (multipart/form-data). Each call appends a part; the first replaces any other
+ * kind of body. Files are streamed from disk when the request is sent, never held in memory.
+ */
+
+/** Appends a text field part. */
+COURIER_API courier_code courier_request_add_multipart_field(courier_request *request, const char *name, const char *value,
+                                                 courier_error **error);
+
+/**
+ * Appends a part holding `length` bytes of `data` (copied), with an optional `filename` and a
+ * `content_type` (default application/octet-stream).
+ */
+COURIER_API courier_code courier_request_add_multipart_data(courier_request *request, const char *name, const char *filename,
+                                                const char *content_type, const void *data, size_t length,
+                                                courier_error **error);
+
+/**
+ * Appends a part streamed from the file at `path`. `filename` defaults to the path's last
+ * component and `content_type` to one guessed from its extension.
+ */
+COURIER_API courier_code courier_request_add_multipart_file(courier_request *request, const char *name, const char *path,
+                                                const char *filename, const char *content_type,
+                                                courier_error **error);
+
+/**
+ * Fills `buffer` with up to `capacity` bytes of a callback body. Returns how many bytes it
+ * wrote, 0 at the end of the body, or -1 to abort the send (COURIER_E_ENCODING).
+ *
+ * Runs on a thread of Courier's callback pool, never on Swift's cooperative pool, so it may
+ * block (on a pipe, a socket, a file); it is called again only after it returned.
+ */
+typedef int64_t (*courier_read_fn)(void *user_data, void *buffer, size_t capacity);
+
+/**
+ * Streams the body from `read`, called until it returns 0. `length` is the exact body length,
+ * sent as Content-Length, or -1 when unknown (the body goes chunked). Such a body is one-shot:
+ * a retry or a 307 redirect after it was read fails with COURIER_E_BODY_NOT_REPLAYABLE instead
+ * of sending an empty body. `destroy` (may be NULL) releases `user_data` once the request and
+ * every send of it are done with the callback. Default type: application/octet-stream.
+ */
+COURIER_API courier_code courier_request_set_body_callback(courier_request *request, courier_read_fn read, void *user_data,
+                                               courier_destroy_fn destroy, int64_t length,
+                                               const char *content_type, courier_error **error);
+
+/** The method, such as "GET". Borrowed. */
+COURIER_API courier_code courier_request_method(const courier_request *request, const char **method, courier_error **error);
+
+/** The absolute URL, query included, percent-encoded. Borrowed. */
+COURIER_API courier_code courier_request_url(const courier_request *request, const char **url, courier_error **error);
+
+/**
+ * The value of header `name`, its lines joined with ", " ("; " for Cookie). Borrowed.
+ * COURIER_E_NOT_FOUND when the request has no such header.
+ */
+COURIER_API courier_code courier_request_header(const courier_request *request, const char *name, const char **value,
+                                    courier_error **error);
+
+/** How many header lines the request has. */
+COURIER_API courier_code courier_request_header_count(const courier_request *request, size_t *count, courier_error **error);
+
+/** The header line at `index`, from 0, in order. Borrowed. COURIER_E_NOT_FOUND past the end. */
+COURIER_API courier_code courier_request_header_at(const courier_request *request, size_t index, const char **name,
+                                       const char **value, courier_error **error);
+
+/**
+ * The body's bytes, when they are in memory (bytes, text, JSON, form, multipart without files).
+ * Borrowed; `*data` is followed by a NUL byte not counted in `*length`. A request without a body
+ * gives length 0. Bodies streamed from a file or a callback give COURIER_E_UNSUPPORTED.
+ */
+COURIER_API courier_code courier_request_body(const courier_request *request, const void **data, size_t *length,
+                                  courier_error **error);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Responses                                                                                 */
+
+/** A response: status, header fields and the body read into memory. */
+typedef struct courier_response courier_response;
+
+/**
+ * Creates a response with `status` (100-999) and no headers or body, for an interceptor that
+ * answers on its own (courier_exchange_respond) or for tests. Free with courier_response_free
+ * unless ownership passes to courier_exchange_respond.
+ */
+COURIER_API courier_code courier_response_new(int status, courier_response **response, courier_error **error);
+
+/** Frees a response. NULL is allowed. */
+COURIER_API courier_code courier_response_free(courier_response *response);
+
+/** The status code, such as 200. */
+COURIER_API courier_code courier_response_status(const courier_response *response, int *status, courier_error **error);
+
+/** The URL of the request that produced this response (the last one, after redirects). Borrowed. */
+COURIER_API courier_code courier_response_url(const courier_response *response, const char **url, courier_error **error);
+
+/** The value of header `name`, lines joined with ", ". Borrowed. COURIER_E_NOT_FOUND when absent. */
+COURIER_API courier_code courier_response_header(const courier_response *response, const char *name, const char **value,
+                                     courier_error **error);
+
+/** How many header lines the response has. */
+COURIER_API courier_code courier_response_header_count(const courier_response *response, size_t *count, courier_error **error);
+
+/** The header line at `index`, from 0. Borrowed. COURIER_E_NOT_FOUND past the end. */
+COURIER_API courier_code courier_response_header_at(const courier_response *response, size_t index, const char **name,
+                                        const char **value, courier_error **error);
+
+/**
+ * The body. Borrowed; `*data` is followed by a NUL byte not counted in `*length`. Empty (length
+ * 0) when the send streamed the body to an on_data callback.
+ */
+COURIER_API courier_code courier_response_body(const courier_response *response, const void **data, size_t *length,
+                                   courier_error **error);
+
+/** Replaces the status. */
+COURIER_API courier_code courier_response_set_status(courier_response *response, int status, courier_error **error);
+
+/** Sets header `name` to `value`, replacing existing lines of that name; validated as for requests. */
+COURIER_API courier_code courier_response_set_header(courier_response *response, const char *name, const char *value,
+                                         courier_error **error);
+
+/** Adds a header line, keeping existing lines of that name. */
+COURIER_API courier_code courier_response_add_header(courier_response *response, const char *name, const char *value,
+                                         courier_error **error);
+
+/** Removes every line named `name`; COURIER_E_NOT_FOUND when there was none. */
+COURIER_API courier_code courier_response_remove_header(courier_response *response, const char *name, courier_error **error);
+
+/** Replaces the body with `length` bytes of `data` (copied). */
+COURIER_API courier_code courier_response_set_body(courier_response *response, const void *data, size_t length,
+                                       courier_error **error);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Clients                                                                                   */
+
+/** Sends requests: an ordered chain of interceptors around a transport. Thread-safe. */
+typedef struct courier_client courier_client;
+
+/** Which transport a client sends through. */
+typedef enum courier_transport {
+    /** libcurl's multi interface on a dedicated I/O thread. The default. */
+    COURIER_TRANSPORT_CURL = 0,
+    /** swift-server/async-http-client on SwiftNIO. */
+    COURIER_TRANSPORT_ASYNC_HTTP_CLIENT = 1
+} courier_transport;
+
+/** Settings for courier_client_new. Initialise with courier_client_options_init. */
+typedef struct courier_client_options {
+    /** sizeof(courier_client_options), set by courier_client_options_init. */
+    size_t struct_size;
+    /** The transport; default COURIER_TRANSPORT_CURL. */
+    courier_transport transport;
+    /** Total deadline of a request without its own timeout, in ms; default 60000; 0 for none. */
+    int64_t timeout_ms;
+    /** How long connecting (TCP and TLS) may take, in ms; default 10000. */
+    int64_t connect_timeout_ms;
+    /** Follow redirects: 1 (default) or 0. */
+    int32_t follow_redirects;
+    /** The most redirects one send follows; default 10. */
+    int32_t max_redirects;
+    /** The largest response body read into memory, in bytes; default 64 MiB. */
+    int64_t max_body_bytes;
+    /** Verify TLS certificates and host names: 1 (default) or 0 (for tests only). */
+    int32_t verify_tls;
+    /** Threads that run asynchronous sends and their callbacks; default 2, at most 64. */
+    int32_t callback_threads;
+} courier_client_options;
+
+/** Fills `options` with struct_size and the defaults. */
+COURIER_API void courier_client_options_init(courier_client_options *options);
+
+/**
+ * Creates a client. `options` may be NULL for the defaults. Fails with COURIER_E_INVALID_ARGUMENT
+ * when a field is out of range or struct_size is smaller than the first version of the struct.
+ * Free with courier_client_free.
+ */
+COURIER_API courier_code courier_client_new(const courier_client_options *options, courier_client **client,
+                                courier_error **error);
+
+/**
+ * Frees a client. Sends under way complete first, on either transport, each with the response or
+ * error it would have had (their callbacks still run); then the client's threads end and a
+ * transport it created is shut down. The destroy callbacks of its interceptors run once the last
+ * send using them is done. A send or courier_client_send_async racing the free from another
+ * thread either counts as under way or fails with COURIER_E_INVALID_HANDLE: a completion never
+ * goes missing.
+ */
+COURIER_API courier_code courier_client_free(courier_client *client);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Sending                                                                                   */
+
+/**
+ * Receives the response body chunk by chunk when set in courier_send_options, instead of the
+ * body being collected into the response. Return 0 to go on, anything else to abort the send
+ * (COURIER_E_CANCELLED). `data` is borrowed for the duration of the call.
+ *
+ * Runs on the thread that runs the send: the caller's thread for courier_client_send, a
+ * callback-pool thread for courier_client_send_async. It may block, which slows the download
+ * (the transport stops reading) but holds no other send.
+ */
+typedef int (*courier_data_fn)(void *user_data, const void *data, size_t length);
+
+/**
+ * Reports progress: bytes sent and received so far, and the totals when known (-1 when not).
+ * Runs on the transport's I/O thread; it must return quickly and must not call Courier.
+ */
+typedef void (*courier_progress_fn)(void *user_data, int64_t sent, int64_t send_total, int64_t received,
+                                    int64_t receive_total);
+
+/** Per-send settings. Initialise with courier_send_options_init. */
+typedef struct courier_send_options {
+    /** sizeof(courier_send_options), set by courier_send_options_init. */
+    size_t struct_size;
+    /** Receives the response body as it arrives; NULL (default) collects it into the response. */
+    courier_data_fn on_data;
+    /** Receives progress; NULL (default) for none. */
+    courier_progress_fn on_progress;
+    /** Passed to on_data and on_progress. */
+    void *user_data;
+} courier_send_options;
+
+/** Fills `options` with struct_size and the defaults. */
+COURIER_API void courier_send_options_init(courier_send_options *options);
+
+/**
+ * Sends `request` through the client's interceptors and transport and waits for the whole
+ * response, which *response receives (free it with courier_response_free). Any status is a
+ * success; use an interceptor to turn unacceptable statuses into errors.
+ *
+ * Blocks the calling thread, which must be one of the caller's own: the pipeline, including
+ * every interceptor callback, runs on this thread while it waits, so a send costs no thread
+ * handoff. Called from inside a Courier callback it fails at once with COURIER_E_WOULD_BLOCK.
+ */
+COURIER_API courier_code courier_client_send(courier_client *client, const courier_request *request,
+                                 courier_response **response, courier_error **error);
+
+/** courier_client_send with per-send options (streaming body, progress); `options` may be NULL. */
+COURIER_API courier_code courier_client_send_with(courier_client *client, const courier_request *request,
+                                      const courier_send_options *options, courier_response **response,
+                                      courier_error **error);
+
+/** A send under way, returned by courier_client_send_async, to cancel or wait for it. */
+typedef struct courier_call courier_call;
+
+/**
+ * Receives the outcome of an asynchronous send: exactly one of `response` and `error` is not
+ * NULL, and the callee owns it (free it with courier_response_free or courier_error_free).
+ * Runs exactly once per send, also after a cancel (with COURIER_E_CANCELLED), on a thread of the
+ * client's callback pool; it may block, which holds that thread only.
+ */
+typedef void (*courier_completion_fn)(void *user_data, courier_response *response, courier_error *error);
+
+/**
+ * Starts sending `request` and returns at once. `completion` runs exactly once when the send
+ * ends. When `call` is not NULL it receives a handle to cancel or wait for the send; free it
+ * with courier_call_free whenever you like (freeing does not cancel). If this function fails,
+ * nothing was started and `completion` never runs.
+ */
+COURIER_API courier_code courier_client_send_async(courier_client *client, const courier_request *request,
+                                       const courier_send_options *options, courier_completion_fn completion,
+                                       void *user_data, courier_call **call, courier_error **error);
+
+/**
+ * Cancels the send: the transfer is aborted and the completion runs with COURIER_E_CANCELLED,
+ * unless the send had already finished (then it runs with the outcome). Cancelling twice, or
+ * after completion, is COURIER_OK.
+ */
+COURIER_API courier_code courier_call_cancel(courier_call *call, courier_error **error);
+
+/**
+ * Blocks until the send's completion callback has returned. Fails with COURIER_E_WOULD_BLOCK
+ * from inside a Courier callback.
+ */
+COURIER_API courier_code courier_call_wait(courier_call *call, courier_error **error);
+
+/** Frees a call handle; the send goes on. NULL is allowed. */
+COURIER_API courier_code courier_call_free(courier_call *call);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Interceptors                                                                              */
+
+/**
+ * One pass of a request through one interceptor: the request it received, the response once
+ * there is one, and what the interceptor decides. Borrowed by the callback; valid only during it.
+ */
+typedef struct courier_exchange courier_exchange;
+
+/** What an interceptor callback tells the chain to do next. */
+typedef enum courier_action {
+    /** Go on: pass the (possibly edited) request on, or return the (possibly edited) response. */
+    COURIER_ACTION_CONTINUE = 0,
+    /** Answer with the response given to courier_exchange_respond, skipping the rest of the chain. */
+    COURIER_ACTION_RESPOND = 1,
+    /** Fail the send with the code and message given to courier_exchange_fail. */
+    COURIER_ACTION_FAIL = 2,
+    /** From on_response only: send the (possibly edited) request through the rest of the chain again. */
+    COURIER_ACTION_RETRY = 3
+} courier_action;
+
+/**
+ * An interceptor callback. Any other return value than a courier_action fails the send with
+ * COURIER_E_INTERCEPTOR, naming the interceptor.
+ */
+typedef courier_action (*courier_exchange_fn)(void *user_data, courier_exchange *exchange);
+
+/**
+ * An interceptor written in C. Give either `around`, or one or both of `on_request` and
+ * `on_response`:
+ *
+ *  - on_request runs before the rest of the chain. It may edit the request
+ *    (courier_exchange_request), answer on its own (RESPOND) or fail (FAIL).
+ *  - on_response runs after the rest of the chain returned a response, with its body read into
+ *    memory (up to max_body_bytes). It may edit the response (courier_exchange_response), replace
+ *    it (RESPOND), fail, or RETRY (at most 8 times a send).
+ *  - around wraps the rest of the chain: it calls courier_exchange_proceed, which blocks until
+ *    the rest returns, as often as it likes, then returns CONTINUE with the last response, or
+ *    RESPOND or FAIL.
+ *
+ * A callback that runs longer than the request's timeout fails the send with COURIER_E_TIMED_OUT
+ * once it returns (C code cannot be interrupted).
+ *
+ * Threads: on_request and on_response run on the thread running the send (the caller's thread
+ * for a blocking send, a callback-pool thread for an asynchronous one, a Swift task's thread
+ * for a Swift caller). They cost no thread handoff and must not block for long. `around` always
+ * runs on a thread that is not Swift's cooperative pool and may block.
+ */
+typedef struct courier_interceptor {
+    /** sizeof(courier_interceptor), set by courier_interceptor_init. */
+    size_t struct_size;
+    /** The name used in errors and logs (copied); required. */
+    const char *name;
+    /** Runs before the rest of the chain; may be NULL. */
+    courier_exchange_fn on_request;
+    /** Runs after the rest of the chain; may be NULL. */
+    courier_exchange_fn on_response;
+    /** Wraps the rest of the chain; when set, on_request and on_response must be NULL. */
+    courier_exchange_fn around;
+    /** Passed to every callback. */
+    void *user_data;
+    /** Releases user_data once the interceptor is removed and no send uses it; may be NULL. */
+    courier_destroy_fn destroy;
+} courier_interceptor;
+
+/** Fills `interceptor` with struct_size and NULLs. */
+COURIER_API void courier_interceptor_init(courier_interceptor *interceptor);
+
+/**
+ * Appends an interceptor to the client's chain (the first added is outermost). Sends already
+ * under way keep the chain they started with. C, plugin and Swift interceptors share one chain.
+ * On failure nothing is registered and `destroy` is not called: `user_data` stays the caller's.
+ */
+COURIER_API courier_code courier_client_add_interceptor(courier_client *client, const courier_interceptor *interceptor,
+                                            courier_error **error);
+
+/**
+ * Removes the interceptors named `name` from the client; COURIER_E_NOT_FOUND when none is.
+ * Their destroy callbacks run once no send uses them.
+ */
+COURIER_API courier_code courier_client_remove_interceptor(courier_client *client, const char *name, courier_error **error);
+
+/*
+ * The exchange functions below work only while the callback that received `exchange` runs (from
+ * any thread). Once it returns, the exchange handle and the request and response handles taken
+ * from it fail with COURIER_E_INVALID_HANDLE, also for a call racing that return.
+ */
+
+/**
+ * The request of this pass, editable in on_request, in on_response (before a RETRY) and in
+ * around (before courier_exchange_proceed). Borrowed: do not free it.
+ */
+COURIER_API courier_code courier_exchange_request(courier_exchange *exchange, courier_request **request,
+                                      courier_error **error);
+
+/**
+ * The response of this pass, editable; COURIER_E_NOT_FOUND before there is one (in on_request,
+ * or in around before courier_exchange_proceed succeeded). Borrowed: do not free it.
+ */
+COURIER_API courier_code courier_exchange_response(courier_exchange *exchange, courier_response **response,
+                                       courier_error **error);
+
+/**
+ * Sets the response to answer with when the callback returns COURIER_ACTION_RESPOND. Takes
+ * ownership of `response` on success: do not free it afterwards, even if the callback then
+ * returns another action. The exchange's own response (from courier_exchange_response) may be
+ * passed too; it stays borrowed.
+ */
+COURIER_API courier_code courier_exchange_respond(courier_exchange *exchange, courier_response *response,
+                                      courier_error **error);
+
+/**
+ * Sets the error to fail with when the callback returns COURIER_ACTION_FAIL. `message` is copied.
+ * When the exchange has a response (on_response, or around after proceed), the error carries it:
+ * courier_error_status gives its status.
+ */
+COURIER_API courier_code courier_exchange_fail(courier_exchange *exchange, courier_code code, const char *message,
+                                   courier_error **error);
+
+/**
+ * From `around` only: sends the current request through the rest of the chain and blocks until
+ * it returns. On success the response is available from courier_exchange_response (replacing
+ * any earlier one); on failure the error describes why, and the callback may proceed again or
+ * return FAIL.
+ */
+COURIER_API courier_code courier_exchange_proceed(courier_exchange *exchange, courier_error **error);
+
+/**
+ * Which pass of this send is under way, from 1. Each time the request travels down again (a
+ * retry, an auth refresh) the stages it passes see the next number; an interceptor that asks
+ * for RETRY from on_response sees its own passes counted: 1, then 2 after its first retry.
+ */
+COURIER_API courier_code courier_exchange_attempt(const courier_exchange *exchange, int *attempt, courier_error **error);
+
+/** The identifier of this send, shared by all its passes. Borrowed for the callback's duration. */
+COURIER_API courier_code courier_exchange_request_id(const courier_exchange *exchange, const char **request_id,
+                                         courier_error **error);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Plugins                                                                                   */
+
+/** A loaded plugin: a shared object that registered interceptors (see courier_plugin.h). */
+typedef struct courier_plugin courier_plugin;
+
+/**
+ * Loads the plugin at `path` and lets it register its interceptors on `client`.
+ *
+ * The library is opened with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE). Its
+ * courier_plugin_info symbol is read and a plugin built for another ABI major version is refused
+ * before any plugin function runs; then courier_plugin_init runs with the host function table,
+ * a registrar and `config` (may be NULL; passed as it is). Fails with COURIER_E_PLUGIN, saying
+ * which: the file is missing or not a shared object, a symbol is missing, the ABI major differs,
+ * or init reported failure (its message included). On failure nothing stays registered.
+ *
+ * When `plugin` is not NULL it receives a handle for courier_plugin_unload and readers; free it
+ * with courier_plugin_free.
+ */
+COURIER_API courier_code courier_plugin_load(courier_client *client, const char *path, const char *config,
+                                 courier_plugin **plugin, courier_error **error);
+
+/**
+ * Removes the plugin's interceptors from its client. The shared object stays mapped (Courier
+ * never calls dlclose: code that a send may still run must not disappear).
+ */
+COURIER_API courier_code courier_plugin_unload(courier_plugin *plugin, courier_error **error);
+
+/** The plugin's name from its info. Borrowed until the handle is freed. */
+COURIER_API courier_code courier_plugin_name(const courier_plugin *plugin, const char **name, courier_error **error);
+
+/** The plugin's version from its info. Borrowed until the handle is freed. */
+COURIER_API courier_code courier_plugin_version(const courier_plugin *plugin, const char **version, courier_error **error);
+
+/** Frees the handle; the plugin stays loaded and registered. NULL is allowed. */
+COURIER_API courier_code courier_plugin_free(courier_plugin *plugin);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COURIER_H */

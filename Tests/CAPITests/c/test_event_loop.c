@@ -1,0 +1,131 @@
+/*
+ * Completions in the program's own poll() loop (queue_completions): the example of courier.h's
+ * "Completions in the program's own event loop" section, made complete and checked. Each
+ * completion runs on the thread that calls courier_client_run_completions, once; the descriptor
+ * is readable exactly while completions wait; courier_client_free runs those still waiting.
+ *
+ * Usage: test_event_loop BASE_URL
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+
+#include <poll.h>
+#include <pthread.h>
+
+static courier_error *error;
+static const char *base;
+
+/* What the loop tracks: sends still pending, and where their completions ran. */
+typedef struct loop_state {
+    int pending;
+    int completed;
+    int statuses_ok;
+    pthread_t loop_thread;
+    int ran_on_loop_thread;
+} loop_state;
+
+static void on_done(void *user_data, courier_response *response, courier_error *failure)
+{
+    loop_state *state = user_data;
+    int status = 0;
+    if (response) courier_response_status(response, &status, NULL);
+    if (failure) fprintf(stderr, "send failed: %s\n", courier_error_message(failure));
+    state->statuses_ok += status == 200;
+    state->ran_on_loop_thread += pthread_equal(pthread_self(), state->loop_thread) != 0;
+    state->completed += 1;
+    state->pending -= 1;
+    courier_response_free(response);
+    courier_error_free(failure);
+}
+
+/* Whether `fd` is readable right now. */
+static int readable(int fd)
+{
+    struct pollfd watched = {.fd = fd, .events = POLLIN};
+    return poll(&watched, 1, 0) > 0 && (watched.revents & POLLIN);
+}
+
+static void start(courier_client *client, loop_state *state, const char *path)
+{
+    char url[512];
+    courier_request *request = NULL;
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, path), &request, &error));
+    state->pending += 1;
+    CHECK_OK(courier_client_send_async(client, request, NULL, on_done, state, NULL, &error));
+    courier_request_free(request);
+}
+
+static void completions_run_in_the_programs_own_poll_loop(courier_transport transport)
+{
+    courier_client_options options;
+    courier_client_options_init(&options);
+    options.transport = transport;
+    options.queue_completions = 1;
+    courier_client *client = NULL;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    int fd = -1;
+    CHECK_OK(courier_client_completion_fd(client, &fd, &error));
+    CHECK(fd >= 0);
+    CHECK(!readable(fd));
+
+    loop_state state = {0};
+    state.loop_thread = pthread_self();
+    start(client, &state, "/anything/1");
+    start(client, &state, "/delay/50");
+    start(client, &state, "/anything/3");
+    size_t total = 0;
+    while (state.pending > 0) {
+        struct pollfd watched = {.fd = fd, .events = POLLIN};
+        if (poll(&watched, 1, 20000) <= 0) {
+            CHECK(!"poll timed out with sends pending");
+            break;
+        }
+        if (watched.revents & POLLIN) {
+            size_t ran = 0;
+            CHECK_OK(courier_client_run_completions(client, &ran, &error));
+            total += ran;
+        }
+    }
+    CHECK_INT(total, 3);
+    CHECK_INT(state.completed, 3);
+    CHECK_INT(state.statuses_ok, 3);
+    CHECK_INT(state.ran_on_loop_thread, 3);
+    CHECK(!readable(fd));
+    size_t ran = 99;
+    CHECK_OK(courier_client_run_completions(client, &ran, &error));
+    CHECK_INT(ran, 0);
+
+    /* Completions still waiting when the client is freed run inside courier_client_free. */
+    start(client, &state, "/anything/left-waiting");
+    for (int waited = 0; !readable(fd) && waited < 2000; waited++) sleep_ms(10);
+    CHECK_INT(state.completed, 3);
+    CHECK_OK(courier_client_free(client));
+    CHECK_INT(state.completed, 4);
+    CHECK_INT(state.ran_on_loop_thread, 4);
+}
+
+static void a_client_without_the_queue_has_no_descriptor(void)
+{
+    courier_client *client = NULL;
+    CHECK_OK(courier_client_new(NULL, &client, &error));
+    int fd = -1;
+    size_t ran = 0;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_completion_fd(client, &fd, &error));
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_run_completions(client, &ran, &error));
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_completion_fd(client, NULL, &error));
+    CHECK_OK(courier_client_free(client));
+    CHECK_CODE(COURIER_E_INVALID_HANDLE, courier_client_run_completions(client, &ran, &error));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s BASE_URL\n", argv[0]);
+        return 2;
+    }
+    base = argv[1];
+    completions_run_in_the_programs_own_poll_loop(COURIER_TRANSPORT_CURL);
+    completions_run_in_the_programs_own_poll_loop(COURIER_TRANSPORT_ASYNC_HTTP_CLIENT);
+    a_client_without_the_queue_has_no_descriptor();
+    return check_finish("test_event_loop");
+}

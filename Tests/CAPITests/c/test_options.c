@@ -1,0 +1,232 @@
+/*
+ * The client options of ABI 1.1 on both transports, against the loopback test server and a
+ * forward proxy that asks for credentials: an explicit proxy with and without them, the
+ * environment's proxy read, ignored and bypassed by no_proxy, default headers and User-Agent,
+ * the cookie file across a restart, and the values each transport refuses.
+ *
+ * Usage: test_options BASE_URL PROXY_HOST_PORT COOKIE_FILE
+ * The proxy takes the user "courier" with the password "s3cret".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static courier_error *error;
+static const char *base;
+static const char *proxy;
+static const char *cookie_file;
+static const courier_transport transports[] = {COURIER_TRANSPORT_CURL, COURIER_TRANSPORT_ASYNC_HTTP_CLIENT};
+
+/* Options for `transport` with the defaults, and a short connect timeout. */
+static courier_client_options options_for(courier_transport transport)
+{
+    courier_client_options options;
+    courier_client_options_init(&options);
+    options.transport = transport;
+    options.timeout_ms = 20000;
+    return options;
+}
+
+/*
+ * GETs base+PATH through a client made from `options`; returns the status (0 when the send
+ * failed, the error then in *failure unless failure is NULL) and copies the body into `body`.
+ */
+static int get(const courier_client_options *options, const char *path, char *body, size_t body_size,
+               courier_error **failure)
+{
+    char url[512];
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    int status = 0;
+    if (body_size > 0) body[0] = 0;
+    CHECK_OK(courier_client_new(options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, path), &request, &error));
+    if (courier_client_send(client, request, &response, failure) == COURIER_OK) {
+        const void *bytes = NULL;
+        size_t length = 0;
+        courier_response_status(response, &status, NULL);
+        courier_response_body(response, &bytes, &length, NULL);
+        if (body_size > 0) {
+            size_t kept = length < body_size - 1 ? length : body_size - 1;
+            memcpy(body, bytes, kept);
+            body[kept] = 0;
+        }
+    }
+    courier_response_free(response);
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+    return status;
+}
+
+/* Whether a request that went to the proxy without good credentials was refused: curl hands the
+ * proxy's 407 over as the response of a plain-http request, AsyncHTTPClient (which tunnels every
+ * request) fails the tunnel. Either way the password never shows. */
+static void check_refused_by_the_proxy(int status, courier_error *failure, const char *secret, int line)
+{
+    int refused = status == 407 || (status == 0 && failure != NULL);
+    CHECK(refused);
+    if (!refused) fprintf(stderr, "  (line %d: status %d, error %s)\n", line, status, failure ? courier_error_message(failure) : "none");
+    if (failure) {
+        CHECK_INT(courier_error_code(failure), COURIER_E_CANNOT_CONNECT);
+        CHECK(strstr(courier_error_message(failure), secret) == NULL);
+    }
+    courier_error_free(failure);
+}
+
+static void an_explicit_proxy_carries_requests_with_its_credentials(courier_transport transport)
+{
+    char with_credentials[256];
+    char wrong_password[256];
+    snprintf(with_credentials, sizeof with_credentials, "http://courier:s3cret@%s", proxy);
+    snprintf(wrong_password, sizeof wrong_password, "http://courier:wr0ng-pa55@%s", proxy);
+    courier_client_options options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    options.proxy = with_credentials;
+    CHECK_INT(get(&options, "/anything/proxied", NULL, 0, NULL), 200);
+
+    courier_error *failure = NULL;
+    options.proxy = wrong_password;
+    int status = get(&options, "/anything/refused", NULL, 0, &failure); /* before failure is read */
+    check_refused_by_the_proxy(status, failure, "wr0ng-pa55", __LINE__);
+
+    options.proxy = "ftp://courier:s3cret@example.com";
+    courier_client *client = NULL;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+    CHECK(client == NULL);
+}
+
+/* http_proxy (no credentials) was set by main before any client was made. */
+static void the_environment_proxy_is_read_ignored_or_bypassed(courier_transport transport)
+{
+    courier_client_options options = options_for(transport);
+    courier_error *failure = NULL;
+    int status = get(&options, "/anything/from-environment", NULL, 0, &failure); /* before failure is read */
+    check_refused_by_the_proxy(status, failure, "s3cret", __LINE__);
+
+    options.ignore_environment_proxy = 1;
+    CHECK_INT(get(&options, "/anything/ignoring-environment", NULL, 0, NULL), 200);
+
+    options.ignore_environment_proxy = 0;
+    options.no_proxy = "localhost, 127.0.0.0/8, ::1";
+    CHECK_INT(get(&options, "/anything/bypassed", NULL, 0, NULL), 200);
+}
+
+static void default_headers_and_the_user_agent_reach_the_server(courier_transport transport)
+{
+    static const char *const defaults[] = {"X-Team: courier", "X-Build:  11 ", NULL};
+    char body[8192];
+    courier_client_options options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    options.user_agent = "courier-c-test";
+    options.default_headers = defaults;
+    options.disable_decompression = 1;
+    options.http_version = COURIER_HTTP_VERSION_1_1;
+    options.max_connections_per_host = 2;
+    options.max_connections = 4;
+    options.idle_timeout_ms = 5000;
+    CHECK_INT(get(&options, "/echo", body, sizeof body, NULL), 200);
+    CHECK_CONTAINS(body, "\"courier-c-test\"");
+    CHECK_CONTAINS(body, "\"courier\"");
+    CHECK_CONTAINS(body, "\"11\"");
+    CHECK(strstr(body, "gzip") == NULL);
+
+    static const char *const malformed[] = {"no colon here", NULL};
+    options.default_headers = malformed;
+    courier_client *client = NULL;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+}
+
+static void cookies_are_kept_and_survive_a_restart_through_the_file(courier_transport transport)
+{
+    char body[4096];
+    remove(cookie_file);
+    courier_client_options options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    options.cookie_file = cookie_file;
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    char url[512];
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/cookies/set?flavour=oat"), &request, &error));
+    CHECK_OK(courier_client_send(client, request, &response, &error));
+    courier_response_free(response);
+    courier_request_free(request);
+    CHECK_OK(courier_client_save_cookies(client, &error));
+    CHECK_OK(courier_client_free(client));
+
+    /* A new client (a restarted program) reads the file the last one wrote. */
+    CHECK_INT(get(&options, "/cookies", body, sizeof body, NULL), 200);
+    CHECK_CONTAINS(body, "\"flavour\"");
+    CHECK_CONTAINS(body, "\"oat\"");
+
+    /* Without a cookie file nothing is kept, and saving says so. */
+    options.cookie_file = NULL;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_save_cookies(client, &error));
+    CHECK_OK(courier_client_free(client));
+    remove(cookie_file);
+}
+
+static void values_out_of_range_or_unsupported_are_refused(void)
+{
+    courier_client *client = NULL;
+    courier_client_options options = options_for(COURIER_TRANSPORT_CURL);
+    options.min_tls_version = (courier_tls_version)9;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+    options = options_for(COURIER_TRANSPORT_CURL);
+    options.http_version = (courier_http_version)7;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+    options = options_for(COURIER_TRANSPORT_CURL);
+    options.client_certificate = "client.pem";
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+    options = options_for(COURIER_TRANSPORT_CURL);
+    options.max_connections_per_host = -2;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+
+    options = options_for(COURIER_TRANSPORT_ASYNC_HTTP_CLIENT);
+    options.max_idle_connections = 4;
+    CHECK_CODE(COURIER_E_UNSUPPORTED, courier_client_new(&options, &client, &error));
+    options = options_for(COURIER_TRANSPORT_ASYNC_HTTP_CLIENT);
+    options.http_version = COURIER_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
+    CHECK_CODE(COURIER_E_UNSUPPORTED, courier_client_new(&options, &client, &error));
+    CHECK(client == NULL);
+
+    /* A CA file that does not exist fails the TLS handshake it would verify, on curl. */
+    options = options_for(COURIER_TRANSPORT_CURL);
+    options.ca_file = "/nonexistent/courier-ca.pem";
+    options.min_tls_version = COURIER_TLS_VERSION_1_2;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_OK(courier_client_free(client));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s BASE_URL PROXY_HOST_PORT COOKIE_FILE\n", argv[0]);
+        return 2;
+    }
+    base = argv[1];
+    proxy = argv[2];
+    cookie_file = argv[3];
+    /* Set before any client exists: the library reads the environment when a client is made. */
+    char environment_proxy[256];
+    snprintf(environment_proxy, sizeof environment_proxy, "http://%s", proxy);
+    setenv("http_proxy", environment_proxy, 1);
+    unsetenv("no_proxy");
+    unsetenv("NO_PROXY");
+    unsetenv("all_proxy");
+    unsetenv("ALL_PROXY");
+
+    for (size_t index = 0; index < sizeof transports / sizeof transports[0]; index++) {
+        an_explicit_proxy_carries_requests_with_its_credentials(transports[index]);
+        the_environment_proxy_is_read_ignored_or_bypassed(transports[index]);
+        default_headers_and_the_user_agent_reach_the_server(transports[index]);
+        cookies_are_kept_and_survive_a_restart_through_the_file(transports[index]);
+    }
+    values_out_of_range_or_unsupported_are_refused();
+    return check_finish("test_options");
+}
