@@ -4,6 +4,7 @@ extension CurlTransport {
     /// The process-wide libcurl transport behind `Client()`; its connections are shared by every such client.
     ///
     /// It lives as long as the process; its I/O thread sleeps while there is nothing to send.
+    /// It reads the environment's proxy variables once, when first used.
     public static let shared = CurlTransport()
 }
 

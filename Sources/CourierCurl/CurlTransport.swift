@@ -71,6 +71,9 @@ public final class CurlTransport: Transport {
         await loop.shutdown()
     }
 
+    /// Whether some request may go through a proxy (one configured, or the environment's when it was created).
+    package var mayUseProxy: Bool { proxyRouter.mayUseProxy }
+
     /// Connections opened so far; two requests over one kept-alive connection count one.
     var connectionsOpened: Int { loop.connectionsOpened.load(ordering: .relaxed) }
 

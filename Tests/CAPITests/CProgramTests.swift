@@ -1,6 +1,7 @@
 import CourierTestServer
 import Foundation
 import Testing
+import TestProcesses
 
 /// The C test programs in c/, each compiled with `cc -std=c99 -Wall -Wextra -Werror -pedantic`
 /// against courier.h and the C library (libCourierC.so) and run under valgrind against a loopback test server.
@@ -59,6 +60,26 @@ struct CProgramTests {
         #expect(!forwarded.contains { $0.target.contains("/anything/ignoring-environment") || $0.target.contains("/anything/bypassed") })
         #expect(forwarded.allSatisfy { $0.proxyAuthorization == nil || $0.wasAuthorized
                 || $0.proxyAuthorization == "Basic " + Data("courier:wr0ng-pa55".utf8).base64EncodedString() })
+    }
+
+    /// ABI 1.1's TLS options from C on both transports, against nginx asking for a client certificate.
+    @Test(.timeLimit(.minutes(3))) func tlsOptionsOfABI11ReachMutualTLSOnBothTransports() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest("test_tls")
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let directives = "ssl_protocols TLSv1.2 TLSv1.3; ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);"
+        let outcome = try await NginxServer.serving(listen: "ssl", body: "$ssl_client_s_dn", tls: certificates.loopback,
+                                                    directives: directives) { nginx in
+            try await artifacts.runNative(program, [
+                nginx.baseURL.absoluteString, certificates.authority.path, certificates.authorityDirectory.path,
+                certificates.client.certificate.path, certificates.client.key.path, certificates.encryptedClientKey.path,
+                certificates.encryptedClientKeyPassword,
+            ])
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("test_tls: "), "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
     }
 
     /// The header's poll() example, complete: completions run on the program's own thread.

@@ -107,8 +107,8 @@ struct ForwardProxyTests {
 
     @Test func largeResponseToASlowClientArrivesWholeThoughTheOriginClosesFirst() async throws {
         try await withOriginAndProxy { server, proxy in
-            // 8 MiB read at 4 MB/s: more than the socket buffers hold, so the proxy must hold the
-            // origin back, and the origin has closed long before the client has read the last byte.
+            // 8 MiB read at 4 MB/s: the client is the slow side, so the relay is held back by it,
+            // and the origin has written everything and closed before the client has read it all.
             let count = 8 << 20
             let result = try await Shell.run(Self.curl(through: proxy,
                 "--limit-rate 4M '\(server.baseURL.absoluteString)/bytes/\(count)'"))

@@ -167,7 +167,10 @@ struct ClientOptions {
         var shutdown: (@Sendable () async -> Void)?
         var fixedStages: [any Interceptor] = []
         if self.transport == COURIER_TRANSPORT_CURL {
-            if needsOwnTransport {
+            // The shared transport read the environment when it was first used; a client whose
+            // route depends on the environment gets its own, which reads it now, as documented.
+            let routesAlike = !ProxyRouter(proxy).mayUseProxy && !CurlTransport.shared.mayUseProxy
+            if needsOwnTransport || !routesAlike {
                 let created = CurlTransport(configuration: curlConfiguration())
                 shutdown = { await created.shutdown() }
                 transport = created

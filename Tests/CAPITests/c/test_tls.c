@@ -1,0 +1,90 @@
+/*
+ * ABI 1.1's TLS options on both transports, against nginx asking for a client certificate
+ * (ssl_verify_client on) and answering with its subject: no certificate gets 400, the
+ * certificate and key (plain or encrypted) get the subject, the authority given as a file or a
+ * hashed directory, with TLS 1.3 as the minimum.
+ *
+ * Usage: test_tls HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+
+static courier_error *error;
+static const char *url;
+
+/* Sends a GET with `options`; returns the status and copies the body (NUL-terminated) into `body`. */
+static int get(const courier_client_options *options, char *body, size_t size)
+{
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    int status = 0;
+    body[0] = 0;
+    CHECK_OK(courier_client_new(options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url, &request, &error));
+    if (CHECK_OK(courier_client_send(client, request, &response, &error))) {
+        const void *bytes = NULL;
+        size_t length = 0;
+        courier_response_status(response, &status, NULL);
+        courier_response_body(response, &bytes, &length, NULL);
+        snprintf(body, size, "%.*s", (int)length, (const char *)bytes);
+    }
+    courier_response_free(response);
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+    return status;
+}
+
+/* Sends a GET with `options` and returns the code the send ended with. */
+static courier_code send_code(const courier_client_options *options)
+{
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    CHECK_OK(courier_client_new(options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url, &request, &error));
+    courier_code code = courier_client_send(client, request, &response, NULL);
+    courier_response_free(response);
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 8) {
+        fprintf(stderr, "usage: %s HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD\n", argv[0]);
+        return 2;
+    }
+    url = argv[1];
+    const courier_transport transports[] = {COURIER_TRANSPORT_CURL, COURIER_TRANSPORT_ASYNC_HTTP_CLIENT};
+    char body[1024];
+    for (size_t index = 0; index < 2; index++) {
+        courier_client_options options;
+        courier_client_options_init(&options);
+        options.transport = transports[index];
+        options.ignore_environment_proxy = 1;
+        options.ca_file = argv[2];
+        CHECK_INT(get(&options, body, sizeof body), 400);
+
+        options.client_certificate = argv[4];
+        options.client_key = argv[5];
+        options.min_tls_version = COURIER_TLS_VERSION_1_3;
+        CHECK_INT(get(&options, body, sizeof body), 200);
+        CHECK_STR(body, "CN=Courier Test Client");
+
+        options.ca_file = NULL;
+        options.ca_directory = argv[3];
+        options.client_key = argv[6];
+        options.client_key_password = argv[7];
+        CHECK_INT(get(&options, body, sizeof body), 200);
+        CHECK_STR(body, "CN=Courier Test Client");
+
+        /* Without the authority the server is not trusted; without verification it is. */
+        options.ca_directory = NULL;
+        CHECK_INT(send_code(&options), COURIER_E_INSECURE);
+        options.verify_tls = 0;
+        CHECK_INT(get(&options, body, sizeof body), 200);
+    }
+    return check_finish("test_tls");
+}
