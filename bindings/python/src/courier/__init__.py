@@ -45,6 +45,7 @@ from ._exchange import Exchange, LiveHeaders, RequestView, ResponseView
 from ._lib import lib as _lib
 from ._lib import library_path
 from ._models import Headers, Request, Response
+from ._options import Limits
 
 __version__ = "0.2.0"
 #: The release version of the libcourier that was loaded, such as "0.2.0".
@@ -54,7 +55,7 @@ abi_version: tuple[int, int] = (_lib.courier_abi_version() >> 16, _lib.courier_a
 
 __all__ = [
     "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse", "Headers", "Request", "Response",
-    "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
+    "Limits", "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
     "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",
     "BodyNotReplayable", "HTTPStatusError", "UnacceptableContentType", "InvalidRequest", "PluginError",

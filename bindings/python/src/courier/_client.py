@@ -30,6 +30,7 @@ from ._errors import check, encode, invoke
 from ._exchange import register
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Response
+from ._options import CertTypes, Limits
 from ._native import copy_response, free_garbage, snapshot_request
 from ._sending import _inbox, _post, _SendState, _start
 from ._streaming import AsyncStreamingResponse, StreamingResponse, _lines
@@ -51,18 +52,29 @@ class Client:
         follow_redirects: bool = True,
         max_redirects: int = 10,
         max_body_bytes: int | None = None,
-        verify: bool = True,
+        verify: bool | str | os.PathLike[str] = True,
         transport: str = "curl",
         callback_threads: int | None = None,
         interceptors: InterceptorTypes = (),
         plugins: Sequence[tuple[str | os.PathLike[str], str | None]] = (),
         event_hooks: Mapping[str, Sequence[Callable[[Any], Any]]] | None = None,
+        proxy: str | None = None,
+        no_proxy: str | Sequence[str] | None = None,
+        trust_env: bool = True,
+        cert: CertTypes | None = None,
+        http_version: str = "auto",
+        min_tls_version: str | None = None,
+        limits: Limits | None = None,
+        decompress: bool = True,
+        cookie_file: str | os.PathLike[str] | None = None,
     ) -> None:
         self._core = _ClientCore(
             base_url=base_url, headers=headers, timeout=timeout, connect_timeout=connect_timeout,
             follow_redirects=follow_redirects, max_redirects=max_redirects, max_body_bytes=max_body_bytes,
             verify=verify, transport=transport, callback_threads=callback_threads,
             interceptors=interceptors, plugins=plugins, event_hooks=event_hooks,
+            proxy=proxy, no_proxy=no_proxy, trust_env=trust_env, cert=cert, http_version=http_version,
+            min_tls_version=min_tls_version, limits=limits, decompress=decompress, cookie_file=cookie_file,
         )
 
     @property
@@ -178,7 +190,8 @@ class AsyncClient:
         defaults: dict[str, Any] = dict(
             base_url=None, headers=None, timeout=60.0, connect_timeout=None, follow_redirects=True,
             max_redirects=10, max_body_bytes=None, verify=True, transport="curl", callback_threads=None,
-            interceptors=(), plugins=(), event_hooks=None,
+            interceptors=(), plugins=(), event_hooks=None, proxy=None, no_proxy=None, trust_env=True,
+            cert=None, http_version="auto", min_tls_version=None, limits=None, decompress=True, cookie_file=None,
         )
         unknown = set(kwargs) - set(defaults)
         if unknown:

@@ -14,6 +14,8 @@ from ._exchange import EventHooks, InterceptorEntry, register
 from ._handles import handles
 from ._lib import lib, new_struct
 from ._models import Headers, HeaderTypes, Request
+from . import _options as connection_options
+from ._options import CertTypes, Limits
 from ._native import QueryTypes, build_request, milliseconds_of, snapshot_request
 
 NULL = ffi.NULL
@@ -132,12 +134,21 @@ class _ClientCore:
         follow_redirects: bool,
         max_redirects: int,
         max_body_bytes: int | None,
-        verify: bool,
+        verify: bool | str | os.PathLike[str],
         transport: str,
         callback_threads: int | None,
         interceptors: InterceptorTypes,
         plugins: Sequence[tuple[str | os.PathLike[str], str | None]],
         event_hooks: Mapping[str, Sequence[Callable[[Any], Any]]] | None,
+        proxy: str | None = None,
+        no_proxy: str | Sequence[str] | None = None,
+        trust_env: bool = True,
+        cert: CertTypes | None = None,
+        http_version: str = "auto",
+        min_tls_version: str | None = None,
+        limits: Limits | None = None,
+        decompress: bool = True,
+        cookie_file: str | os.PathLike[str] | None = None,
     ) -> None:
         _free_dropped()
         if transport not in _TRANSPORTS:
@@ -162,11 +173,15 @@ class _ClientCore:
             if not 0 <= max_body_bytes < 2**63:
                 raise InvalidRequest(f"max_body_bytes is out of range: {max_body_bytes}", code=1)
             options.max_body_bytes = max_body_bytes
-        options.verify_tls = 1 if verify else 0
+        kept = connection_options.apply(
+            options, proxy=proxy, no_proxy=no_proxy, trust_env=trust_env, verify=verify, cert=cert,
+            http_version=http_version, min_tls_version=min_tls_version, limits=limits, decompress=decompress,
+            cookie_file=cookie_file)
         if callback_threads is not None:
             options.callback_threads = _int32(callback_threads, "callback_threads")
         box = ffi.new("courier_client **")
         invoke(lib.courier_client_new, options, box)
+        del kept  # the library has copied the strings
         self.pointer = box[0]
         with _registry_lock:
             _live_clients[id(self)] = self.pointer
@@ -299,4 +314,13 @@ _CLIENT_DOC_ARGS = """
     (default) or "ahc"; interceptors: Python interceptors and Plugin(path, config) in chain order
     (first is outermost); plugins: (path, config) pairs loaded after them; event_hooks:
     {"request": [...], "response": [...]}.
+
+    Connections, as httpx names them: proxy: "http://user:password@host:port" (https goes through
+    CONNECT); no_proxy: hosts that go direct (NO_PROXY syntax, a string or a list); trust_env: read
+    http_proxy, https_proxy, all_proxy and no_proxy as curl does (default True); verify: True,
+    False, or a CA file or directory; cert: a PEM with certificate and key, (certificate, key) or
+    (certificate, key, password); http_version: "auto", "1.1", "2" or "2-prior-knowledge";
+    min_tls_version: "1.2", "1.3"...; limits: courier.Limits(...); decompress: ask for and decode
+    compressed bodies (default True); cookie_file: a Netscape cookie file (curl's -b/-c) loaded
+    now and written when the client closes.
 """

@@ -1,0 +1,105 @@
+"""The client options of ABI 1.1 in Python's words: proxy, TLS files, HTTP version, limits, cookies.
+
+Names follow httpx where it has them (`proxy`, `trust_env`, `verify`, `cert`, `Limits`); the rest
+name the courier_client_options field they set.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+from ._courier_cffi import ffi
+from ._errors import InvalidRequest, encode
+
+#: A client certificate: one PEM file holding certificate and key, (certificate, key), or
+#: (certificate, key, password) for an encrypted key.
+CertTypes = Union[str, os.PathLike, "tuple[str | os.PathLike[str], str | os.PathLike[str]]",
+                  "tuple[str | os.PathLike[str], str | os.PathLike[str], str]"]
+
+_HTTP_VERSIONS = {"auto": 0, "1.1": 1, "2": 2, "2-prior-knowledge": 3}
+_TLS_VERSIONS = {None: 0, "1.0": 1, "1.1": 2, "1.2": 3, "1.3": 4}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Connection limits, as httpx.Limits names them; None keeps the library's default.
+
+    max_connections: in total (default: none); max_connections_per_host: to one host (default 8);
+    max_keepalive_connections: idle connections kept (default 32; the curl transport only);
+    keepalive_expiry: seconds an idle connection is kept (default 60).
+    """
+
+    max_connections: int | None = None
+    max_connections_per_host: int | None = None
+    max_keepalive_connections: int | None = None
+    keepalive_expiry: float | None = None
+
+
+def _count(value: int | None, name: str) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int or None")
+    if not 1 <= value < 2**31:
+        raise InvalidRequest(f"{name} must be at least 1, not {value}", code=1)
+    return value
+
+
+def apply(options: Any, *, proxy: str | None, no_proxy: str | Sequence[str] | None, trust_env: bool,
+          verify: bool | str | os.PathLike[str], cert: CertTypes | None, http_version: str,
+          min_tls_version: str | None, limits: Limits | None, decompress: bool,
+          cookie_file: str | os.PathLike[str] | None) -> list[Any]:
+    """Sets the fields on a courier_client_options; returns the C strings they point to, which
+    must outlive courier_client_new."""
+    kept: list[Any] = []
+
+    def string(value: str | os.PathLike[str], name: str) -> Any:
+        text = ffi.new("char[]", encode(os.fspath(value), name))
+        kept.append(text)
+        return text
+
+    if proxy is not None:
+        options.proxy = string(proxy, "proxy")
+    if no_proxy is not None:
+        listed = no_proxy if isinstance(no_proxy, str) else ",".join(no_proxy)
+        options.no_proxy = string(listed, "no_proxy")
+    options.ignore_environment_proxy = 0 if trust_env else 1
+    if isinstance(verify, bool):
+        options.verify_tls = 1 if verify else 0
+    else:
+        options.verify_tls = 1
+        if os.path.isdir(verify):
+            options.ca_directory = string(verify, "verify")
+        else:
+            options.ca_file = string(verify, "verify")
+    if cert is not None:
+        if isinstance(cert, (str, os.PathLike)):
+            parts: tuple[Any, ...] = (cert, cert)
+        elif isinstance(cert, tuple) and len(cert) in (2, 3):
+            parts = cert
+        else:
+            raise TypeError("cert must be a path, (certificate, key) or (certificate, key, password)")
+        options.client_certificate = string(parts[0], "cert")
+        options.client_key = string(parts[1], "cert's key")
+        if len(parts) == 3:
+            options.client_key_password = string(parts[2], "cert's password")
+    if http_version not in _HTTP_VERSIONS:
+        raise InvalidRequest(f"http_version must be one of {sorted(_HTTP_VERSIONS)}, not {http_version!r}", code=1)
+    options.http_version = _HTTP_VERSIONS[http_version]
+    if min_tls_version not in _TLS_VERSIONS:
+        raise InvalidRequest(f"min_tls_version must be '1.0', '1.1', '1.2', '1.3' or None, not {min_tls_version!r}", code=1)
+    options.min_tls_version = _TLS_VERSIONS[min_tls_version]
+    if limits is not None:
+        options.max_connections = _count(limits.max_connections, "max_connections")
+        options.max_connections_per_host = _count(limits.max_connections_per_host, "max_connections_per_host")
+        options.max_idle_connections = _count(limits.max_keepalive_connections, "max_keepalive_connections")
+        if limits.keepalive_expiry is not None:
+            if not 0 < limits.keepalive_expiry < 2**31:
+                raise InvalidRequest(f"keepalive_expiry must be positive, not {limits.keepalive_expiry}", code=1)
+            options.idle_timeout_ms = max(1, round(limits.keepalive_expiry * 1000))
+    options.disable_decompression = 0 if decompress else 1
+    if cookie_file is not None:
+        options.cookie_file = string(cookie_file, "cookie_file")
+    return kept
