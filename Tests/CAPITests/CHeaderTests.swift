@@ -48,6 +48,23 @@ struct CHeaderTests {
         #expect(dynamic.output.contains("Library soname: [libcourier.so.1]"), "\(dynamic)")
     }
 
+    /// The functions ABI 1.1 added carry the version node `COURIER_1.1`, the rest `COURIER_1`: a
+    /// program calling a 1.1 function fails to load on a 1.0 library, naming the version.
+    @Test func functionsAddedInABI11AreVersionedCOURIER11() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let symbols = try artifacts.require(await ProcessRunner.run(
+            ["nm", "-D", "--defined-only", "--with-symbol-versions", artifacts.library.path]))
+        let versions = Dictionary(uniqueKeysWithValues: symbols.output.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard let symbol = line.split(separator: " ").last, symbol.hasPrefix("courier_") else { return nil }
+            let parts = symbol.replacingOccurrences(of: "@@", with: "@").split(separator: "@")
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        })
+        let added = ["courier_client_completion_fd", "courier_client_run_completions", "courier_client_save_cookies"]
+        for function in added { #expect(versions[function] == "COURIER_1.1", "\(function)") }
+        #expect(versions.filter { !added.contains($0.key) }.values.allSatisfy { $0 == "COURIER_1" })
+        #expect(versions.count == added.count + versions.filter { $0.value == "COURIER_1" }.count)
+    }
+
     @Test func headersCompileAsStrictCAndCPlusPlus() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let sources = artifacts.cSources
