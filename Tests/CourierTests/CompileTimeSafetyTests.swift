@@ -18,19 +18,19 @@ struct CompileTimeSafetyTests {
         #expect(result.succeeded, "\(result.diagnostics)")
     }
 
-    /// Each misuse, and the error that names it (the request builder's blocks include a bare
-    /// `String` path segment, so a stray value is reported against `String`).
+    /// Each misuse, and the error that names it (a stray value in the request builder is
+    /// reported against one of its shorthand forms, `URLQueryItem` since the `String` form is disfavoured).
     @Test(arguments: [
         ("a number in a request builder", "_ = try Request { 42 }",
-         "cannot convert value of type 'Int' to expected argument type 'String'"),
+         "cannot convert value of type 'Int' to expected argument type 'URLQueryItem'"),
         ("a header name without an edit", "_ = try Request { Header.accept }",
-         "cannot convert value of type 'HeaderName' to expected argument type 'String'"),
+         "cannot convert value of type 'HeaderName' to expected argument type 'URLQueryItem'"),
         ("a request block inside Headers", "_ = Headers { Method.POST }",
          "static method 'buildExpression' requires that 'Method' conform to 'HeaderNode'"),
         ("a string inside Headers", #"_ = Headers { "X-A: 1" }"#,
          "static method 'buildExpression' requires that 'String' conform to 'HeaderNode'"),
         ("a header node outside Headers", "_ = try Request { AcceptHeader(.json) }",
-         "cannot convert value of type 'AcceptHeader' to expected argument type 'String'"),
+         "cannot convert value of type 'AcceptHeader' to expected argument type 'URLQueryItem'"),
         ("a request block inside multipart", "_ = RequestBody.multipart { Method.GET }",
          "cannot convert value of type 'Method' to expected argument type 'MultipartPart'"),
     ])

@@ -237,17 +237,24 @@ struct URLBlockTests {
     }
 
 
-    @Test func barePathComponentIsEncodedAsOneSegment() throws {
+    @Test func aStringValueIsEncodedAsOneSegment() throws {
+        let segments = ["a/b", "hello world", "café", "..", "."]
         let request = try Request {
             BaseURL("https://api.example.com")
             "files"
-            "a/b"
-            "hello world"
-            "café"
-            ".."
-            "."
+            for segment in segments { segment }
         }
         #expect(request.url.absoluteString == "https://api.example.com/files/a%2Fb/hello%20world/caf%C3%A9/%2E%2E/%2E")
+    }
+
+    @Test func aStringLiteralAppendsItsSlashSeparatedSegmentsEachEncoded() throws {
+        let request = try Request {
+            BaseURL("https://api.example.com/api")
+            "/v1/files/"
+            "a b//c"
+            "../x"
+        }
+        #expect(request.url.absoluteString == "https://api.example.com/api/v1/files/a%20b/c/%2E%2E/x")
     }
 
     @Test func queryItemsAccumulateInOrderAndNilIsOmitted() throws {

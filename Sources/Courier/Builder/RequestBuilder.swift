@@ -2,8 +2,9 @@ public import Foundation
 
 /// The result builder behind `Request { … }`: one block per piece of the wire request.
 ///
-/// Only `RequestBuildable` blocks are accepted, plus two shorthands: a bare `String` appends a
-/// path component and a `URLQueryItem` appends a query item. Any other value is a compile-time
+/// Only `RequestBuildable` blocks are accepted, plus shorthands: a string literal appends its
+/// path segments, a `String` value one path component, a `URLQueryItem` a query item, `Data` (or
+/// `(Data, mediaType)`) is the body, and `URLRequestHeader`/`URLRequestUpdating` values apply. Any other value is a compile-time
 /// error, never a silent no-op. `if`, `if let`, `else`, `switch`, `for` and `#available` work.
 @resultBuilder
 public enum RequestBuilder {
@@ -11,7 +12,9 @@ public enum RequestBuilder {
         RequestBlockGroup([block])
     }
 
-    /// A bare string appends one path component: `"users"` is `PathComponent("users")`.
+    /// A string value appends one path component: `userID` is `PathComponent(userID)`, so user
+    /// input stays inside its segment. A string literal is `PathSegments` instead (`"v1/users"`).
+    @_disfavoredOverload
     public static func buildExpression(_ segment: String) -> RequestBlockGroup {
         RequestBlockGroup([PathComponent(segment)])
     }

@@ -86,6 +86,9 @@ extension CourierError {
         public static let interceptorFailed = Code("interceptorFailed")
         /// An interceptor plugin could not be loaded: a missing file or symbol, another ABI, or a failed init.
         public static let pluginFailed = Code("pluginFailed")
+        /// None of the above: an error that was not Courier's, seen where a `CourierError` must be given
+        /// (`Client.load(_:)`); its `underlying` is the original.
+        public static let unknown = Code("unknown")
     }
 }
 

@@ -58,7 +58,10 @@ struct CurlCommand {
 
     let text: String
 
-    init(_ request: Request) {
+    /// `minimal` leaves out the header lines curl sends identically by itself: a `Content-Length`
+    /// equal to the body's length, `Accept: */*`, and `application/x-www-form-urlencoded` as the
+    /// `Content-Type` of a body (what `--data-binary` sends).
+    init(_ request: Request, minimal: Bool = false) {
         var request = request
         if let body = request.body, case .deferred = body.storage,
            let resolved = try? body.resolved(with: BodyEncodingContext(options: request.options)) {
@@ -79,7 +82,9 @@ struct CurlCommand {
         case (.get, false), (.post, true): break
         default: options.append("--request " + Self.word(request.method.rawValue))
         }
+        let bodyLength = Self.length(of: body)
         for field in fields {
+            if minimal, Self.curlSendsByItself(field, bodyLength: bodyLength, hasData: hasData) { continue }
             let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
             options.append("-H " + ShellQuoting.quoted(line))
         }
@@ -113,6 +118,34 @@ struct CurlCommand {
             options.append("--data-binary @-")
         }
         text = ([producer + "curl " + ShellQuoting.quoted(url)] + options).joined(separator: " \\\n  ")
+    }
+
+    /// Whether curl, given the body as this command gives it, sends `field` exactly so without being told.
+    static func curlSendsByItself(_ field: HTTPField, bodyLength: Int64?, hasData: Bool) -> Bool {
+        switch field.name {
+        case .contentLength: bodyLength.map(String.init) == field.value
+        case .accept: field.value == "*/*"
+        case .contentType: hasData && field.value == "application/x-www-form-urlencoded"
+        default: false
+        }
+    }
+
+    /// The length of a body curl reads whole (an argument, a file, a pipe of known parts); `nil` for a stream.
+    static func length(of body: BodySource) -> Int64? {
+        switch body {
+        case .none: 0
+        case .argument(let text): Int64(text.utf8.count)
+        case .file(let path): (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+        case .pipe(let parts):
+            parts.reduce(Int64(0) as Int64?) { total, part in
+                guard let total else { return nil }
+                switch part {
+                case .bytes(let bytes): return total + Int64(bytes.count)
+                case .file(let path): return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64).flatMap { $0.map { total + $0 } }
+                }
+            }
+        case .standardInput: nil
+        }
     }
 
     /// How the body reaches curl; adjacent byte segments are merged and empty ones dropped.

@@ -7,6 +7,17 @@ public struct AcceptLanguage: RequestBuildable, Sendable {
 
     /// Languages in order of preference, weighted 1, 0.9, 0.8 … (never below 0.1).
     public init(_ languages: String...) {
+        self.init(inOrder: languages)
+    }
+
+    /// The user's preferred languages, in order, weighted 1, 0.9, 0.8 …: `Locale.preferredLanguages`
+    /// on Apple platforms, the gettext variables elsewhere (`LANGUAGE`, then the locale of
+    /// `LC_ALL`, `LC_MESSAGES` or `LANG`; none for `C`/`POSIX`). No preference adds no header.
+    public init() {
+        self.init(inOrder: PreferredLanguages.current())
+    }
+
+    private init(inOrder languages: [String]) {
         self.entries = languages.enumerated().map { index, language in
             (language, index == 0 ? nil : max(0.1, 1 - Double(index) / 10))
         }

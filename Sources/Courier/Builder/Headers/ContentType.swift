@@ -6,6 +6,9 @@ public struct ContentType: RequestBuildable, Sendable {
     /// Sets `Content-Type` to `type`.
     public init(_ type: MIMEType) { self.type = type }
 
+    /// Sets `Content-Type` to a media type written as text: `ContentType("image/jpeg")`.
+    public init(_ type: String) { self.type = MIMEType(type) }
+
     public func apply(to draft: inout RequestDraft) throws {
         try draft.setHeader("Content-Type", type.rawValue, block: "ContentType")
     }
