@@ -2,6 +2,9 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPTypes
 import CourierTestServer
 import ReadmeBlocks
@@ -20,8 +23,9 @@ struct ReadmeExamplesTests {
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where file.hasSuffix(".swift") {
             snippets += SnippetRegions.snippets(in: try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
         }
-        #expect(snippets.map(\.name) == ["transport", "proxy", "intro", "login", "headers", "upload", "repository", "repository-usage",
-                                       "curl", "send", "bad-input", "events", "interceptors", "explain", "tls"])
+        #expect(snippets.map(\.name) == ["transport", "declarative-networking", "loaders", "proxy", "intro", "login", "headers", "upload",
+                                       "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
+                                       "explain", "tls"])
         for snippet in snippets {
             #expect(readme.contains("```swift\n" + snippet.code + "\n```"),
                     "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
@@ -36,6 +40,23 @@ struct ReadmeExamplesTests {
             "Accept: application/json", "Content-Type: application/json", "Content-Length: 18",
         ])
         #expect(try await request.body?.collect() == Data(#"{"username":"ada"}"#.utf8))
+    }
+
+    @Test func theDeclarativeNetworkingExampleBuildsTheUpload() throws {
+        let template = URLRequest(url: URL(string: "https://social.example")!)
+        let request = try mediaUpload(template: template, accountId: "7", sinceId: nil, token: "t0k", jpeg: Data([0xFF, 0xD8]))
+        #expect(request.httpMethod == "POST")
+        #expect(request.url?.absoluteString == "https://social.example/v1/accounts/7/media?limit=20")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t0k")
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "image/jpeg")
+        #expect(request.value(forHTTPHeaderField: "Cache-Control") == "no-cache, no-store")
+        #expect(request.httpBody == Data([0xFF, 0xD8]))
+    }
+
+    @Test func theLoadersExampleRunsTheChainAndGivesAResult() async throws {
+        let result = await ReadmeExamples.loaders(try Request { BaseURL("https://api.example.com"); "status" })
+        let response = try #require(result.response)
+        #expect(response.status == .ok && result.request?.headerFields[HTTPField.Name("X-API-Version")!] == "3")
     }
 
     @Test func theAsyncHTTPClientExampleSendsThroughAsyncHTTPClient() async throws {
