@@ -6,14 +6,11 @@ import Synchronization
 final class TestServerState: Sendable {
     private struct Contents {
         var requests: [TestServerRequest] = []
-        var connections: [ObjectIdentifier: any Channel] = [:]
         var plannedFaults: [ConnectionFault] = []
-
-        var acceptedConnections = 0
-        var isShutDown = false
     }
 
     private let contents = Mutex(Contents())
+    private let connections = OpenConnections()
 
     /// Adds a request to the log; called from any connection's event loop.
     func record(_ request: TestServerRequest) {
@@ -36,40 +33,15 @@ final class TestServerState: Sendable {
     }
 
     /// How many connections were accepted so far, closed ones included.
-    var acceptedConnectionCount: Int {
-        contents.withLock { $0.acceptedConnections }
-    }
+    var acceptedConnectionCount: Int { connections.acceptedCount }
 
     /// How many connections are open now.
-    var openConnectionCount: Int {
-        contents.withLock { $0.connections.count }
-    }
+    var openConnectionCount: Int { connections.openCount }
 
     /// Tracks a new connection until it closes; one accepted after shutdown is closed at once.
-    func opened(_ channel: any Channel) {
-        let id = ObjectIdentifier(channel)
-        let accepted = contents.withLock { contents in
-            guard !contents.isShutDown else { return false }
-            contents.acceptedConnections += 1
-            contents.connections[id] = channel
-            return true
-        }
-        guard accepted else {
-            channel.close(promise: nil)
-            return
-        }
-        channel.closeFuture.whenComplete { [self] _ in
-            _ = contents.withLock { $0.connections.removeValue(forKey: id) }
-        }
-    }
+    func opened(_ channel: any Channel) { connections.opened(channel) }
 
     /// Marks the server as shut down and returns the connections still open, or `nil` when
     /// it was already shut down.
-    func beginShutdown() -> [any Channel]? {
-        contents.withLock { contents in
-            guard !contents.isShutDown else { return nil }
-            contents.isShutDown = true
-            return Array(contents.connections.values)
-        }
-    }
+    func beginShutdown() -> [any Channel]? { connections.beginShutdown() }
 }

@@ -83,48 +83,23 @@ public final class ForwardProxy: Sendable {
 /// What a running proxy shares across its connections: the requests received so far, and the open
 /// connections (client and target sides), so shutting down can close them.
 final class ProxyState: Sendable {
-    private struct Contents: Sendable {
-        var forwarded: [ForwardedRequest] = []
-        var connections: [ObjectIdentifier: any Channel] = [:]
-        var isShutDown = false
-    }
-
-    private let contents = Locked(Contents())
+    private let log = Locked<[ForwardedRequest]>([])
+    /// The open connections, client and target sides.
+    let connections = OpenConnections()
 
     /// Adds a request to the log; called from any connection's event loop.
     func record(_ request: ForwardedRequest) {
-        contents.withLock { $0.forwarded.append(request) }
+        log.withLock { $0.append(request) }
     }
 
     /// The requests received so far, oldest first.
     var forwarded: [ForwardedRequest] {
-        contents.withLock { $0.forwarded }
+        log.withLock { $0 }
     }
 
     /// Tracks a new connection until it closes; one opened after shutdown is closed at once.
-    func opened(_ channel: any Channel) {
-        let id = ObjectIdentifier(channel)
-        let accepted = contents.withLock { contents in
-            guard !contents.isShutDown else { return false }
-            contents.connections[id] = channel
-            return true
-        }
-        guard accepted else {
-            channel.close(promise: nil)
-            return
-        }
-        channel.closeFuture.whenComplete { [contents] _ in
-            _ = contents.withLock { $0.connections.removeValue(forKey: id) }
-        }
-    }
+    func opened(_ channel: any Channel) { connections.opened(channel) }
 
-    /// Marks the proxy as shut down and returns the connections still open, or `nil` when it was
-    /// already shut down.
-    func beginShutdown() -> [any Channel]? {
-        contents.withLock { contents in
-            guard !contents.isShutDown else { return nil }
-            contents.isShutDown = true
-            return Array(contents.connections.values)
-        }
-    }
+    /// Marks the proxy as shut down and returns the connections still open, or `nil` when it was already shut down.
+    func beginShutdown() -> [any Channel]? { connections.beginShutdown() }
 }
