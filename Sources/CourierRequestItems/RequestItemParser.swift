@@ -127,11 +127,16 @@ public enum RequestItemParser {
         }
     }
 
+    /// The JSON text trimmed, when it is valid JSON. A NUL is never valid JSON (RFC 8259 allows no
+    /// raw control character), but Foundation's parser can stop at one and accept what came before
+    /// it, so it is refused first; the text kept is the text checked.
     private static func checkedJSON(_ text: String, argument: String) throws -> String {
-        guard (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil else {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.unicodeScalars.contains("\u{0}"),
+              (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])) != nil else {
             throw RequestItemError(argument: argument, reason: "the value after \":=\" is not valid JSON")
         }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed
     }
 
     /// `path` or `path;type=MIME`, as HTTPie writes a file's content type.

@@ -43,7 +43,7 @@ struct RequestItemParserTests {
         #expect(try RequestItemParser.parse("list:=@list.json", readFile: read) == .rawJSONField(name: "list", json: "[1, 2]"))
     }
 
-    @Test(arguments: ["plainword", ":value", "==x", "n:=nope", "n:={", "X-A;b", "f@", "f@p;type="])
+    @Test(arguments: ["plainword", ":value", "==x", "n:=nope", "n:={", "n:=\t\u{0}1\u{0}n", "n:=1\u{0}", "X-A;b", "f@", "f@p;type="])
     func malformedItemsAreErrorsQuotingTheArgument(argument: String) {
         #expect(throws: RequestItemError.self) { try RequestItemParser.parse(argument) }
         let error = try? #require(throws: RequestItemError.self) { try RequestItemParser.parse(argument) }
