@@ -240,6 +240,13 @@ COURIER_API courier_code courier_request_free(courier_request *request);
 COURIER_API courier_code courier_request_set_method(courier_request *request, const char *method, courier_error **error);
 
 /**
+ * Replaces the URL with `url`, an absolute http or https URL (query included), keeping the
+ * method, headers and body (ABI 1.1). Fails with COURIER_E_INVALID_REQUEST, changing nothing,
+ * when `url` is not one.
+ */
+COURIER_API courier_code courier_request_set_url(courier_request *request, const char *url, courier_error **error);
+
+/**
  * Appends the query item `name`=`value`, percent-encoding both. A NULL `value` appends the bare
  * flag `name`.
  */
@@ -628,6 +635,14 @@ typedef int (*courier_data_fn)(void *user_data, const void *data, size_t length)
 typedef void (*courier_progress_fn)(void *user_data, int64_t sent, int64_t send_total, int64_t received,
                                     int64_t receive_total);
 
+/**
+ * Receives the response head (status, headers, URL; an empty body) as soon as it arrives, before
+ * any on_data chunk (ABI 1.1). `head` is borrowed: read it with the courier_response_* getters
+ * during the call only, never free it. Return 0 to go on, anything else to abort the send
+ * (COURIER_E_CANCELLED). Runs on the thread that runs the send, like on_data.
+ */
+typedef int (*courier_head_fn)(void *user_data, const courier_response *head);
+
 /** Per-send settings. Initialise with courier_send_options_init. */
 typedef struct courier_send_options {
     /** sizeof(courier_send_options), set by courier_send_options_init. */
@@ -636,8 +651,14 @@ typedef struct courier_send_options {
     courier_data_fn on_data;
     /** Receives progress; NULL (default) for none. */
     courier_progress_fn on_progress;
-    /** Passed to on_data and on_progress. */
+    /** Passed to on_data, on_progress and on_head. */
     void *user_data;
+
+    /* Added in ABI 1.1; NULL is the default. */
+
+    /** Receives the head before the body, so a streaming program knows the status and headers
+     *  while the body arrives; NULL for none. */
+    courier_head_fn on_head;
 } courier_send_options;
 
 /** Fills `options` with struct_size and the defaults. */

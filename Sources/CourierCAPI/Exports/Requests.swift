@@ -68,6 +68,18 @@ public func courier_request_set_method(_ request: OpaquePointer?, _ method: Unsa
 }
 
 @c @implementation
+public func courier_request_set_url(_ request: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                                    _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try requestBox(request, in: #function)
+        let url = try CInput.string(url, "url", in: #function)
+        // Validated as courier_request_new validates it, before anything changes.
+        let validated = try Request { BaseURL(url) }.url
+        box.edit { state in state.request.url = validated }
+    }
+}
+
+@c @implementation
 public func courier_request_add_query(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                       _ value: UnsafePointer<CChar>?,
                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {

@@ -9,11 +9,13 @@ struct SendOperation: @unchecked Sendable {
     let client: Client
     let request: Request
     private let onData: courier_data_fn?
+    private let onHead: courier_head_fn?
     private let userData: UnsafeMutableRawPointer?
 
     init(client: Client, request: Request, options: UnsafePointer<courier_send_options>?, in function: StaticString) throws {
         var request = request
         var onData: courier_data_fn?
+        var onHead: courier_head_fn?
         var userData: UnsafeMutableRawPointer?
         if let pointer = options {
             var defaults = courier_send_options()
@@ -22,6 +24,7 @@ struct SendOperation: @unchecked Sendable {
                                                     firstVersionSize: ExtensibleStruct.FirstVersionSize.sendOptions,
                                                     name: "courier_send_options", in: function)
             onData = options.on_data
+            onHead = options.on_head
             userData = options.user_data
             if let onProgress = options.on_progress {
                 let progress = ProgressReporter(callback: onProgress, userData: userData)
@@ -32,13 +35,17 @@ struct SendOperation: @unchecked Sendable {
         self.client = client
         self.request = request
         self.onData = onData
+        self.onHead = onHead
         self.userData = userData
     }
 
-    /// Sends the request; with `on_data`, streams the body to it and returns the head with an empty body.
+    /// Sends the request; hands the head to `on_head` when set; with `on_data`, streams the body to
+    /// it and returns the head with an empty body.
     func run() async throws -> Response {
-        guard let onData else { return try await client.send(request) }
+        guard onData != nil || onHead != nil else { return try await client.send(request) }
         var response = try await client.stream(request)
+        if let onHead { try deliverHead(response, to: onHead) }
+        guard let onData else { return try await response.collectingBody(upTo: client.configuration.limits.maxBodyBytes) }
         guard let stream = response.bodyStream else { return response }
         response.bodyStream = nil
         for try await chunk in stream {
@@ -51,6 +58,22 @@ struct SendOperation: @unchecked Sendable {
             }
         }
         return response
+    }
+}
+
+extension SendOperation {
+    /// Calls `on_head` with a handle to the head that is valid for the call only.
+    private func deliverHead(_ response: Response, to onHead: courier_head_fn) throws {
+        var head = response
+        head.bodyStream = nil
+        guard let handle = HandleRegistry.shared.register(ResponseBox(head)) else {
+            throw CAPIFailure(COURIER_E_INTERNAL, "too many live handles")
+        }
+        let verdict = ThreadRole.inCallback { onHead(userData, handle) }
+        _ = HandleRegistry.shared.remove(handle, as: ResponseBox.self)
+        guard verdict == 0 else {
+            throw CourierError(.cancelled, "the on_head callback stopped the send (returned \(verdict))", request: request, response: head)
+        }
     }
 }
 

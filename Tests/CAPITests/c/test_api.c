@@ -67,6 +67,18 @@ static void request_new_validates_method_and_url(void)
     CHECK_OK(courier_request_method(request, &text, &error));
     CHECK_STR(text, "PURGE");
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_request_set_method(request, NULL, &error));
+    /* courier_request_set_url replaces the URL only, and only with an absolute http(s) URL. */
+    CHECK_OK(courier_request_set_header(request, "X-Kept", "1", &error));
+    CHECK_OK(courier_request_set_url(request, "http://other.example:8080/c?d=2", &error));
+    CHECK_OK(courier_request_url(request, &text, &error));
+    CHECK_STR(text, "http://other.example:8080/c?d=2");
+    CHECK_OK(courier_request_header(request, "X-Kept", &text, &error));
+    CHECK_STR(text, "1");
+    CHECK_CODE(COURIER_E_INVALID_REQUEST, courier_request_set_url(request, "/relative", &error));
+    CHECK_CODE(COURIER_E_INVALID_REQUEST, courier_request_set_url(request, "ftp://example.com/", &error));
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_request_set_url(request, NULL, &error));
+    CHECK_OK(courier_request_url(request, &text, &error));
+    CHECK_STR(text, "http://other.example:8080/c?d=2");
     CHECK_OK(courier_request_free(request));
 
     request = NULL;

@@ -61,6 +61,9 @@ static void completions_run_in_the_programs_own_poll_loop(courier_transport tran
     courier_client_options_init(&options);
     options.transport = transport;
     options.queue_completions = 1;
+    /* Under valgrind on a busy machine a loopback connect can take seconds. */
+    options.timeout_ms = 120000;
+    options.connect_timeout_ms = 60000;
     courier_client *client = NULL;
     CHECK_OK(courier_client_new(&options, &client, &error));
     int fd = -1;
@@ -76,7 +79,7 @@ static void completions_run_in_the_programs_own_poll_loop(courier_transport tran
     size_t total = 0;
     while (state.pending > 0) {
         struct pollfd watched = {.fd = fd, .events = POLLIN};
-        if (poll(&watched, 1, 20000) <= 0) {
+        if (poll(&watched, 1, 120000) <= 0) {
             CHECK(!"poll timed out with sends pending");
             break;
         }

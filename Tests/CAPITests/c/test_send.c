@@ -185,6 +185,10 @@ static void callback_bodies_stream_with_and_without_length(void)
 /* on_data and on_progress state, shared with the I/O thread through a mutex. */
 typedef struct stream_state {
     pthread_mutex_t lock;
+    int head_status;
+    int head_calls;
+    size_t received_before_head;
+    int stop_at_head;
     size_t received;
     int chunks;
     int wrong_byte;
@@ -206,6 +210,21 @@ static int on_data(void *user_data, const void *data, size_t length)
     state->received += length;
     state->chunks++;
     int stop = state->stop_after > 0 && state->chunks >= state->stop_after;
+    pthread_mutex_unlock(&state->lock);
+    return stop;
+}
+
+/* Checks the borrowed head: its status and a header, before any chunk arrived. */
+static int on_head(void *user_data, const courier_response *head)
+{
+    stream_state *state = user_data;
+    const char *type = NULL;
+    pthread_mutex_lock(&state->lock);
+    state->head_calls++;
+    state->received_before_head = state->received;
+    courier_response_status(head, &state->head_status, NULL);
+    if (courier_response_header(head, "content-type", &type, NULL) != COURIER_OK || type == NULL) state->head_status = -1;
+    int stop = state->stop_at_head;
     pthread_mutex_unlock(&state->lock);
     return stop;
 }
@@ -259,6 +278,32 @@ static void streaming_on_data_and_progress(void)
     CHECK_CODE(COURIER_E_CANCELLED, courier_client_send_with(client, request, &options, &response, &error));
     CHECK(response == NULL);
     CHECK(state.received < 300000);
+    courier_request_free(request);
+
+    /* on_head sees the status and headers before the first chunk, once; non-zero aborts. */
+    state.stop_after = 0;
+    state.received = 0;
+    options.on_head = on_head;
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/bytes/300000?chunk_size=4096"), &request,
+                                 &error));
+    CHECK_OK(courier_client_send_with(client, request, &options, &response, &error));
+    CHECK_INT(state.head_calls, 1);
+    CHECK_INT(state.head_status, 200);
+    CHECK_INT(state.received_before_head, 0);
+    CHECK_INT(state.received, 300000);
+    courier_response_free(response);
+    response = NULL;
+    state.stop_at_head = 1;
+    CHECK_CODE(COURIER_E_CANCELLED, courier_client_send_with(client, request, &options, &response, &error));
+    CHECK(response == NULL);
+    /* on_head alone: the body is collected into the response as without options. */
+    state.stop_at_head = 0;
+    options.on_data = NULL;
+    CHECK_OK(courier_client_send_with(client, request, &options, &response, &error));
+    CHECK_INT(state.head_calls, 3);
+    CHECK_OK(courier_response_body(response, &body, &length, &error));
+    CHECK_INT(length, 300000);
+    courier_response_free(response);
     courier_request_free(request);
 
     /* NULL options behave as courier_client_send. */

@@ -35,6 +35,30 @@ def test_on_request_edits_live_request(server) -> None:
     assert response.json()["headers"].count(["X-Many", "a"]) == 1
 
 
+class Reroute:
+    name = "reroute"
+
+    def on_request(self, exchange: courier.Exchange) -> None:
+        exchange.request.url = exchange.request.url.replace("/old/", "/anything/new/")
+
+
+def test_on_request_reroutes_by_setting_the_url(server) -> None:
+    with courier.Client(base_url=server.url, interceptors=[Reroute()]) as client:
+        response = client.get("/old/path?q=1")
+    assert response.json()["path"] == "/anything/new/path"
+    with courier.Client(base_url=server.url, interceptors=[BadReroute()]) as client:
+        with pytest.raises(courier.InterceptorError) as raised:
+            client.get("/anything")
+    assert isinstance(raised.value.__cause__, courier.InvalidRequest)
+
+
+class BadReroute:
+    name = "bad-reroute"
+
+    def on_request(self, exchange: courier.Exchange) -> None:
+        exchange.request.url = "not a url"
+
+
 def test_views_read_request_and_response(server) -> None:
     seen: dict[str, object] = {}
 

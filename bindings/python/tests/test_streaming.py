@@ -17,8 +17,9 @@ def test_stream_iter_bytes(client: courier.Client) -> None:
     total = 0
     expected = 0
     with client.stream("GET", "/stream-bytes/300000", params={"chunk_size": 4096}) as response:
-        with pytest.raises(courier.StreamError):
-            response.status_code
+        # The head is there before the body is read (on_head, ABI 1.1).
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/octet-stream"
         for chunk in response.iter_bytes():
             for offset, byte in enumerate(chunk[:8]):
                 assert byte == (total + offset) % 256
@@ -127,3 +128,24 @@ def test_line_splitter_pieces() -> None:
     assert list(_lines(iter(["a\r", "\nb\n", "c", "d\r\n", "", "e"]))) == ["a", "b", "cd", "e"]
     assert list(_lines(iter(["\n\n"]))) == ["", ""]
     assert list(_lines(iter([]))) == []
+
+
+def test_stream_status_lets_the_caller_skip_a_failed_body(client: courier.Client) -> None:
+    with client.stream("GET", "/status/404") as response:
+        assert response.status_code == 404
+        with pytest.raises(courier.HTTPStatusError):
+            response.raise_for_status()
+
+
+async def _async_head(server_url: str) -> tuple[int, str, int]:
+    async with courier.AsyncClient(base_url=server_url) as client:
+        async with client.stream("GET", "/stream-bytes/100000") as response:
+            status, kind = response.status_code, response.headers["content-type"]
+            total = sum([len(chunk) async for chunk in response.aiter_bytes()])
+    return status, kind, total
+
+
+def test_async_stream_has_its_head_inside_async_with(server) -> None:
+    import asyncio
+
+    assert asyncio.run(_async_head(server.url)) == (200, "application/octet-stream", 100000)

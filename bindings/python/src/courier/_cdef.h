@@ -44,6 +44,7 @@ courier_code courier_request_clone(const courier_request *request, courier_reque
 courier_error **error);
 courier_code courier_request_free(courier_request *request);
 courier_code courier_request_set_method(courier_request *request, const char *method, courier_error **error);
+courier_code courier_request_set_url(courier_request *request, const char *url, courier_error **error);
 courier_code courier_request_add_query(courier_request *request, const char *name, const char *value,
 courier_error **error);
 courier_code courier_request_set_header(courier_request *request, const char *name, const char *value,
@@ -164,11 +165,13 @@ courier_code courier_client_save_cookies(courier_client *client, courier_error *
 typedef int (*courier_data_fn)(void *user_data, const void *data, size_t length);
 typedef void (*courier_progress_fn)(void *user_data, int64_t sent, int64_t send_total, int64_t received,
 int64_t receive_total);
+typedef int (*courier_head_fn)(void *user_data, const courier_response *head);
 typedef struct courier_send_options {
 size_t struct_size;
 courier_data_fn on_data;
 courier_progress_fn on_progress;
 void *user_data;
+courier_head_fn on_head;
 } courier_send_options;
 void courier_send_options_init(courier_send_options *options);
 courier_code courier_client_send(courier_client *client, const courier_request *request,

@@ -145,6 +145,10 @@ class RequestView(_Live):
         invoke(lib.courier_request_url, self._pointer(), value)
         return _string(value[0])
 
+    @url.setter
+    def url(self, url: str) -> None:
+        invoke(lib.courier_request_set_url, self._pointer(), encode(url, "the URL"))
+
     @property
     def content(self) -> bytes:
         """The body when it is in memory; CourierError (unsupported) for a file or stream body."""

@@ -31,6 +31,7 @@ class _SendState:
         self.done = threading.Event()
         self.started = time.perf_counter()
         self.sink: Callable[[bytes], int] | None = None
+        self.head_sink: Callable[[Response], None] | None = None
         self.sink_error: BaseException | None = None
         self.finished = False
         self.on_cancel: Callable[[], None] | None = None
@@ -107,12 +108,27 @@ def _data_trampoline(user_data: Any, data: Any, length: int) -> int:
         return 1
 
 
+@ffi.callback("courier_head_fn", error=1)
+def _head_trampoline(user_data: Any, head: Any) -> int:
+    state = handles.get(user_data)
+    if state is None or state.head_sink is None:
+        return 0
+    try:
+        elapsed = datetime.timedelta(seconds=time.perf_counter() - state.started)
+        state.head_sink(copy_response(head, state.request, elapsed))
+        return 0
+    except BaseException as failure:  # noqa: BLE001 - aborts the send; the caller sees it
+        state.sink_error = failure
+        return 1
+
+
 def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming: bool) -> None:
     options = NULL
     user_data = handles.add(state)
     if streaming:
         options = new_struct("courier_send_options")
         options.on_data = _data_trampoline
+        options.on_head = _head_trampoline
         options.user_data = user_data
     call = ffi.new("courier_call **")
     box = ffi.new("courier_error **")

@@ -49,6 +49,12 @@ class _Pipe:
         self.chunks: queue.Queue[Any] = queue.Queue(maxsize=max_chunks)
         self.closed = threading.Event()
         self.outcome: Response | CourierError | None = None
+        self.head: Response | None = None
+        self.head_ready = threading.Event()
+
+    def set_head(self, head: Response) -> None:
+        self.head = head
+        self.head_ready.set()
 
     def put(self, chunk: bytes) -> int:
         while not self.closed.is_set():
@@ -61,6 +67,7 @@ class _Pipe:
 
     def settle(self, outcome: Response | CourierError) -> None:
         self.outcome = outcome
+        self.head_ready.set()
         while not self.closed.is_set():
             try:
                 self.chunks.put(None, timeout=0.05)
@@ -72,8 +79,8 @@ class _Pipe:
 class StreamingResponse:
     """A response whose body arrives chunk by chunk (Client.stream).
 
-    Courier's C ABI delivers the status and headers when the body has ended, so `status_code`,
-    `headers` and `url` are available once `iter_bytes()` has run to the end (or after `read()`).
+    `status_code`, `headers` and `url` are available as soon as the head has arrived (reading them
+    waits for it), before the body is read, as with httpx.
     """
 
     def __init__(self, core: _ClientCore, request_pointer: Any, request: Request, max_chunks: int) -> None:
@@ -83,6 +90,7 @@ class StreamingResponse:
         self._pipe = pipe
         self._state = _SendState(request, pipe.settle)
         self._state.sink = pipe.put
+        self._state.head_sink = pipe.set_head
         self._state.on_cancel = pipe.closed.set
         _start(core, request_pointer, self._state, streaming=True)
 
@@ -119,12 +127,15 @@ class StreamingResponse:
         return _lines(self.iter_text(encoding))
 
     def _head(self) -> Response:
+        """The head once it has arrived; the send's error when it failed before one did."""
+        self._pipe.head_ready.wait()
+        if self._pipe.head is not None:
+            return self._pipe.head
         outcome = self._pipe.outcome
-        if not self._state.done.is_set() or outcome is None or not self._consumed:
-            raise StreamError("the status and headers arrive after the body: iterate iter_bytes() to the end "
-                              "(or call read()) first", code=18)
         if isinstance(outcome, CourierError):
             raise outcome
+        if outcome is None:
+            raise StreamError("the send ended without a response head", code=18)
         return outcome
 
     @property
@@ -191,7 +202,21 @@ class _AsyncPipe:
         self.closed = threading.Event()
         self.ended = False
         self.outcome: Response | CourierError | None = None
+        self.head: Response | None = None
         self.waiter: asyncio.Future[None] | None = None
+
+    def set_head(self, head: Response) -> None:
+        with self.lock:
+            self.head = head
+        self._wake()
+
+    async def wait_head(self) -> None:
+        while True:
+            with self.lock:
+                if self.head is not None or self.ended:
+                    return
+                waiter = self.waiter = asyncio.get_running_loop().create_future()
+            await waiter
 
     def _wake(self) -> None:
         with self.lock:
@@ -233,8 +258,8 @@ class _AsyncPipe:
 
 
 class AsyncStreamingResponse:
-    """A response whose body arrives chunk by chunk (AsyncClient.stream); the status and headers
-    are available once `aiter_bytes()` has run to the end, as for StreamingResponse."""
+    """A response whose body arrives chunk by chunk (AsyncClient.stream); `async with` waits for the
+    head, so the status and headers are available inside the block, before the body is read."""
 
     def __init__(self, core: _ClientCore, request_pointer: Any, request: Request, max_chunks: int,
                  inbox: _Inbox) -> None:
@@ -244,6 +269,7 @@ class AsyncStreamingResponse:
         self._pipe = pipe
         self._state = _SendState(request, pipe.settle)
         self._state.sink = pipe.put
+        self._state.head_sink = pipe.set_head
         self._state.on_cancel = pipe.closed.set
         _start(core, request_pointer, self._state, streaming=True)
 
@@ -285,12 +311,16 @@ class AsyncStreamingResponse:
             yield line
 
     def _head(self) -> Response:
-        outcome = self._pipe.outcome
-        if not self._pipe.ended or outcome is None or not self._consumed:
-            raise StreamError("the status and headers arrive after the body: iterate aiter_bytes() to the end "
-                              "(or await aread()) first", code=18)
+        """The head once it has arrived (inside `async with`, or after reading the body)."""
+        with self._pipe.lock:
+            head, ended, outcome = self._pipe.head, self._pipe.ended, self._pipe.outcome
+        if head is not None:
+            return head
         if isinstance(outcome, CourierError):
             raise outcome
+        if not ended or outcome is None:
+            raise StreamError("the head has not arrived yet: use `async with client.stream(...)`, which waits for it",
+                              code=18)
         return outcome
 
     @property
@@ -318,6 +348,7 @@ class AsyncStreamingResponse:
         self._state.release()
 
     async def __aenter__(self) -> AsyncStreamingResponse:
+        await self._pipe.wait_head()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
