@@ -65,6 +65,14 @@ import Testing
         #expect(try listed.proxy(for: URL(string: "http://other/")!)?.host == "explicit", "the environment is not read")
     }
 
+    @Test func aProxyPerSchemeOverridesTheServerAndTheEnvironmentForThatSchemeOnly() throws {
+        var settings = ProxySettings()
+        settings.servers["https"] = ProxyServer(host: "secure", port: 443)
+        let router = ProxyRouter(settings, environment: ["http_proxy": "env:1", "https_proxy": "envs:2"])
+        #expect(try router.proxy(for: URL(string: "https://example.com/")!)?.host == "secure")
+        #expect(try router.proxy(for: URL(string: "http://example.com/")!)?.host == "env", "http still reads the environment")
+    }
+
     @Test func turningTheEnvironmentOffOrSayingNoneGoesDirect() throws {
         var off = ProxySettings()
         off.readsEnvironment = false

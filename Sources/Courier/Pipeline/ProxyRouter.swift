@@ -39,12 +39,15 @@ public struct ProxyRouter: Sendable {
                 return .failure(named)
             }
         }
-        if let server = settings.server {
+        let all = settings.server == nil ? variable("all_proxy", "ALL_PROXY") : nil
+        if let server = settings.servers["http"] ?? settings.server {
             httpProxy = .success(server)
+        } else {
+            httpProxy = parsed(variable("http_proxy") ?? all)
+        }
+        if let server = settings.servers["https"] ?? settings.server {
             httpsProxy = .success(server)
         } else {
-            let all = variable("all_proxy", "ALL_PROXY")
-            httpProxy = parsed(variable("http_proxy") ?? all)
             httpsProxy = parsed(variable("https_proxy", "HTTPS_PROXY") ?? all)
         }
         noProxy = NoProxyRule(settings.noProxy ?? variable("no_proxy", "NO_PROXY").map { [$0.value] } ?? [])

@@ -16,6 +16,9 @@
 public struct ProxySettings: Sendable, Hashable {
     /// The proxy every request goes through, whatever the environment says; `nil` for none.
     public var server: ProxyServer?
+    /// Proxies for one URL scheme each (`"http"`, `"https"`), over ``server``, as HTTPie's
+    /// `--proxy https:URL` gives them; a scheme not listed falls back to ``server``, then the environment.
+    public var servers: [String: ProxyServer] = [:]
     /// The hosts that go direct, in `NO_PROXY`'s syntax (see ``NoProxyRule``); `nil` reads
     /// `no_proxy`/`NO_PROXY` (when ``readsEnvironment`` is on).
     public var noProxy: [String]?

@@ -24,6 +24,7 @@ public struct CourierCommand: AsyncParsableCommand {
     @OptionGroup(title: "Body") var body: BodyOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
+    @OptionGroup(title: "TLS and proxies") var network: NetworkOptions
 
     /// The command with no arguments, as argument-parser creates it before parsing.
     public init() {}
@@ -45,7 +46,7 @@ public struct CourierCommand: AsyncParsableCommand {
                 target.out(request.curlCommand + "\n")
                 return .success
             }
-            return try await pipeline.withClient(adding: extraInterceptors, console: console) { client in
+            return try await pipeline.withClient(adding: extraInterceptors, network: network, console: console) { client in
                 guard pipeline.explains else { return try await send(request, with: client, console: target) }
                 let (explaining, recorder) = client.explaining()
                 defer { printExplanation(recorder.last, console: target) }

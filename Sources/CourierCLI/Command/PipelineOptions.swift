@@ -125,25 +125,34 @@ struct PipelineOptions: ParsableArguments, Sendable {
     ///
     /// With `-vv` the client's logger is the verbose one too, so inner stages' debug lines (a retry
     /// and its wait) appear between the exchange's lines.
-    func withClient<Result>(adding extra: [any Interceptor] = [], console: Console,
+    func withClient<Result>(adding extra: [any Interceptor] = [], network: NetworkOptions = NetworkOptions(), console: Console,
                             _ body: (Client) async throws -> Result) async throws -> Result {
         let interceptors = try interceptors(adding: extra, console: console)
         var configuration = configuration
         if let logger = logger(console: console) { configuration.logger = logger }
-        switch transport {
+        let transport: any Transport
+        let shutdown: @Sendable () async -> Void
+        switch self.transport {
+        case .curl where network.isDefault:
+            transport = CurlTransport.shared
+            shutdown = {}
         case .curl:
-            return try await body(Client(transport: CurlTransport.shared, interceptors: interceptors, configuration: configuration))
+            let curl = try network.curlTransport()
+            transport = curl
+            shutdown = { await curl.shutdown() }
         case .ahc:
-            let transport = AsyncHTTPClientTransport()
-            let client = Client(transport: transport, interceptors: interceptors, configuration: configuration)
-            do {
-                let result = try await body(client)
-                try? await transport.shutdown()
-                return result
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
+            let ahc = AsyncHTTPClientTransport(configuration: try network.asyncHTTPClientConfiguration())
+            transport = ahc
+            shutdown = { try? await ahc.shutdown() }
+        }
+        let client = Client(transport: transport, interceptors: interceptors, configuration: configuration)
+        do {
+            let result = try await body(client)
+            await shutdown()
+            return result
+        } catch {
+            await shutdown()
+            throw error
         }
     }
 }

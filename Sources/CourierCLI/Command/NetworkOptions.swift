@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import Courier
+import CourierAsyncHTTPClient
+import CourierCurl
+
+/// The TLS and proxy options, with HTTPie's names: `--verify`, `--cert`, `--cert-key`, `--ssl`,
+/// `--proxy`. Without them the transports keep their defaults (the system's authorities, the
+/// environment's proxies as curl reads them).
+struct NetworkOptions: ParsableArguments, Sendable {
+    /// `--ssl`'s versions, HTTPie's spellings, each the oldest version accepted.
+    enum TLSVersionName: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case ssl23 = "ssl2.3", tls1, tls1_1 = "tls1.1", tls1_2 = "tls1.2", tls1_3 = "tls1.3"
+
+        var minimum: TLSSettings.Version? {
+            switch self {
+            case .ssl23: nil
+            case .tls1: .tls1_0
+            case .tls1_1: .tls1_1
+            case .tls1_2: .tls1_2
+            case .tls1_3: .tls1_3
+            }
+        }
+    }
+
+    @Option(help: ArgumentHelp("Verify the server's certificate: yes (default), no, or a CA bundle file or directory to trust instead of the system's.",
+                               valueName: "yes|no|path"))
+    var verify = "yes"
+
+    @Option(help: ArgumentHelp("A client certificate (PEM) for servers that ask for one; the key too, unless --cert-key.", valueName: "file"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "file"))
+    var certKey: String?
+
+    @Option(help: ArgumentHelp("The password of an encrypted --cert-key.", valueName: "password"))
+    var certKeyPass: String?
+
+    @Option(help: ArgumentHelp("The oldest TLS version accepted.", valueName: "ssl2.3|tls1|tls1.1|tls1.2|tls1.3"))
+    var ssl: TLSVersionName?
+
+    @Option(help: ArgumentHelp("A proxy for one URL scheme, as HTTPie takes it: http:http://proxy:3128 (repeatable). Without it, http_proxy, https_proxy, all_proxy and no_proxy apply as curl reads them.",
+                               valueName: "protocol:url"))
+    var proxy: [String] = []
+
+    init() {}
+
+    func validate() throws {
+        _ = try tls()
+        _ = try proxies()
+        if certKey != nil || certKeyPass != nil, cert == nil { throw ValidationError("--cert-key and --cert-key-pass need --cert") }
+    }
+
+    /// Whether any option differs from the transports' defaults.
+    var isDefault: Bool { verify.lowercased() == "yes" && cert == nil && ssl == nil && proxy.isEmpty }
+
+    /// The TLS settings these options give.
+    func tls() throws -> TLSSettings {
+        var tls = TLSSettings()
+        switch verify.lowercased() {
+        case "yes", "true": break
+        case "no", "false":
+            tls.verifiesPeer = false
+            tls.verifiesHost = false
+        default:
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: verify, isDirectory: &isDirectory) else {
+                throw ValidationError("--verify takes yes, no, or a CA bundle that exists; \(verify) does not")
+            }
+            if isDirectory.boolValue { tls.caDirectory = verify } else { tls.caFile = verify }
+        }
+        if let cert {
+            tls.clientCertificate = .init(certificateFile: cert, keyFile: certKey ?? cert, keyPassword: certKeyPass)
+        }
+        tls.minimumVersion = ssl?.minimum
+        return tls
+    }
+
+    /// The proxy settings `--proxy` gives: the environment's, with the schemes given overridden.
+    func proxies() throws -> ProxySettings {
+        var settings = ProxySettings()
+        for argument in proxy {
+            guard let colon = argument.firstIndex(of: ":"), case let scheme = argument[..<colon].lowercased(),
+                  ["http", "https"].contains(scheme) else {
+                throw ValidationError("--proxy takes http:URL or https:URL, not \(argument)")
+            }
+            do {
+                settings.servers[scheme] = try ProxyServer(String(argument[argument.index(after: colon)...]))
+            } catch {
+                throw ValidationError("--proxy \(scheme): \(error.message)")
+            }
+        }
+        return settings
+    }
+
+    /// A curl transport with these settings.
+    func curlTransport() throws -> CurlTransport {
+        var configuration = CurlTransport.Configuration()
+        configuration.tls = try tls()
+        configuration.proxy = try proxies()
+        return CurlTransport(configuration: configuration)
+    }
+
+    /// An AsyncHTTPClient configuration with these settings.
+    func asyncHTTPClientConfiguration() throws -> AsyncHTTPClientTransport.Configuration {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.tls = try tls()
+        configuration.proxy = try proxies()
+        return configuration
+    }
+}
