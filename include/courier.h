@@ -752,10 +752,12 @@ COURIER_API courier_code courier_call_free(courier_call *call);
  *     }
  *     courier_client_free(client);
  *
- * Only the completions are queued: interceptor callbacks, on_data and on_progress still run
- * where their comments say. A queued completion runs like any callback (no blocking call from
- * inside it). courier_client_free runs the completions still waiting on the calling thread;
- * sends that end after it complete on the client's callback threads, as without the queue.
+ * Only the completions are queued: interceptor callbacks, on_head, on_data and on_progress
+ * still run where their comments say. A queued completion runs like any callback (no blocking
+ * call from inside it). courier_call_wait returns once the completion has run, so never call it
+ * from the thread that runs the completions. courier_client_free runs the completions still
+ * waiting on the calling thread; sends that end after it complete on the client's callback
+ * threads, as without the queue.
  */
 
 /**
