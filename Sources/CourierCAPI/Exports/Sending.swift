@@ -65,20 +65,7 @@ public func courier_client_send_async(_ client: OpaquePointer?, _ request: Opaqu
         }
         let finish = UncheckedBox((completion, userData))
         let task = Task(executorPreference: pool) {
-            let result: Result<Response, any Error>
-            do { result = .success(try await operation.run()) } catch { result = .failure(error) }
-            var responseHandle: OpaquePointer?
-            var errorHandle: OpaquePointer?
-            switch result {
-            case .success(let response):
-                responseHandle = HandleRegistry.shared.register(ResponseBox(response))
-                if responseHandle == nil {
-                    errorHandle = ErrorBox.register(CAPIFailure(COURIER_E_INTERNAL, "too many live handles"))
-                }
-            case .failure(let failure):
-                errorHandle = ErrorBox.register(CAPIFailure(failure, in: "courier_client_send_async"))
-            }
-            let outcome = UncheckedBox((responseHandle, errorHandle))
+            let outcome = UncheckedBox(await outcomeHandles(of: operation))
             let complete: CompletionQueue.Completion = {
                 let (completion, userData) = finish.value
                 let (response, error) = outcome.value
@@ -119,4 +106,21 @@ public func courier_call_wait(_ call: OpaquePointer?, _ error: UnsafeMutablePoin
 public func courier_call_free(_ call: OpaquePointer?) -> courier_code {
     guard let call else { return COURIER_OK }
     return HandleRegistry.shared.remove(call, as: CallBox.self) == nil ? COURIER_E_INVALID_HANDLE : COURIER_OK
+}
+
+/// Runs an asynchronous send and gives its outcome as the handles its completion receives.
+///
+/// A function of its own so that the response and the error are released when it returns: the
+/// handles are then their only owners, and once C frees them (even before the completion has
+/// returned and the task has ended) nothing of the exchange is left alive. A debug build keeps a
+/// local alive to the end of its scope, so in the task's own body they would outlive the
+/// completion, and a program that exits right after `courier_call_wait` would leave them behind.
+private func outcomeHandles(of operation: SendOperation) async -> (response: OpaquePointer?, error: OpaquePointer?) {
+    do {
+        let response = try await operation.run()
+        if let handle = HandleRegistry.shared.register(ResponseBox(response)) { return (handle, nil) }
+        return (nil, ErrorBox.register(CAPIFailure(COURIER_E_INTERNAL, "too many live handles")))
+    } catch {
+        return (nil, ErrorBox.register(CAPIFailure(error, in: "courier_client_send_async")))
+    }
 }
