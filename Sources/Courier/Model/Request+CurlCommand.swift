@@ -82,7 +82,8 @@ struct CurlCommand {
         case (.get, false), (.post, true): break
         default: options.append("--request " + Self.word(request.method.rawValue))
         }
-        let bodyLength = Self.length(of: body)
+        // The body's own length (files included, as the request was built); curl computes the same.
+        let bodyLength = body == .standardInput ? nil : request.body?.contentLength ?? 0
         for field in fields {
             if minimal, Self.curlSendsByItself(field, bodyLength: bodyLength, hasData: hasData) { continue }
             let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
@@ -127,24 +128,6 @@ struct CurlCommand {
         case .accept: field.value == "*/*"
         case .contentType: hasData && field.value == "application/x-www-form-urlencoded"
         default: false
-        }
-    }
-
-    /// The length of a body curl reads whole (an argument, a file, a pipe of known parts); `nil` for a stream.
-    static func length(of body: BodySource) -> Int64? {
-        switch body {
-        case .none: 0
-        case .argument(let text): Int64(text.utf8.count)
-        case .file(let path): (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
-        case .pipe(let parts):
-            parts.reduce(Int64(0) as Int64?) { total, part in
-                guard let total else { return nil }
-                switch part {
-                case .bytes(let bytes): return total + Int64(bytes.count)
-                case .file(let path): return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64).flatMap { $0.map { total + $0 } }
-                }
-            }
-        case .standardInput: nil
         }
     }
 

@@ -25,11 +25,12 @@ enum ExtensibleStruct {
     /// any 1.x header, so nothing past the first version is written; the header's inline `_init`
     /// has zeroed the rest (every later field defaults to 0) and sets `struct_size` to its own size.
     static func initialize<Value>(_ pointer: UnsafeMutablePointer<Value>, with value: Value, firstVersionSize: Int) {
-        precondition(firstVersionSize <= MemoryLayout<Value>.size)
+        // Never more than the value holds, whatever the constant says: no trap is reachable from C.
+        let size = min(firstVersionSize, MemoryLayout<Value>.size)
         var value = value
         withUnsafeMutableBytes(of: &value) { bytes in
-            bytes.storeBytes(of: firstVersionSize, as: Int.self)
-            UnsafeMutableRawPointer(pointer).copyMemory(from: bytes.baseAddress!, byteCount: firstVersionSize)
+            bytes.storeBytes(of: size, as: Int.self)
+            UnsafeMutableRawPointer(pointer).copyMemory(from: bytes.baseAddress!, byteCount: size)
         }
     }
 
