@@ -20,6 +20,18 @@ struct CurlConnectionTests {
         }
     }
 
+    @Test func aConnectionIdleLongerThanTheIdleTimeoutIsNotReused() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.idleTimeout = .seconds(1)
+        try await withCurl(configuration) { server, transport in
+            _ = try await transport.fetch(Request(url: server.url("/echo/one")))
+            // At least twice the timeout, whatever the scheduling: the connection is too old to reuse.
+            try await Task.sleep(for: .milliseconds(2200))
+            _ = try await transport.fetch(Request(url: server.url("/echo/two")))
+            #expect(transport.connectionsOpened == 2)
+        }
+    }
+
     @Test func anUnreachablePortFailsWithCannotConnect() async throws {
         let port = try unusedPort()
         let transport = CurlTransport()
