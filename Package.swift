@@ -97,6 +97,7 @@ let package = Package(
                 "CourierCurl",
                 "CourierAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings,
             linkerSettings: [.linkedLibrary("dl")]

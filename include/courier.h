@@ -869,6 +869,40 @@ COURIER_API courier_code courier_client_add_interceptor(courier_client *client, 
  */
 COURIER_API courier_code courier_client_remove_interceptor(courier_client *client, const char *name, courier_error **error);
 
+/**
+ * Appends one of Courier's own interceptors to the client's chain, in its place among C, plugin
+ * and Python interceptors (ABI 1.1). `kind` names it; `config` is a JSON object of its options
+ * (NULL or "" for the defaults; every option is optional, and an unknown option, a value of the
+ * wrong type or out of range fails with COURIER_E_INVALID_ARGUMENT naming it). Every kind takes
+ * "name", the name it is removed by and reported under (the kind by default).
+ *
+ *  - "retry": resends on a retryable status or error, with exponential backoff and jitter and a
+ *    token budget shared by every send through it. Options: "max_attempts" (3, the first
+ *    included), "initial_backoff_ms" (200), "max_backoff_ms" (10000), "backoff_multiplier" (2),
+ *    "jitter" ("full", "equal", "none"), "statuses" ([408, 429, 500, 502, 503, 504]),
+ *    "errors" (["cannot_connect", "timed_out", "invalid_response"]; also "insecure"),
+ *    "methods" (retried without an Idempotency-Key: GET HEAD OPTIONS TRACE PUT DELETE),
+ *    "honour_retry_after" (true), "max_retry_after_ms" (60000), "add_idempotency_key" (false),
+ *    "budget" ("unlimited" or {"max_tokens": 10, "deposit_per_request": 0.2}).
+ *  - "logging": one line per exchange (method, redacted URL, status, time), written with one
+ *    write() per line to "fd" (2 by default; the program keeps it open) or appended to the file
+ *    at "path". "level": "info" (default) or "debug" for heads and bodies too, or "notice" and
+ *    above for nothing but failures; "curl_command" (false), "max_body_bytes" (4096),
+ *    "redact_headers" and "redact_query" (names hidden besides Authorization, Proxy-Authorization,
+ *    Cookie and Set-Cookie).
+ *  - "validation": fails a response with COURIER_E_UNACCEPTABLE_STATUS or
+ *    COURIER_E_UNACCEPTABLE_CONTENT_TYPE (the error carries its status). "statuses": codes and
+ *    "200-299" ranges (2xx by default); "content_types": "accept" (the request's Accept header,
+ *    the default), "any", or a list of MIME types with type/ wildcards.
+ *  - "concurrency_limit": at most "max_requests" (64) sends in flight through it, and
+ *    "max_requests_per_host" (5); "hold_until_body_read" (false) keeps a slot until the body
+ *    has been read.
+ *
+ * COURIER_E_NOT_FOUND when `kind` is none of these. On failure nothing is added.
+ */
+COURIER_API courier_code courier_client_add_builtin(courier_client *client, const char *kind, const char *config,
+                                        courier_error **error);
+
 /*
  * The exchange functions below work only while the callback that received `exchange` runs (from
  * any thread). Once it returns, the exchange handle and the request and response handles taken

@@ -59,7 +59,7 @@ struct CHeaderTests {
             let parts = symbol.replacingOccurrences(of: "@@", with: "@").split(separator: "@")
             return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
         })
-        let added = ["courier_client_completion_fd", "courier_client_run_completions", "courier_client_save_cookies",
+        let added = ["courier_client_add_builtin", "courier_client_completion_fd", "courier_client_run_completions", "courier_client_save_cookies",
                      "courier_request_set_url"]
         for function in added { #expect(versions[function] == "COURIER_1.1", "\(function)") }
         #expect(versions.filter { !added.contains($0.key) }.values.allSatisfy { $0 == "COURIER_1" })

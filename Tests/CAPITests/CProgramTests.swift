@@ -33,6 +33,11 @@ struct CProgramTests {
         try await runProgram("test_interceptors")
     }
 
+    /// Courier's own interceptors, added by name and JSON configuration (ABI 1.1).
+    @Test func builtInInterceptorsJoinTheChainByNameAndRefuseBadConfiguration() async throws {
+        try await runProgram("test_builtins")
+    }
+
     /// ABI 1.1's client options on both transports, through a forward proxy that asks for
     /// credentials; the proxy's record shows which requests reached it, and with what.
     @Test func clientOptionsOfABI11WorkOnBothTransports() async throws {

@@ -29,3 +29,22 @@ public func courier_client_remove_interceptor(_ client: OpaquePointer?, _ name: 
         }
     }
 }
+
+@c @implementation
+public func courier_client_add_builtin(_ client: OpaquePointer?, _ kind: UnsafePointer<CChar>?, _ config: UnsafePointer<CChar>?,
+                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+    reporting(error, #function) {
+        let box = try clientBox(client, in: #function)
+        let kindName = try CInput.string(kind, "kind", in: #function)
+        guard let builtin = BuiltinInterceptor(rawValue: kindName) else {
+            throw CAPIFailure(COURIER_E_NOT_FOUND,
+                              "\(#function): there is no built-in interceptor \"\(kindName)\" (there are: \(BuiltinInterceptor.names))")
+        }
+        let configuration = try CInput.optionalString(config, "config", in: #function)
+        do throws(BuiltinConfigurationError) {
+            box.append([try builtin.make(configuration: configuration)])
+        } catch {
+            throw CAPIFailure.invalidArgument("\(error.kind.rawValue) config: \(error.message)", in: #function)
+        }
+    }
+}

@@ -210,6 +210,8 @@ void courier_interceptor_init(courier_interceptor *interceptor);
 courier_code courier_client_add_interceptor(courier_client *client, const courier_interceptor *interceptor,
 courier_error **error);
 courier_code courier_client_remove_interceptor(courier_client *client, const char *name, courier_error **error);
+courier_code courier_client_add_builtin(courier_client *client, const char *kind, const char *config,
+courier_error **error);
 courier_code courier_exchange_request(courier_exchange *exchange, courier_request **request,
 courier_error **error);
 courier_code courier_exchange_response(courier_exchange *exchange, courier_response **response,

@@ -87,7 +87,7 @@ class Client:
         return self._core.pointer is None
 
     def add_interceptor(self, interceptor: Any) -> None:
-        """Appends a Python interceptor to the chain (sends under way keep theirs)."""
+        """Appends a Python interceptor or a built-in (courier.Retry(), ...) to the chain (sends under way keep theirs)."""
         register(self._core.live(), interceptor)
 
     def remove_interceptor(self, name: str) -> None:

@@ -311,7 +311,8 @@ def _int32(value: Any, what: str) -> int:
 _CLIENT_DOC_ARGS = """
     base_url: resolves relative URLs (RFC 3986, like urljoin); headers: sent with every request;
     timeout: seconds for a whole exchange (None: no limit); follow_redirects; transport: "curl"
-    (default) or "ahc"; interceptors: Python interceptors and Plugin(path, config) in chain order
+    (default) or "ahc"; interceptors: Python interceptors, built-ins (courier.Retry(), courier.Logging(),
+    courier.Validation(), courier.ConcurrencyLimit()) and Plugin(path, config) in chain order
     (first is outermost); plugins: (path, config) pairs loaded after them; event_hooks:
     {"request": [...], "response": [...]}.
 

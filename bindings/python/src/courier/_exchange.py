@@ -11,6 +11,7 @@ import json as jsonlib
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
+from ._builtins import Builtin
 from ._courier_cffi import ffi
 from ._errors import (
     ClosedError,
@@ -382,6 +383,8 @@ def interceptor_name(interceptor: Any) -> str:
 
 def register(client: Any, interceptor: Any) -> str:
     """Appends a Python interceptor to a courier_client's chain; returns its name."""
+    if isinstance(interceptor, Builtin):
+        return interceptor._add_to(client)
     around = getattr(interceptor, "around", None)
     on_request = getattr(interceptor, "on_request", None)
     on_response = getattr(interceptor, "on_response", None)
