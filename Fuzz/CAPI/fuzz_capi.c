@@ -3,7 +3,8 @@
  * edited, cloned, read back, sent through a client whose interceptor answers (so nothing leaves
  * the process) and freed, with any string NULL, empty, huge or not UTF-8. Whatever the sequence,
  * each call returns a code (and the error it describes), never traps; handles are never used after
- * their free (that is the caller's contract, not something to fuzz).
+ * their free (that is the caller's contract, not something to fuzz). Built-in interceptors are
+ * added, with fuzzed kinds and JSON configurations, to a client of their own, and removed.
  *
  * Built with -fsanitize=fuzzer,address by scripts/fuzz; built with the replay driver
  * (-DCOURIER_FUZZ_DEFINE_MAIN) and the sanitizers by CAPITests, which replays Fuzz/Corpus/fuzz-capi.
@@ -12,6 +13,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { REQUEST_SLOTS = 4, RESPONSE_SLOTS = 2 };
@@ -183,6 +185,53 @@ static void edit_response(reader *input, courier_response **slot, uint8_t operat
     free(b);
 }
 
+static courier_client *builtins_client;
+
+static void free_builtins_client(void) {
+    courier_client_free(builtins_client);
+}
+
+/* A copy of `config` whose first member names the interceptor "fuzzed" when it is a JSON object
+ * (the first of duplicate members wins), so it can be removed again: what an input adds must
+ * not outlive it, or libFuzzer's leak check would scan after every such input. */
+static char *named_config(const char *config) {
+    if (config == NULL || config[0] != '{') return NULL;
+    const char *rest = config + 1;
+    while (*rest == ' ' || *rest == '\n' || *rest == '\t' || *rest == '\r') rest++;
+    size_t size = strlen(config) + 32;
+    char *named = malloc(size);
+    if (named == NULL) abort();
+    snprintf(named, size, "{\"name\": \"fuzzed\"%s%s", *rest == '}' ? "" : ", ", rest);
+    return named;
+}
+
+/* Adds a built-in interceptor with a fuzzed kind and configuration to a client kept for the run,
+ * then removes it. A logging configuration that names a file is skipped: the fuzzer must not
+ * create files. */
+static void add_builtin(reader *input) {
+    static const char *const kinds[] = {"retry", "logging", "validation", "concurrency_limit"};
+    courier_error *error = NULL;
+    uint8_t choice = take_byte(input);
+    char *kind = choice < 4 * 60 ? NULL : take_string(input);
+    char *config = take_string(input);
+    char *named = named_config(config);
+    const char *kind_name = choice < 4 * 60 ? kinds[choice % 4] : kind;
+    if (builtins_client == NULL) {
+        if (courier_client_new(NULL, &builtins_client, NULL) != COURIER_OK) abort();
+        atexit(free_builtins_client);
+    }
+    if (!(kind_name != NULL && strcmp(kind_name, "logging") == 0 && config != NULL && strstr(config, "path") != NULL)) {
+        courier_code code = courier_client_add_builtin(builtins_client, kind_name, named ? named : config, &error);
+        check(code, error);
+        if (code == COURIER_OK) {
+            (void)courier_client_remove_interceptor(builtins_client, named ? "fuzzed" : kind_name, NULL);
+        }
+    }
+    free(kind);
+    free(config);
+    free(named);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader input = {data, size};
     courier_request *requests[REQUEST_SLOTS] = {0};
@@ -193,7 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         courier_request **request = &requests[slot % REQUEST_SLOTS];
         courier_response **response = &responses[slot % RESPONSE_SLOTS];
         courier_error *error = NULL;
-        switch (command % 6) {
+        switch (command % 7) {
         case 0:
         case 1:
             edit_request(&input, request, take_byte(&input) % 18);
@@ -220,6 +269,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             courier_response_free(answer);
             break;
         }
+        case 6:
+            add_builtin(&input);
+            break;
         }
     }
     for (int i = 0; i < REQUEST_SLOTS; i++) courier_request_free(requests[i]);
