@@ -149,7 +149,7 @@ struct CProgramTests {
     }
 
     /// Every C program again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
-    @Test(arguments: ["test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins"])
+    @Test(arguments: ["test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins", "test_builtins"])
     func programsRunCleanUnderAddressAndUndefinedBehaviorSanitizers(_ name: String) async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let isPlugins = name == "test_plugins"
