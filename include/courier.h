@@ -547,7 +547,9 @@ typedef struct courier_client_options {
      *  verify_tls is 1). 0: host names are verified whenever verify_tls is 1. */
     int32_t skip_host_verification;
     /** The most connections to one host (scheme and port included); 0: 8; -1: no limit. More
-     *  requests wait for a connection. */
+     *  requests wait for a connection. On curl, blocking sends that run on their own threads
+     *  (see courier_client_send) keep their connections apart and are bounded apart: at most
+     *  this many such threads at once, each with the connections of its last sends. */
     int32_t max_connections_per_host;
     /** The most connections in total; 0: no limit. AsyncHTTPClient counts requests in flight. */
     int32_t max_connections;
@@ -681,7 +683,12 @@ static inline void courier_send_options_init_sized_(courier_send_options *option
  *
  * Blocks the calling thread, which must be one of the caller's own: the pipeline, including
  * every interceptor callback, runs on this thread while it waits, so a send costs no thread
- * handoff. Called from inside a Courier callback it fails at once with COURIER_E_WOULD_BLOCK.
+ * handoff. On the curl transport the transfer runs on this thread too, as curl_easy_perform
+ * would, unless the request body comes from a read callback or progress is asked for: the
+ * thread takes one of the transport's blocking-send handles (at most max_connections_per_host
+ * of them, each keeping its own connections for the next send; when all are busy the send goes
+ * through the I/O thread). Called from inside a Courier callback it fails at once with
+ * COURIER_E_WOULD_BLOCK.
  */
 COURIER_API courier_code courier_client_send(courier_client *client, const courier_request *request,
                                  courier_response **response, courier_error **error);

@@ -15,7 +15,9 @@ import Synchronization
 /// Threads: `send` never blocks its caller; the work happens on a dedicated thread (not Swift's
 /// cooperative pool) that starts with the first request and stops on `shutdown()`, or once the
 /// transport is released and its last response body has ended. Progress callbacks run on that
-/// thread and must return quickly.
+/// thread and must return quickly. The one exception is a caller that blocks anyway and says so
+/// (`CurlCallerDriving`, set by the C library's `courier_client_send`): its thread drives curl
+/// itself, with a handle and connections of its own, and gets the body whole with the head.
 ///
 /// What goes on the wire: exactly `request.wireHeaderFields`, plus `Host`, `Accept-Encoding` when
 /// decompression is on and the request has none, `Transfer-Encoding: chunked` for a body of unknown
@@ -31,12 +33,15 @@ public final class CurlTransport: Transport {
     let loop: CurlLoop
     /// The proxy of each request, from `configuration.proxy` and the environment at creation.
     private let proxyRouter: ProxyRouter
+    /// The curl handles that blocking callers drive on their own threads (`CurlCallerDriving`).
+    private let drivenSessions: CurlDrivenSessions
 
     /// Creates a transport; its I/O thread starts with the first request.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         loop = CurlLoop(configuration: configuration)
         proxyRouter = ProxyRouter(configuration.proxy)
+        drivenSessions = CurlDrivenSessions(configuration: configuration)
     }
 
     deinit {
@@ -49,6 +54,11 @@ public final class CurlTransport: Transport {
     ///   `insecureConnection`, `invalidResponse`, `limitExceeded`, or the body's own error.
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
         let transfer = try makeTransfer(for: request, context: context)
+        if let driving = CurlCallerDriving.current, driving.isCurrentThread, canDrive(transfer),
+           let session = drivenSessions.take(configuration: configuration) {
+            defer { drivenSessions.giveBack(session) }
+            return try await session.perform(transfer, loop: loop, bodyLimit: driving.maxBodyBytes)
+        }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 loop.submit(.start(transfer, continuation))
@@ -68,7 +78,15 @@ public final class CurlTransport: Transport {
     ///
     /// Later requests fail with `cancelled`. Calling it again does nothing.
     public func shutdown() async {
+        drivenSessions.close()
         await loop.shutdown()
+    }
+
+    /// Whether the caller's thread can run `transfer` to its end alone: no body still to be
+    /// produced by another task, no progress to report, and a transport not shut down.
+    private func canDrive(_ transfer: CurlTransfer) -> Bool {
+        guard transfer.upload?.isFullyQueued ?? true, !loop.hasStopped else { return false }
+        return transfer.context.uploadProgress == nil && transfer.context.downloadProgress == nil
     }
 
     /// Whether some request may go through a proxy (one configured, or the environment's when it was created).

@@ -33,7 +33,7 @@ public func courier_client_send_with(_ client: OpaquePointer?, _ request: Opaque
         // Counted as under way, so that a courier_client_free racing it waits for it to finish.
         guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client", in: #function) }
         defer { client.pool.end() }
-        let result = ThreadRole.current.sendWorker.run { try await operation.run() }
+        let result = ThreadRole.current.sendWorker.run { try await operation.run(drivingCurlHere: true) }
         response.pointee = try register(ResponseBox(try result.get()), in: #function)
     }
 }

@@ -1,5 +1,6 @@
 import CCourier
 import Courier
+import CourierCurl
 import Foundation
 import Synchronization
 
@@ -41,8 +42,16 @@ struct SendOperation: @unchecked Sendable {
 
     /// Sends the request; hands the head to `on_head` when set; with `on_data`, streams the body to
     /// it and returns the head with an empty body.
-    func run() async throws -> Response {
-        guard onData != nil || onHead != nil else { return try await client.send(request) }
+    ///
+    /// - Parameter drivingCurlHere: the caller's thread blocks until the send is done (a blocking
+    ///   send), so a curl transport may run the transfer on it rather than on its I/O thread,
+    ///   when the body is collected whole anyway (no `on_data` or `on_head`).
+    func run(drivingCurlHere: Bool = false) async throws -> Response {
+        guard onData != nil || onHead != nil else {
+            guard drivingCurlHere else { return try await client.send(request) }
+            let driving = CurlCallerDriving(maxBodyBytes: client.configuration.limits.maxBodyBytes)
+            return try await CurlCallerDriving.$current.withValue(driving) { try await client.send(request) }
+        }
         var response = try await client.stream(request)
         if let onHead { try deliverHead(response, to: onHead) }
         guard let onData else { return try await response.collectingBody(upTo: client.configuration.limits.maxBodyBytes) }

@@ -64,6 +64,9 @@ final class CurlLoop: Sendable {
     /// A fresh transfer id.
     func makeID() -> UInt64 { lastID.add(1, ordering: .relaxed).newValue }
 
+    /// Whether the loop has stopped for good (shut down): later requests are refused.
+    var hasStopped: Bool { state.withCheckedLock { $0.phase == .stopped || $0.shutdownRequested } }
+
     /// Whether the I/O thread is running (for tests: it must stop once the transport is gone).
     var isRunning: Bool { state.withCheckedLock { $0.phase == .running } }
 

@@ -24,10 +24,15 @@ final class TransferState {
     /// behind a pointer with tag bits that valgrind does not follow; an array's buffer it does.
     private var pendingBody: [UInt8] = []
     /// Past this many pending bytes (one receive buffer) the body streams as it comes, chunk by
-    /// chunk, even within the head's round: "small" means what one socket read brings.
+    /// chunk, even within the head's round: "small" means what one socket read brings. A transfer
+    /// its caller drives keeps the whole body pending: nobody reads a stream while it runs.
     private var pendingBodyLimit: Int {
-        min(loop.configuration.receiveBufferSize, loop.configuration.bodyHighWatermark)
+        if bufferedBodyLimit != nil { return .max }
+        return min(loop.configuration.receiveBufferSize, loop.configuration.bodyHighWatermark)
     }
+    /// For a transfer its caller drives to the end (`CurlCallerDriving`), the most body bytes kept
+    /// (`Limits.maxBodyBytes`): past it the body fails as collecting it would have; `nil` otherwise.
+    private let bufferedBodyLimit: Int64?
     /// The transfer ended successfully while its head was still waiting for the end of the round.
     private var bodyComplete = false
     /// The live body stream's writer, made at the end of the head's round unless the body was
@@ -62,12 +67,16 @@ final class TransferState {
     /// calls `handOverHead()` after the round.
     var onHeadReady: (TransferState) -> Void = { _ in }
 
-    init(transfer: CurlTransfer, easy: EasyHandle, loop: CurlLoop, continuation: CheckedContinuation<Response, any Error>) {
+    /// - Parameter bufferedBodyLimit: set for a transfer its caller drives to the end on its own
+    ///   thread: the body is kept whole, up to this many bytes, and reaches `send` with the head.
+    init(transfer: CurlTransfer, easy: EasyHandle, loop: CurlLoop, continuation: CheckedContinuation<Response, any Error>,
+         bufferedBodyLimit: Int64? = nil) {
         self.transfer = transfer
         self.easy = easy
         self.loop = loop
         self.continuation = continuation
         self.parser = ResponseHeadParser(limits: transfer.context.limits)
+        self.bufferedBodyLimit = bufferedBodyLimit
     }
 
     deinit {
@@ -219,6 +228,12 @@ final class TransferState {
             }
         }
         guard let writer else {
+            if let limit = bufferedBodyLimit, Int64(pendingBody.count + chunk.count) > limit {
+                // The message `ResponseBodyStream.collect(upTo:)` gives, for the same limit.
+                failure = CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes",
+                                       source: "Limits.maxBodyBytes", request: transfer.request)
+                return 0
+            }
             pendingBody.append(contentsOf: chunk)
             if pendingBody.count >= pendingBodyLimit {
                 startStreaming()
@@ -306,12 +321,21 @@ final class TransferState {
         guard writer == nil else { return }
         let loop = self.loop
         let id = transfer.id
+        // A driven transfer has ended before its stream exists: nothing to resume or abort, and
+        // a command would start the I/O thread for nothing.
+        let isDriven = bufferedBodyLimit != nil
+        var onResume: @Sendable () -> Void = {}
+        var onAbort: @Sendable () -> Void = {}
+        if !isDriven {
+            onResume = { loop.submit(.resumeDownload(id)) }
+            onAbort = { loop.submit(.abort(id)) }
+        }
         let (stream, writer) = ResponseBodyStream.makeStream(
             expectedLength: expectedLength,
-            highWatermark: loop.configuration.bodyHighWatermark,
+            highWatermark: isDriven ? Int.max : loop.configuration.bodyHighWatermark,
             lowWatermark: loop.configuration.bodyLowWatermark,
-            onResume: { loop.submit(.resumeDownload(id)) },
-            onAbort: { loop.submit(.abort(id)) })
+            onResume: onResume,
+            onAbort: onAbort)
         unclaimedStream = stream
         self.writer = writer
         if !pendingBody.isEmpty {

@@ -50,6 +50,9 @@ final class UploadChannel: Sendable {
         self.wakeReader = wakeReader
     }
 
+    /// Whether the whole body is queued and nothing more will come: reading it never waits.
+    var isFullyQueued: Bool { state.withCheckedLock { $0.finished && $0.failure == nil } }
+
     /// The failure the body ended with, once it has one.
     var failure: CourierError? { state.withCheckedLock { $0.failure } }
 

@@ -2,6 +2,7 @@ import Courier
 @testable import CourierCurl
 import CourierTestServer
 import Foundation
+import Glibc
 import HTTPTypes
 import Synchronization
 import Testing
@@ -101,4 +102,20 @@ final class ProgressLog: Sendable {
     var last: (Int64, Int64?)? { values.withLock { $0.last } }
     var count: Int { values.withLock { $0.count } }
     var latest: Int64 { values.withLock { $0.last?.0 ?? 0 } }
+}
+
+/// A loopback port with nothing listening: bound (so no one else takes it) but not listening.
+func unusedPort() throws -> (socket: Int32, number: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+    }
+    guard bound else { throw POSIXError(.EADDRINUSE) }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }

@@ -1,0 +1,160 @@
+import CCurl
+import Courier
+import Synchronization
+
+/// One blocking caller's curl: a multi handle with its own connections and a recycled easy
+/// handle, driven with `curl_multi_perform` and `curl_multi_poll` on the caller's thread.
+///
+/// Used by one thread at a time (taken from and returned to `CurlDrivenSessions`), so it needs no
+/// lock; it keeps its connections between sends, so a thread that sends one request after
+/// another reuses one connection, as a reused `curl_easy_perform` handle does.
+final class CurlDrivenSession {
+    private let multi: UnsafeMutableRawPointer
+    private let tails: HeaderTails
+    private var spare: EasyHandle?
+
+    init?(configuration: CurlTransport.Configuration) {
+        guard let multi = curl_multi_init() else { return nil }
+        guard let tails = HeaderTails(userAgent: configuration.userAgent) else {
+            curl_multi_cleanup(multi)
+            return nil
+        }
+        self.multi = multi
+        self.tails = tails
+        // Idle connections kept: a caller's next request goes to the same few hosts.
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, min(configuration.maxIdleConnections, 4)))
+    }
+
+    deinit {
+        spare = nil
+        curl_multi_cleanup(multi)
+    }
+
+    /// Runs `transfer` to its end on this thread; returns the response with its body whole, or
+    /// throws what the I/O thread's transfer would have thrown.
+    func perform(_ transfer: CurlTransfer, loop: CurlLoop, bodyLimit: Int64) async throws -> Response {
+        let easy: EasyHandle
+        if let spare {
+            easy = spare
+            self.spare = nil
+        } else {
+            do {
+                easy = try EasyHandle(configuration: loop.configuration)
+                try TransferState.installCallbacks(on: easy)
+            } catch {
+                transfer.upload?.close()
+                throw transfer.error(.cannotConnect, "curl could not set up a transfer handle: \(error.message)")
+            }
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            let state = TransferState(transfer: transfer, easy: easy, loop: loop, continuation: continuation,
+                                      bufferedBodyLimit: bodyLimit)
+            do throws(CurlOptionError) {
+                try state.configure(decompression: loop.configuration.decompression, tails: tails)
+            } catch {
+                state.fail(transfer.error(.invalidRequest, error.message))
+                spare = easy
+                return
+            }
+            let added = curl_multi_add_handle(multi, easy.raw)
+            guard added == CURLM_OK else {
+                state.fail(transfer.error(.cannotConnect, "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
+                spare = easy
+                return
+            }
+            let code = run(easy)
+            loop.connectionsOpened.add(easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
+            _ = curl_multi_remove_handle(multi, easy.raw)
+            state.complete(code)
+            state.handOverHead()
+            spare = easy
+        }
+    }
+
+    /// Drives the multi handle until its one transfer is done; its result code.
+    private func run(_ easy: EasyHandle) -> CURLcode {
+        var running: Int32 = 1
+        while true {
+            let performed = curl_multi_perform(multi, &running)
+            guard performed == CURLM_OK else { return CURLE_SEND_ERROR }
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                if message.pointee.msg == CURLMSG_DONE, message.pointee.easy_handle == easy.raw {
+                    return message.pointee.data.result
+                }
+            }
+            // curl's own timeout bounds the wait; it returns early when a socket is ready.
+            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+}
+
+/// The driven sessions of one transport: taken by a blocking caller for one send and given back,
+/// at most `limit` of them at once, so that blocking callers on many threads cannot open
+/// connections without bound; each keeps its own connections between sends.
+final class CurlDrivenSessions: Sendable {
+    private struct State {
+        var idle: [CurlDrivenSessionBox] = []
+        var made = 0
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let limit: Int
+
+    init(configuration: CurlTransport.Configuration) {
+        let perHost = configuration.maxConnectionsPerHost > 0 ? configuration.maxConnectionsPerHost : 8
+        limit = configuration.maxConnections > 0 ? min(perHost, configuration.maxConnections) : perHost
+    }
+
+    /// A session for this thread's send; `nil` when `limit` are in use or the transport shut down
+    /// (the send then goes through the I/O thread, which queues it or refuses it).
+    func take(configuration: CurlTransport.Configuration) -> CurlDrivenSession? {
+        enum Taken { case idle(CurlDrivenSessionBox), make, none }
+        let taken = state.withCheckedLock { state -> Taken in
+            guard !state.closed else { return .none }
+            if let box = state.idle.popLast() { return .idle(box) }
+            guard state.made < limit else { return .none }
+            state.made += 1
+            return .make
+        }
+        switch taken {
+        case .idle(let box):
+            return box.session
+        case .make:
+            if let session = CurlDrivenSession(configuration: configuration) { return session }
+            state.withCheckedLock { $0.made -= 1 }
+            return nil
+        case .none:
+            return nil
+        }
+    }
+
+    /// Gives `session` back for the next send; after `close()` it is freed instead.
+    func giveBack(_ session: CurlDrivenSession) {
+        let box = CurlDrivenSessionBox(session: session)
+        state.withCheckedLock { state in
+            if state.closed {
+                state.made -= 1
+            } else {
+                state.idle.append(box)
+            }
+        }
+    }
+
+    /// Frees the idle sessions and their connections, and makes no more (the transport shut down).
+    func close() {
+        let closing = state.withCheckedLock { state -> [CurlDrivenSessionBox] in
+            state.closed = true
+            state.made -= state.idle.count
+            defer { state.idle.removeAll() }
+            return state.idle
+        }
+        withExtendedLifetime(closing) {}
+    }
+}
+
+/// A session crossing the lock, used by one thread at a time and never concurrently.
+struct CurlDrivenSessionBox: @unchecked Sendable {
+    let session: CurlDrivenSession
+}
