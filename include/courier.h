@@ -879,8 +879,8 @@ COURIER_API courier_code courier_client_remove_interceptor(courier_client *clien
 /**
  * Appends one of Courier's own interceptors to the client's chain, in its place among C, plugin
  * and Python interceptors (ABI 1.1). `kind` names it; `config` is a JSON object of its options
- * (NULL or "" for the defaults; every option is optional, and an unknown option, a value of the
- * wrong type or out of range fails with COURIER_E_INVALID_ARGUMENT naming it). Every kind takes
+ * (NULL or "" for the defaults; every option is optional, and an unknown option, one given twice,
+ * or a value of the wrong type or out of range fails with COURIER_E_INVALID_ARGUMENT naming it). Every kind takes
  * "name", the name it is removed by and reported under (the kind by default).
  *
  *  - "retry": resends on a retryable status or error, with exponential backoff and jitter and a

@@ -60,3 +60,50 @@ extension DecodingError {
         }
     }
 }
+
+/// Finds a member given twice in one JSON object, which `JSONDecoder` would settle silently by
+/// keeping one of the values: a configuration that says two things must fail instead.
+enum DuplicateMemberCheck {
+    /// The first name given twice in one object of `json` (text that already decoded), or `nil`.
+    static func firstDuplicate(in json: String) -> String? {
+        struct Frame {
+            let isObject: Bool
+            var names: Set<String> = []
+            var expectsName: Bool
+        }
+        var frames: [Frame] = []
+        var bytes = Array(json.utf8)[...]
+        while let byte = bytes.popFirst() {
+            switch byte {
+            case UInt8(ascii: "{"):
+                frames.append(Frame(isObject: true, expectsName: true))
+            case UInt8(ascii: "["):
+                frames.append(Frame(isObject: false, expectsName: false))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                _ = frames.popLast()
+            case UInt8(ascii: ","):
+                if let last = frames.indices.last, frames[last].isObject { frames[last].expectsName = true }
+            case UInt8(ascii: "\""):
+                let string = takeString(&bytes)
+                if let last = frames.indices.last, frames[last].isObject, frames[last].expectsName {
+                    frames[last].expectsName = false
+                    if !frames[last].names.insert(string).inserted { return string }
+                }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// The raw text of the string whose opening quote was just taken, escapes left as written.
+    private static func takeString(_ bytes: inout ArraySlice<UInt8>) -> String {
+        var text: [UInt8] = []
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "\"") { break }
+            text.append(byte)
+            if byte == UInt8(ascii: "\\"), let escaped = bytes.popFirst() { text.append(escaped) }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -51,7 +51,13 @@ enum BuiltinInterceptor: String, CaseIterable {
         throws(BuiltinConfigurationError) -> Settings? {
         guard let configuration, !configuration.allSatisfy(\.isWhitespace) else { return nil }
         do {
-            return try JSONDecoder().decode(Settings.self, from: Data(configuration.utf8))
+            let settings = try JSONDecoder().decode(Settings.self, from: Data(configuration.utf8))
+            if let name = DuplicateMemberCheck.firstDuplicate(in: configuration) {
+                throw BuiltinConfigurationError(kind: self, message: "\(name): given twice")
+            }
+            return settings
+        } catch let error as BuiltinConfigurationError {
+            throw error
         } catch let error as DecodingError {
             throw BuiltinConfigurationError(kind: self, message: error.configurationMessage)
         } catch {

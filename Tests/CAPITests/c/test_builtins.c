@@ -250,6 +250,8 @@ static void bad_configurations_fail_naming_the_option_and_add_nothing(void)
     refused(client, "retry", "{\"max_attempt\": 3}", COURIER_E_INVALID_ARGUMENT, "max_attempt");
     refused(client, "retry", "{\"max_attempts\": \"3\"}", COURIER_E_INVALID_ARGUMENT, "max_attempts: expected an integer");
     refused(client, "retry", "{\"max_attempts\": 0}", COURIER_E_INVALID_ARGUMENT, "max_attempts");
+    refused(client, "retry", "{\"max_attempts\": 2, \"max_attempts\": 5}", COURIER_E_INVALID_ARGUMENT, "max_attempts: given twice");
+    refused(client, "retry", "{\"budget\": {\"max_tokens\": 1, \"max_tokens\": 2}}", COURIER_E_INVALID_ARGUMENT, "max_tokens: given twice");
     refused(client, "retry", "{\"jitter\": \"some\"}", COURIER_E_INVALID_ARGUMENT, "jitter");
     refused(client, "retry", "{\"errors\": [\"cancelled\"]}", COURIER_E_INVALID_ARGUMENT, "cancelled");
     refused(client, "retry", "{\"budget\": {\"tokens\": 1}}", COURIER_E_INVALID_ARGUMENT, "budget.tokens");
