@@ -45,7 +45,9 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     /// Marks the end of a send begun with `begin()`.
     func end() {
         let after = state.subtract(2, ordering: .acquiringAndReleasing).newValue
-        queue.wake()
+        // Only a stopping pool's threads wait on the count (`isFinished`); waking them after
+        // every send, as this once did, cost each blocking send two futile thread wake-ups.
+        if after & 1 == 1 { queue.wake() }
         if after == 1 { finish() }
     }
 
