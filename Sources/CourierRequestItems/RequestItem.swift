@@ -9,7 +9,7 @@ public enum RequestItem: Sendable, Equatable {
     case removedHeader(name: String)
     /// `Name;`: the header sent with an empty value.
     case emptyHeader(name: String)
-    /// `name==value`: a query item, appended to the URL's own.
+    /// `name==value` (or `name==@file` for the file's text): a query item, appended to the URL's own.
     case query(name: String, value: String)
     /// `name=value` (or `name=@file` for the file's text): a string field of the JSON or form body.
     case dataField(name: String, value: String)

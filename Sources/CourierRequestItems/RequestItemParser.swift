@@ -8,14 +8,14 @@ import Foundation
 /// value: `a\:b==c` is the query item `a:b=c`. A backslash before anything else stays as it is.
 public enum RequestItemParser {
     /// The separators, longest first so that a longer one wins at the same position.
-    static let separators = [":=@", "=@", "==", ":=", "@", "=", ":", ";"]
+    static let separators = [":=@", "==@", "=@", "==", ":=", "@", "=", ":", ";"]
 
     /// The characters a backslash escapes.
     static let specialCharacters: Set<Character> = [":", "=", "@", ";", "\\"]
 
     /// Parses one argument into an item.
     ///
-    /// - Parameter readFile: reads the text of a file for `name=@file` and `name:=@file`.
+    /// - Parameter readFile: reads the text of a file for `name=@file`, `name:=@file` and `name==@file`.
     /// - Throws: `RequestItemError` naming the argument, when it has no separator, no name, or a bad value.
     public static func parse(_ argument: String, readFile: (String) throws -> String = readTextFile) throws -> RequestItem {
         let tokens = tokenize(argument)
@@ -35,6 +35,8 @@ public enum RequestItemParser {
             return .emptyHeader(name: name)
         case "==":
             return .query(name: name, value: value)
+        case "==@":
+            return .query(name: name, value: try read(value, for: argument, with: readFile))
         case "=":
             return .dataField(name: name, value: value)
         case "=@":
@@ -48,7 +50,7 @@ public enum RequestItemParser {
         }
     }
 
-    /// The text of the file at `path`, for `=@` and `:=@` items.
+    /// The text of the file at `path`, for `=@`, `:=@` and `==@` items.
     public static func readTextFile(_ path: String) throws -> String {
         try String(contentsOfFile: path, encoding: .utf8)
     }

@@ -41,6 +41,8 @@ struct RequestItemParserTests {
         let read: (String) throws -> String = { path in path == "bio.txt" ? "Hello\n" : "[1, 2]" }
         #expect(try RequestItemParser.parse("bio=@bio.txt", readFile: read) == .dataField(name: "bio", value: "Hello\n"))
         #expect(try RequestItemParser.parse("list:=@list.json", readFile: read) == .rawJSONField(name: "list", json: "[1, 2]"))
+        #expect(try RequestItemParser.parse("q==@bio.txt", readFile: read) == .query(name: "q", value: "Hello\n"))
+        #expect(try RequestItemParser.parse(#"q==\@bio.txt"#, readFile: read) == .query(name: "q", value: "@bio.txt"))
     }
 
     @Test(arguments: ["plainword", ":value", "==x", "n:=nope", "n:={", "n:=\t\u{0}1\u{0}n", "n:=1\u{0}", "X-A;b", "f@", "f@p;type="])
@@ -53,6 +55,9 @@ struct RequestItemParserTests {
     @Test func unreadableFileIsAnError() {
         #expect(throws: RequestItemError.self) {
             try RequestItemParser.parse("bio=@/no/such/file")
+        }
+        #expect(throws: RequestItemError.self) {
+            try RequestItemParser.parse("q==@/no/such/file")
         }
     }
 }

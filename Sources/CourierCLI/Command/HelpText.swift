@@ -16,7 +16,8 @@ enum HelpText {
           name==value      query item, added to the URL's
           name=value       JSON string field (a form field with --form)
           name:=json       raw JSON field: numbers, booleans, arrays, objects
-          name=@file       string field read from a file (name:=@file: JSON)
+          name=@file       string field read from a file (name:=@file: JSON;
+                           name==@file: a query value)
           field@path       file upload; makes the body multipart/form-data
                            (field@path;type=image/png sets its type)
           A backslash escapes a separator: a\\:b==c is the query item a:b=c.
