@@ -96,7 +96,8 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         return data
     }
 
-    private static func tooLarge(_ limit: Int64) -> CourierError {
+    /// The error for a body past `limit` bytes; also what a transport that keeps a body whole raises.
+    package static func tooLarge(_ limit: Int64) -> CourierError {
         CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes", source: "Limits.maxBodyBytes")
     }
 

@@ -229,9 +229,10 @@ final class TransferState {
         }
         guard let writer else {
             if let limit = bufferedBodyLimit, Int64(pendingBody.count + chunk.count) > limit {
-                // The message `ResponseBodyStream.collect(upTo:)` gives, for the same limit.
-                failure = CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes",
-                                       source: "Limits.maxBodyBytes", request: transfer.request)
+                // The error collecting the body would have raised, for the same limit.
+                var tooLarge = ResponseBodyStream.tooLarge(limit)
+                tooLarge.request = transfer.request
+                failure = tooLarge
                 return 0
             }
             pendingBody.append(contentsOf: chunk)
