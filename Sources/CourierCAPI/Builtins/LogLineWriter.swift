@@ -46,15 +46,17 @@ final class LogLineWriter: Sendable {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         writing.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
+            bytes.withUnsafeBytes { buffer in
+                var rest = buffer
+                while let start = rest.baseAddress, !rest.isEmpty {
+                    let written = Foundation.write(descriptor, start, rest.count)
+                    if written > 0 {
+                        rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+                    } else if written < 0 && errno == EINTR {
+                        continue
+                    } else {
+                        return
+                    }
                 }
             }
         }
@@ -82,7 +84,7 @@ final class LogLineWriter: Sendable {
             let time = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
             var line = "\(time) \(event.level) \(event.message)"
             let fields = metadata.merging(event.metadata ?? [:]) { $1 }
-            for key in fields.keys.sorted() { line += " \(key)=\(fields[key]!)" }
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
             writer.write(line)
         }
     }
