@@ -55,7 +55,7 @@ public final class CurlTransport: Transport {
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
         let transfer = try makeTransfer(for: request, context: context)
         if let driving = CurlCallerDriving.current, driving.isCurrentThread, canDrive(transfer),
-           let session = drivenSessions.take(configuration: configuration) {
+           let session = drivenSessions.take() {
             defer { drivenSessions.giveBack(session) }
             return try await session.perform(transfer, loop: loop, bodyLimit: driving.maxBodyBytes)
         }

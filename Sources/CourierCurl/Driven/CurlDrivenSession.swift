@@ -100,16 +100,18 @@ final class CurlDrivenSessions: Sendable {
     }
 
     private let state = Mutex(State())
+    private let configuration: CurlTransport.Configuration
     private let limit: Int
 
     init(configuration: CurlTransport.Configuration) {
+        self.configuration = configuration
         let perHost = configuration.maxConnectionsPerHost > 0 ? configuration.maxConnectionsPerHost : 8
         limit = configuration.maxConnections > 0 ? min(perHost, configuration.maxConnections) : perHost
     }
 
     /// A session for this thread's send; `nil` when `limit` are in use or the transport shut down
     /// (the send then goes through the I/O thread, which queues it or refuses it).
-    func take(configuration: CurlTransport.Configuration) -> CurlDrivenSession? {
+    func take() -> CurlDrivenSession? {
         enum Taken { case idle(CurlDrivenSessionBox), make, none }
         let taken = state.withCheckedLock { state -> Taken in
             guard !state.closed else { return .none }
