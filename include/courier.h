@@ -905,7 +905,11 @@ COURIER_API courier_code courier_client_remove_interceptor(courier_client *clien
  *    "max_requests_per_host" (5); "hold_until_body_read" (false) keeps a slot until the body
  *    has been read.
  *
- * COURIER_E_NOT_FOUND when `kind` is none of these. On failure nothing is added.
+ * `kind` and `config` are read during the call only. Like courier_client_add_interceptor it may be
+ * called from any thread, and sends already under way keep the chain they started with. The
+ * interceptor lives until courier_client_remove_interceptor or courier_client_free; a "logging"
+ * file is closed then. COURIER_E_NOT_FOUND when `kind` is none of these, COURIER_E_INVALID_HANDLE
+ * for a bad client. On failure nothing is added.
  */
 COURIER_API courier_code courier_client_add_builtin(courier_client *client, const char *kind, const char *config,
                                         courier_error **error);
