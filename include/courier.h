@@ -10,7 +10,7 @@
  *     courier_response *response = NULL;
  *     courier_error *error = NULL;
  *     if (courier_client_new(NULL, &client, &error) != COURIER_OK
- *         || courier_request_new("GET", "http://127.0.0.1:8080/get", &request, &error) != COURIER_OK
+ *         || courier_request_new("GET", "http://127.0.0.1:8080/anything", &request, &error) != COURIER_OK
  *         || courier_request_set_header(request, "Accept", "application/json", &error) != COURIER_OK
  *         || courier_client_send(client, request, &response, &error) != COURIER_OK) {
  *         fprintf(stderr, "%s\n", courier_error_message(error));
@@ -559,7 +559,9 @@ typedef struct courier_client_options {
     /** 1: ask for no compression and hand bodies over as sent. 0: decode gzip and deflate
      *  (and whatever else the transport can) when the request sets no Accept-Encoding. */
     int32_t disable_decompression;
-    /** How long an idle connection is kept before it is closed, in ms; 0: 60000. */
+    /** How long an idle connection is kept before it is closed, in ms; 0: 60000. curl counts
+     *  idle time in whole seconds: the value is rounded up to one, and a connection idle for
+     *  more whole seconds than that is not reused. */
     int64_t idle_timeout_ms;
     /** The User-Agent of requests that set none; NULL: none is sent. */
     const char *user_agent;
@@ -742,22 +744,47 @@ COURIER_API courier_code courier_call_free(courier_call *call);
  * A program with its own loop (poll, epoll, libuv, libevent) creates the client with
  * queue_completions = 1. The completions of its asynchronous sends then wait in a queue; the
  * client's file descriptor becomes readable while any waits, and the program runs them on its
- * own thread, where it may touch its loop's state without locks:
+ * own thread, where it may touch its loop's state without locks. A complete program (the tests
+ * compile this text from the header and run it):
  *
- *     courier_client_options options;
- *     courier_client_options_init(&options);
- *     options.queue_completions = 1;
- *     courier_client *client = NULL;
- *     courier_client_new(&options, &client, NULL);
- *     int fd = -1;
- *     courier_client_completion_fd(client, &fd, NULL);
- *     courier_client_send_async(client, request, NULL, on_done, state, NULL, NULL);
- *     while (state->pending > 0) {
- *         struct pollfd watched = { .fd = fd, .events = POLLIN };
- *         if (poll(&watched, 1, -1) > 0 && (watched.revents & POLLIN))
- *             courier_client_run_completions(client, NULL, NULL);   // on_done runs here
+ *     #include <courier.h>
+ *     #include <poll.h>
+ *     #include <stdio.h>
+ *
+ *     static void on_done(void *user_data, courier_response *response, courier_error *error)
+ *     {
+ *         int *pending = user_data;   // runs on the loop's thread: no lock needed
+ *         int status = 0;
+ *         if (error) fprintf(stderr, "%s\n", courier_error_message(error));
+ *         else if (courier_response_status(response, &status, NULL) == COURIER_OK) printf("%d\n", status);
+ *         courier_response_free(response);
+ *         courier_error_free(error);
+ *         *pending -= 1;
  *     }
- *     courier_client_free(client);
+ *
+ *     int main(void)
+ *     {
+ *         courier_client_options options;
+ *         courier_client_options_init(&options);
+ *         options.queue_completions = 1;
+ *         courier_client *client = NULL;
+ *         courier_request *request = NULL;
+ *         int fd = -1;
+ *         int pending = 1;
+ *         if (courier_client_new(&options, &client, NULL) != COURIER_OK
+ *             || courier_client_completion_fd(client, &fd, NULL) != COURIER_OK
+ *             || courier_request_new("GET", "http://127.0.0.1:8080/anything", &request, NULL) != COURIER_OK
+ *             || courier_client_send_async(client, request, NULL, on_done, &pending, NULL, NULL) != COURIER_OK)
+ *             return 1;
+ *         while (pending > 0) {   // your loop, watching fd among its own descriptors
+ *             struct pollfd watched = {.fd = fd, .events = POLLIN};
+ *             if (poll(&watched, 1, -1) > 0 && (watched.revents & POLLIN))
+ *                 courier_client_run_completions(client, NULL, NULL);   // on_done runs here
+ *         }
+ *         courier_request_free(request);
+ *         courier_client_free(client);
+ *         return 0;
+ *     }
  *
  * Only the completions are queued: interceptor callbacks, on_head, on_data and on_progress
  * still run where their comments say. A queued completion runs like any callback (no blocking

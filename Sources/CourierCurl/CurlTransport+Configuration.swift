@@ -42,7 +42,9 @@ extension CurlTransport {
         public var maxConnections = 0
         /// The most idle connections kept open for reuse.
         public var maxIdleConnections = 32
-        /// How long an idle connection is kept before it is closed rather than reused (whole seconds).
+        /// How long an idle connection is kept before it is closed rather than reused. curl counts
+        /// idle time in whole seconds: the timeout is rounded up to one, and a connection idle for
+        /// more whole seconds than that is not reused (with 1 s, one idle for 2 s or longer).
         public var idleTimeout: Duration = .seconds(60)
         /// Whether to ask for compressed bodies and decode them (only when the request sets no `Accept-Encoding`).
         public var decompression = true
@@ -66,6 +68,12 @@ extension CurlTransport {
         static let libcurlReusesPriorKnowledgeConnections = ccurl_version_num() >= 0x08_00_00
 
         /// Sets the per-transfer options that come from this configuration.
+        /// ``idleTimeout`` for `CURLOPT_MAXAGE_CONN`: whole seconds, rounded up, at least one.
+        var idleTimeoutSeconds: Int {
+            let (seconds, attoseconds) = idleTimeout.components
+            return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+        }
+
         func apply(to easy: EasyHandle) throws(CurlOptionError) {
             switch httpVersion {
             case .automatic:
@@ -84,7 +92,7 @@ extension CurlTransport {
                     try easy.set(CURLOPT_FORBID_REUSE, 1)
                 }
             }
-            try easy.set(CURLOPT_MAXAGE_CONN, Int(max(idleTimeout.components.seconds, 1)))
+            try easy.set(CURLOPT_MAXAGE_CONN, idleTimeoutSeconds)
             try apply(tls, to: easy)
         }
 

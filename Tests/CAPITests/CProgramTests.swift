@@ -40,15 +40,17 @@ struct CProgramTests {
 
     /// ABI 1.1's client options on both transports, through a forward proxy that asks for
     /// credentials; the proxy's record shows which requests reached it, and with what.
-    @Test func clientOptionsOfABI11WorkOnBothTransports() async throws {
+    /// Run under valgrind, and again built with AddressSanitizer and UndefinedBehaviorSanitizer.
+    @Test(arguments: [false, true]) func clientOptionsOfABI11WorkOnBothTransports(sanitized: Bool) async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let program = try await artifacts.compileTest("test_options")
+        let program = try await artifacts.compileTest("test_options", sanitized: sanitized)
+        let run = sanitized ? artifacts.runNative : artifacts.runChecked
         let proxy = try await ForwardProxy.start(credentials: (user: "courier", password: "s3cret"))
         let cookieFile = artifacts.work.appendingPathComponent("cookies-\(UUID()).txt").path
         let outcome: CommandOutcome
         do {
             outcome = try await withTestServer { server in
-                try await artifacts.runChecked(program, [server.baseURL.absoluteString, "127.0.0.1:\(proxy.port)", cookieFile])
+                try await run(program, [server.baseURL.absoluteString, "127.0.0.1:\(proxy.port)", cookieFile])
             }
         } catch {
             try await proxy.shutdown()
@@ -67,29 +69,55 @@ struct CProgramTests {
                 || $0.proxyAuthorization == "Basic " + Data("courier:wr0ng-pa55".utf8).base64EncodedString() })
     }
 
-    /// ABI 1.1's TLS options from C on both transports, against nginx asking for a client certificate.
-    @Test(.timeLimit(.minutes(3))) func tlsOptionsOfABI11ReachMutualTLSOnBothTransports() async throws {
+    /// ABI 1.1's TLS options from C on both transports, against nginx asking for a client
+    /// certificate, and against a second nginx whose certificate names another host and which
+    /// speaks HTTP/2 and answers with the protocol (skip_host_verification and http_version).
+    /// Run natively, and again built with AddressSanitizer and UndefinedBehaviorSanitizer.
+    @Test(.timeLimit(.minutes(3)), arguments: [false, true])
+    func tlsOptionsOfABI11ReachMutualTLSOnBothTransports(sanitized: Bool) async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let program = try await artifacts.compileTest("test_tls")
+        let program = try await artifacts.compileTest("test_tls", sanitized: sanitized)
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let directives = "ssl_protocols TLSv1.2 TLSv1.3; ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);"
         let outcome = try await NginxServer.serving(listen: "ssl", body: "$ssl_client_s_dn", tls: certificates.loopback,
                                                     directives: directives) { nginx in
-            try await artifacts.runNative(program, [
-                nginx.baseURL.absoluteString, certificates.authority.path, certificates.authorityDirectory.path,
-                certificates.client.certificate.path, certificates.client.key.path, certificates.encryptedClientKey.path,
-                certificates.encryptedClientKeyPassword,
-            ])
+            try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificates.otherHost) { otherHost in
+                try await artifacts.runNative(program, [
+                    nginx.baseURL.absoluteString, certificates.authority.path, certificates.authorityDirectory.path,
+                    certificates.client.certificate.path, certificates.client.key.path, certificates.encryptedClientKey.path,
+                    certificates.encryptedClientKeyPassword, otherHost.baseURL.absoluteString,
+                ])
+            }
         }
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.contains("test_tls: "), "\(outcome)")
         #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+        #expect(!outcome.output.contains("Sanitizer"), "\(outcome)")
     }
 
     /// The header's poll() example, complete: completions run on the program's own thread.
     @Test func completionsRunInTheProgramsOwnPollLoop() async throws {
         try await runProgram("test_event_loop")
+    }
+
+    /// ABI 1.1's connection limits by their effect: the server never has more requests at once
+    /// than max_connections_per_host or max_connections allow, on either transport.
+    @Test func connectionLimitsOfABI11HoldOnBothTransports() async throws {
+        try await runProgram("test_limits")
+    }
+
+    /// idle_timeout_ms closes a connection idle longer than it, on both transports, and curl
+    /// reuses one idle for less than the default; the server counts the connections it accepted.
+    @Test(arguments: [("idle", "curl", 2), ("idle", "ahc", 2), ("reuse", "curl", 1)])
+    func idleTimeoutDecidesWhetherTheNextSendReusesTheConnection(mode: String, transport: String, connections: Int) async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest("test_limits")
+        let (outcome, accepted) = try await withTestServer { server in
+            (try await artifacts.runNative(program, [server.baseURL.absoluteString, mode, transport]), server.acceptedConnectionCount)
+        }
+        #expect(outcome.status == 0 && outcome.output.contains(" 0 failed"), "\(outcome)")
+        #expect(accepted == connections, "\(mode) on \(transport): the server accepted \(accepted) connections")
     }
 
     /// A program compiled against the ABI 1.0 header, kept in c/abi-1.0, runs against this library.
@@ -149,7 +177,9 @@ struct CProgramTests {
     }
 
     /// Every C program again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
-    @Test(arguments: ["test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins", "test_builtins"])
+    /// test_options and test_tls, which need a proxy or nginx, have their sanitized runs beside their valgrind ones.
+    @Test(arguments: ["test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins", "test_builtins",
+                      "test_event_loop", "test_limits", "test_abi_1_0"])
     func programsRunCleanUnderAddressAndUndefinedBehaviorSanitizers(_ name: String) async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let isPlugins = name == "test_plugins"
@@ -157,7 +187,8 @@ struct CProgramTests {
             name,
             extraSources: isPlugins ? [artifacts.examplePlugins.appendingPathComponent("sha256.c").path] : [],
             extraFlags: isPlugins ? ["-I\(artifacts.examplePlugins.path)"] : [],
-            sanitized: true)
+            sanitized: true,
+            headers: name == "test_abi_1_0" ? artifacts.cSources.appendingPathComponent("abi-1.0").path : nil)
         let extra = ["test_plugins", "test_lifecycle"].contains(name) ? [artifacts.pluginDirectory.path] : []
         let outcome = try await withTestServer { server in
             try await artifacts.runNative(program, [server.baseURL.absoluteString] + extra)

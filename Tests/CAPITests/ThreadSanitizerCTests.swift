@@ -10,12 +10,13 @@ enum ThreadSanitizerBuild {
 
 /// The C programs whose threads meet in the library, built with `-fsanitize=thread` against the
 /// ThreadSanitizer build of libcourier: asynchronous sends and cancellation (test_send),
-/// interceptors called on the library's threads (test_interceptors), and sends racing a free of
-/// their client (test_lifecycle). Only in scripts/thread-sanitizer's build: elsewhere the library
+/// interceptors called on the library's threads (test_interceptors), sends racing a free of
+/// their client (test_lifecycle), completions handed to the program's own loop (test_event_loop)
+/// and sends held back by connection limits (test_limits). Only in scripts/thread-sanitizer's build: elsewhere the library
 /// is not instrumented and valgrind and AddressSanitizer check these programs instead.
 @Suite(.serialized, .enabled(if: ThreadSanitizerBuild.isActive, "needs scripts/thread-sanitizer's instrumented library"))
 struct ThreadSanitizerCTests {
-    @Test(arguments: ["test_send", "test_interceptors", "test_lifecycle"])
+    @Test(arguments: ["test_send", "test_interceptors", "test_lifecycle", "test_event_loop", "test_limits"])
     func programsRunWithoutARaceReport(_ name: String) async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let program = artifacts.work.appendingPathComponent("bin/\(name)-thread-sanitized")
@@ -33,7 +34,8 @@ struct ThreadSanitizerCTests {
             try await ProcessRunner.run(
                 [program.path, server.baseURL.absoluteString] + extra,
                 environment: ["LD_LIBRARY_PATH": artifacts.libraryDirectory.path,
-                              "TSAN_OPTIONS": "halt_on_error=0:exitcode=66:second_deadlock_stack=1"],
+                              "TSAN_OPTIONS": "halt_on_error=0:exitcode=66:second_deadlock_stack=1:suppressions="
+                                  + artifacts.repository.appendingPathComponent("Tests/thread-sanitizer.supp").path],
                 seconds: 600)
         }
         #expect(outcome.status == 0, "\(outcome)")

@@ -32,6 +32,14 @@ struct CurlConnectionTests {
         }
     }
 
+    /// curl takes whole seconds: a fraction rounds up, never down to "reuse for one second less".
+    @Test(arguments: [(Duration.milliseconds(100), 1), (.seconds(1), 1), (.milliseconds(1500), 2), (.zero, 1), (.seconds(60), 60)])
+    func theIdleTimeoutRoundsUpToCurlsWholeSeconds(timeout: Duration, seconds: Int) {
+        var configuration = CurlTransport.Configuration()
+        configuration.idleTimeout = timeout
+        #expect(configuration.idleTimeoutSeconds == seconds)
+    }
+
     @Test func anUnreachablePortFailsWithCannotConnect() async throws {
         let port = try unusedPort()
         let transport = CurlTransport()

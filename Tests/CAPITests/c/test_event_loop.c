@@ -2,7 +2,8 @@
  * Completions in the program's own poll() loop (queue_completions): the example of courier.h's
  * "Completions in the program's own event loop" section, made complete and checked. Each
  * completion runs on the thread that calls courier_client_run_completions, once; the descriptor
- * is readable exactly while completions wait; courier_client_free runs those still waiting.
+ * is readable exactly while completions wait; courier_client_free runs those still waiting;
+ * several threads running the queue at once run each completion exactly once.
  *
  * Usage: test_event_loop BASE_URL
  */
@@ -107,6 +108,78 @@ static void completions_run_in_the_programs_own_poll_loop(courier_transport tran
     CHECK_INT(state.ran_on_loop_thread, 4);
 }
 
+enum { SHARED_SENDS = 24, RUNNER_THREADS = 3 };
+
+/* The queue shared by several runner threads: how often each send's completion ran. */
+typedef struct shared_queue {
+    courier_client *client;
+    int fd;
+    int runs[SHARED_SENDS];
+    int completed;
+    int ran_total;
+} shared_queue;
+
+typedef struct shared_send {
+    shared_queue *queue;
+    int index;
+} shared_send;
+
+static void on_shared_done(void *user_data, courier_response *response, courier_error *failure)
+{
+    shared_send *send = user_data;
+    CHECK(response != NULL && failure == NULL);
+    courier_response_free(response);
+    courier_error_free(failure);
+    __atomic_fetch_add(&send->queue->runs[send->index], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&send->queue->completed, 1, __ATOMIC_RELEASE);
+}
+
+/* One of the runners: waits on the descriptor and runs what waits, until every send completed. */
+static void *run_shared_completions(void *argument)
+{
+    shared_queue *queue = argument;
+    courier_error *failure = NULL;
+    for (int rounds = 0; __atomic_load_n(&queue->completed, __ATOMIC_ACQUIRE) < SHARED_SENDS && rounds < 6000; rounds++) {
+        struct pollfd watched = {.fd = queue->fd, .events = POLLIN};
+        if (poll(&watched, 1, 20) <= 0) continue;
+        size_t ran = 0;
+        courier_code code = courier_client_run_completions(queue->client, &ran, &failure);
+        check_code_at(code, COURIER_OK, &failure, __FILE__, __LINE__, "courier_client_run_completions");
+        __atomic_fetch_add(&queue->ran_total, (int)ran, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+static void several_threads_running_the_queue_run_each_completion_once(courier_transport transport)
+{
+    courier_client_options options;
+    courier_client_options_init(&options);
+    options.transport = transport;
+    options.queue_completions = 1;
+    options.timeout_ms = 120000;
+    options.connect_timeout_ms = 60000;
+    shared_queue queue = {0};
+    shared_send sends[SHARED_SENDS];
+    CHECK_OK(courier_client_new(&options, &queue.client, &error));
+    CHECK_OK(courier_client_completion_fd(queue.client, &queue.fd, &error));
+    pthread_t runners[RUNNER_THREADS];
+    for (int index = 0; index < RUNNER_THREADS; index++)
+        CHECK_INT(pthread_create(&runners[index], NULL, run_shared_completions, &queue), 0);
+    char url[512];
+    courier_request *request = NULL;
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/anything/shared"), &request, &error));
+    for (int index = 0; index < SHARED_SENDS; index++) {
+        sends[index] = (shared_send){&queue, index};
+        CHECK_OK(courier_client_send_async(queue.client, request, NULL, on_shared_done, &sends[index], NULL, &error));
+    }
+    courier_request_free(request);
+    for (int index = 0; index < RUNNER_THREADS; index++) pthread_join(runners[index], NULL);
+    CHECK_INT(queue.completed, SHARED_SENDS);
+    CHECK_INT(queue.ran_total, SHARED_SENDS);
+    for (int index = 0; index < SHARED_SENDS; index++) CHECK_INT(queue.runs[index], 1);
+    CHECK_OK(courier_client_free(queue.client));
+}
+
 static void a_client_without_the_queue_has_no_descriptor(void)
 {
     courier_client *client = NULL;
@@ -129,6 +202,8 @@ int main(int argc, char **argv)
     base = argv[1];
     completions_run_in_the_programs_own_poll_loop(COURIER_TRANSPORT_CURL);
     completions_run_in_the_programs_own_poll_loop(COURIER_TRANSPORT_ASYNC_HTTP_CLIENT);
+    several_threads_running_the_queue_run_each_completion_once(COURIER_TRANSPORT_CURL);
+    several_threads_running_the_queue_run_each_completion_once(COURIER_TRANSPORT_ASYNC_HTTP_CLIENT);
     a_client_without_the_queue_has_no_descriptor();
     return check_finish("test_event_loop");
 }

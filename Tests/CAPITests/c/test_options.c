@@ -165,6 +165,19 @@ static void cookies_are_kept_and_survive_a_restart_through_the_file(courier_tran
     CHECK_CONTAINS(body, "\"flavour\"");
     CHECK_CONTAINS(body, "\"oat\"");
 
+    /* Freeing the client writes the file too, without a save: a second cookie set through a
+     * client that is only freed is there for the next one. */
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/cookies/set?topping=honey"), &request, &error));
+    CHECK_OK(courier_client_send(client, request, &response, &error));
+    courier_response_free(response);
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+    CHECK_INT(get(&options, "/cookies", body, sizeof body, NULL), 200);
+    CHECK_CONTAINS(body, "\"flavour\"");
+    CHECK_CONTAINS(body, "\"topping\"");
+    CHECK_CONTAINS(body, "\"honey\"");
+
     /* Without a cookie file nothing is kept, and saving says so. */
     options.cookie_file = NULL;
     CHECK_OK(courier_client_new(&options, &client, &error));

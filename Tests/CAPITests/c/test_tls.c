@@ -2,9 +2,12 @@
  * ABI 1.1's TLS options on both transports, against nginx asking for a client certificate
  * (ssl_verify_client on) and answering with its subject: no certificate gets 400, the
  * certificate and key (plain or encrypted) get the subject, the authority given as a file or a
- * hashed directory, with TLS 1.3 as the minimum.
+ * hashed directory, with TLS 1.3 as the minimum. Then against a second nginx whose certificate
+ * (from the same authority) names another host and which speaks HTTP/2 and answers with the
+ * protocol: refused unless skip_host_verification, whose chain is still verified, and
+ * http_version choosing HTTP/1.1 or HTTP/2.
  *
- * Usage: test_tls HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD
+ * Usage: test_tls HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD OTHER_HOST_URL
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -12,7 +15,7 @@
 static courier_error *error;
 static const char *url;
 
-/* Sends a GET with `options`; returns the status and copies the body (NUL-terminated) into `body`. */
+/* Sends a GET to `url` with `options`; returns the status and copies the body (NUL-terminated) into `body`. */
 static int get(const courier_client_options *options, char *body, size_t size)
 {
     courier_client *client = NULL;
@@ -52,8 +55,8 @@ static courier_code send_code(const courier_client_options *options)
 
 int main(int argc, char **argv)
 {
-    if (argc < 8) {
-        fprintf(stderr, "usage: %s HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD\n", argv[0]);
+    if (argc < 9) {
+        fprintf(stderr, "usage: %s HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD OTHER_HOST_URL\n", argv[0]);
         return 2;
     }
     url = argv[1];
@@ -85,6 +88,27 @@ int main(int argc, char **argv)
         CHECK_INT(send_code(&options), COURIER_E_INSECURE);
         options.verify_tls = 0;
         CHECK_INT(get(&options, body, sizeof body), 200);
+
+        /* A certificate for another host from the trusted authority: the chain verifies, the
+         * name does not, and skip_host_verification skips only the name. */
+        url = argv[8];
+        courier_client_options_init(&options);
+        options.transport = transports[index];
+        options.ignore_environment_proxy = 1;
+        options.ca_file = argv[2];
+        CHECK_INT(send_code(&options), COURIER_E_INSECURE);
+        options.skip_host_verification = 1;
+        CHECK_INT(get(&options, body, sizeof body), 200);
+        CHECK_STR(body, "HTTP/2.0"); /* automatic: HTTP/2 when the server offers it */
+        options.http_version = COURIER_HTTP_VERSION_1_1;
+        CHECK_INT(get(&options, body, sizeof body), 200);
+        CHECK_STR(body, "HTTP/1.1");
+        options.http_version = COURIER_HTTP_VERSION_2;
+        CHECK_INT(get(&options, body, sizeof body), 200);
+        CHECK_STR(body, "HTTP/2.0");
+        options.ca_file = NULL; /* the system's authorities do not know this chain */
+        CHECK_INT(send_code(&options), COURIER_E_INSECURE);
+        url = argv[1];
     }
     return check_finish("test_tls");
 }
