@@ -906,7 +906,7 @@ COURIER_API courier_code courier_client_remove_interceptor(courier_client *clien
 /**
  * Appends one of Courier's own interceptors to the client's chain, in its place among C, plugin
  * and Python interceptors (ABI 1.1). `kind` names it; `config` is a JSON object of its options
- * (NULL or "" for the defaults; every option is optional, and an unknown option, one given twice,
+ * (NULL or "" for the defaults; every option is optional unless said otherwise, and an unknown option, one given twice,
  * or a value of the wrong type or out of range fails with COURIER_E_INVALID_ARGUMENT naming it). Every kind takes
  * "name", the name it is removed by and reported under (the kind by default).
  *
@@ -931,6 +931,9 @@ COURIER_API courier_code courier_client_remove_interceptor(courier_client *clien
  *  - "concurrency_limit": at most "max_requests" (64) sends in flight through it, and
  *    "max_requests_per_host" (5); "hold_until_body_read" (false) keeps a slot until the body
  *    has been read.
+ *  - "digest_auth": answers a server's 401 Digest challenge (RFC 7616: SHA-256, MD5 and their
+ *    -sess forms, qop=auth) by resending the request once with "user" and "password" (both
+ *    required); later sends to the same origin answer the last challenge before being asked.
  *
  * `kind` and `config` are read during the call only. Like courier_client_add_interceptor it may be
  * called from any thread, and sends already under way keep the chain they started with. The

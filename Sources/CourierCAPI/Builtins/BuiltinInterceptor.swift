@@ -4,12 +4,14 @@ import Logging
 
 /// The interceptors of the Swift core that C and the languages binding it add by name and a JSON
 /// configuration (`courier_client_add_builtin`), so that a C, plugin or Python chain can hold
-/// Courier's own retry, logging, validation and concurrency limit beside its callbacks.
+/// Courier's own retry, logging, validation, concurrency limit and Digest authentication beside
+/// its callbacks.
 enum BuiltinInterceptor: String, CaseIterable {
     case retry
     case logging
     case validation
     case concurrencyLimit = "concurrency_limit"
+    case digestAuth = "digest_auth"
 
     /// The kinds as C spells them, for error messages.
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -44,6 +46,12 @@ enum BuiltinInterceptor: String, CaseIterable {
                                                     maxConcurrentRequestsPerHost: settings.maxRequestsPerHost,
                                                     holdsSlotUntilBodyIsRead: settings.holdsSlotUntilBodyIsRead)
             return NamedInterceptor(name: settings.name ?? rawValue, wrapped: limit)
+        case .digestAuth:
+            guard let settings = try decode(DigestAuthConfiguration.self, from: configuration) else {
+                throw BuiltinConfigurationError(kind: self, message: "user and password are required")
+            }
+            return NamedInterceptor(name: settings.name ?? rawValue,
+                                    wrapped: DigestAuthenticationInterceptor(user: settings.user, password: settings.password))
         }
     }
 

@@ -230,6 +230,29 @@ static void the_concurrency_limit_holds_sends_back(void)
     courier_client_free(client);
 }
 
+static void digest_auth_answers_the_servers_challenge(void)
+{
+    courier_client *client = new_client();
+    CHECK_OK(courier_client_add_builtin(client, "digest_auth", "{\"user\": \"ada\", \"password\": \"s3cret\"}", &error));
+    const char *paths[] = {"/digest-auth/auth/ada/s3cret/SHA-256", "/digest-auth/auth/ada/s3cret/MD5-sess"};
+    for (size_t index = 0; index < 2; index++) {
+        courier_code code = COURIER_OK;
+        courier_response *response = send_to(client, "GET", paths[index], NULL, &code, NULL);
+        CHECK_INT(code, COURIER_OK);
+        CHECK_INT(status_of(response), 200);
+        courier_response_free(response);
+    }
+    courier_client_free(client);
+
+    client = new_client();
+    CHECK_OK(courier_client_add_builtin(client, "digest_auth", "{\"user\": \"ada\", \"password\": \"wrong\"}", &error));
+    courier_code code = COURIER_OK;
+    courier_response *response = send_to(client, "GET", "/digest-auth/auth/ada/s3cret/MD5", NULL, &code, NULL);
+    CHECK_INT(status_of(response), 401);
+    courier_response_free(response);
+    courier_client_free(client);
+}
+
 /* Adds `kind` with `config`, expects `want`, and that the message names `named`. */
 static void refused(courier_client *client, const char *kind, const char *config, courier_code want, const char *named)
 {
@@ -266,13 +289,16 @@ static void bad_configurations_fail_naming_the_option_and_add_nothing(void)
     refused(client, "validation", "{\"content_types\": [\"json\"]}", COURIER_E_INVALID_ARGUMENT, "json");
     refused(client, "concurrency_limit", "{\"max_requests_per_host\": 0}", COURIER_E_INVALID_ARGUMENT, "max_requests_per_host");
     refused(client, "concurrency_limit", "{\"hold_until_body_read\": 1}", COURIER_E_INVALID_ARGUMENT, "true or false");
+    refused(client, "digest_auth", NULL, COURIER_E_INVALID_ARGUMENT, "user and password are required");
+    refused(client, "digest_auth", "{\"user\": \"ada\"}", COURIER_E_INVALID_ARGUMENT, "password");
+    refused(client, "digest_auth", "{\"user\": \"ada\", \"password\": 7}", COURIER_E_INVALID_ARGUMENT, "password");
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_add_builtin(client, NULL, NULL, &error));
     CHECK_CODE(COURIER_E_INVALID_HANDLE, courier_client_add_builtin(NULL, "retry", NULL, &error));
     const char bad_utf8[] = {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (char)0xff, '"', '}', 0};
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_add_builtin(client, "retry", bad_utf8, &error));
 
     /* Nothing was added: every name is unknown to the client, and a send passes untouched. */
-    const char *names[] = {"retry", "logging", "validation", "concurrency_limit"};
+    const char *names[] = {"retry", "logging", "validation", "concurrency_limit", "digest_auth"};
     for (size_t index = 0; index < sizeof names / sizeof *names; index++) {
         CHECK_CODE(COURIER_E_NOT_FOUND, courier_client_remove_interceptor(client, names[index], &error));
     }
@@ -295,6 +321,7 @@ int main(int argc, char **argv)
     validation_fails_unacceptable_responses_with_their_status();
     logging_writes_redacted_lines_to_its_file();
     the_concurrency_limit_holds_sends_back();
+    digest_auth_answers_the_servers_challenge();
     bad_configurations_fail_naming_the_option_and_add_nothing();
     return check_finish("test_builtins");
 }

@@ -1,4 +1,4 @@
-"""Courier's own interceptors (Retry, Logging, Validation, ConcurrencyLimit) in a Python chain."""
+"""Courier's own interceptors (Retry, Logging, Validation, ConcurrencyLimit, DigestAuth) in a Python chain."""
 from __future__ import annotations
 
 import asyncio
@@ -158,3 +158,16 @@ def test_options_of_the_wrong_python_type_raise_before_the_library(server) -> No
 
 def test_repr_shows_the_options_given() -> None:
     assert repr(courier.Retry(5, backoff=0.5)) == "courier.Retry(max_attempts=5, initial_backoff_ms=500)"
+
+
+def test_digest_auth_answers_the_servers_challenge(server) -> None:
+    with courier.Client(base_url=server.url, interceptors=[courier.DigestAuth("ada", "s3cret")]) as client:
+        assert client.get("/digest-auth/auth/ada/s3cret/SHA-256").json() == {"authenticated": True, "user": "ada"}
+        assert client.post("/digest-auth/auth/ada/s3cret/MD5", json={"a": 1}).status_code == 200
+    with courier.Client(base_url=server.url, interceptors=[courier.DigestAuth("ada", "wrong")]) as client:
+        assert client.get("/digest-auth/auth/ada/s3cret/MD5").status_code == 401
+
+
+def test_digest_auth_needs_user_and_password_as_text(server) -> None:
+    with pytest.raises(courier.CourierError):
+        courier.Client(base_url=server.url, interceptors=[courier.DigestAuth("ada", 7)])  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Courier's own interceptors (retry, logging, validation, concurrency limit), run by the library
+"""Courier's own interceptors (retry, logging, validation, concurrency limit, Digest auth), run by the library
 in Swift, in their place in a chain beside Python interceptors and C plugins.
 
 Each is a description: it is turned into the JSON configuration of courier_client_add_builtin when
@@ -215,3 +215,19 @@ class ConcurrencyLimit(Builtin):
             "max_requests_per_host": self.max_requests_per_host,
             "hold_until_body_read": self.hold_until_body_read,
         }
+
+
+class DigestAuth(Builtin):
+    """HTTP Digest authentication (RFC 7616, as httpx.DigestAuth): a 401 with a Digest challenge
+    is answered once with user and password (SHA-256, MD5 and their -sess forms, qop=auth);
+    later requests to the same origin answer the last challenge before being asked."""
+
+    kind = "digest_auth"
+
+    def __init__(self, user: str, password: str, *, name: str | None = None) -> None:
+        super().__init__(name)
+        self.user = user
+        self.password = password
+
+    def _options(self) -> dict[str, Any]:
+        return {"user": self.user, "password": self.password}
