@@ -59,8 +59,8 @@ struct CurlCommand {
     let text: String
 
     /// `minimal` leaves out the header lines curl sends identically by itself: a `Content-Length`
-    /// equal to the body's length, `Accept: */*`, and `application/x-www-form-urlencoded` as the
-    /// `Content-Type` of a body (what `--data-binary` sends).
+    /// equal to the length of the data curl is given, `Accept: */*`, and
+    /// `application/x-www-form-urlencoded` as the `Content-Type` of a body (what `--data-binary` sends).
     init(_ request: Request, minimal: Bool = false) {
         var request = request
         if let body = request.body, case .deferred = body.storage,
@@ -82,10 +82,12 @@ struct CurlCommand {
         case (.get, false), (.post, true): break
         default: options.append("--request " + Self.word(request.method.rawValue))
         }
-        // The body's own length (files included, as the request was built); curl computes the same.
-        let bodyLength = body == .standardInput ? nil : request.body?.contentLength ?? 0
+        // The Content-Length curl sends by itself: the length of the data it is given (files
+        // included, as the request was built), and none without data or for a chunked body.
+        let curlLength = hasData && body != .standardInput && fields[.transferEncoding] == nil
+            ? request.body?.contentLength : nil
         for field in fields {
-            if minimal, Self.curlSendsByItself(field, bodyLength: bodyLength, hasData: hasData) { continue }
+            if minimal, Self.curlSendsByItself(field, contentLength: curlLength, hasData: hasData) { continue }
             let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
             options.append("-H " + ShellQuoting.quoted(line))
         }
@@ -122,9 +124,12 @@ struct CurlCommand {
     }
 
     /// Whether curl, given the body as this command gives it, sends `field` exactly so without being told.
-    static func curlSendsByItself(_ field: HTTPField, bodyLength: Int64?, hasData: Bool) -> Bool {
+    ///
+    /// `contentLength` is the `Content-Length` curl sends itself, `nil` when it sends none: with no
+    /// data (an empty `POST` keeps its `Content-Length: 0`), or for a chunked body.
+    static func curlSendsByItself(_ field: HTTPField, contentLength: Int64?, hasData: Bool) -> Bool {
         switch field.name {
-        case .contentLength: bodyLength.map(String.init) == field.value
+        case .contentLength: contentLength.map(String.init) == field.value
         case .accept: field.value == "*/*"
         case .contentType: hasData && field.value == "application/x-www-form-urlencoded"
         default: false
