@@ -228,7 +228,6 @@ import Testing
             curl 'https://api.example.com/v1/notes' \\
               -H 'Content-Type: text/plain' \\
               -H 'User-Agent:' \\
-              -H 'Expect:' \\
               --data-binary 'hello'
             """)
         let form = try URLRequest {
@@ -240,7 +239,6 @@ import Testing
             curl 'https://api.example.com' \\
               -H 'Accept:' \\
               -H 'User-Agent:' \\
-              -H 'Expect:' \\
               --data-binary 'q=1'
             """)
         #expect(URLRequest(url: URL(string: "relative")!).curlCommand.hasPrefix("# no curl command: "))

@@ -146,7 +146,6 @@ struct ReadmeExamplesTests {
               -H 'Content-Length: 24' \\
               -H 'Accept:' \\
               -H 'User-Agent:' \\
-              -H 'Expect:' \\
               --data-binary '{"bio": "It'\\''s '\\''quoted'\\''"}'
             """)
     }

@@ -7,9 +7,11 @@ extension Request {
     ///
     /// Options go one per line with ` \` continuations, like a browser's "Copy as cURL", and
     /// the output is deterministic. Every word is single-quoted, so `$`, backticks, `!`,
-    /// newlines and Unicode reach curl unchanged. curl's own default `Accept`, `User-Agent`,
-    /// `Content-Type` and `Expect` headers are switched off when the request lacks them, so the
-    /// server sees exactly `wireHeaderFields` plus the `Host` curl adds.
+    /// newlines and Unicode reach curl unchanged. curl's own default `Accept`, `User-Agent` and
+    /// `Content-Type` headers are switched off when the request lacks them, and so is the
+    /// `Expect: 100-continue` curl adds before a body over 1 KiB (1 MiB since curl 7.69.0) or of a
+    /// size the command cannot know, so the server sees exactly `wireHeaderFields` plus the `Host`
+    /// curl adds.
     ///
     /// The body is given according to what it is made of:
     /// - UTF-8 text without control characters other than line feeds: `--data-binary '…'`.
@@ -51,6 +53,10 @@ struct CurlCommand {
     enum PipePart: Equatable {
         case bytes(Data)
         case file(String)
+
+        var isFile: Bool {
+            if case .file = self { true } else { false }
+        }
     }
 
     /// The longest text body passed as an argument; Linux refuses a single argument over 128 KiB.
@@ -95,7 +101,8 @@ struct CurlCommand {
             options.append("-H 'Transfer-Encoding: chunked'")
         }
         var suppressed: [HTTPField.Name] = [.accept, .userAgent]
-        if hasData { suppressed += [.contentType, .expect] }
+        if hasData { suppressed.append(.contentType) }
+        if Self.curlMayAskToContinue(before: body) { suppressed.append(.expect) }
         for name in suppressed where fields[name] == nil {
             options.append("-H " + ShellQuoting.quoted(name.rawName + ":"))
         }
@@ -133,6 +140,28 @@ struct CurlCommand {
         case .accept: field.value == "*/*"
         case .contentType: hasData && field.value == "application/x-www-form-urlencoded"
         default: false
+        }
+    }
+
+    /// The largest body curl sends without asking `Expect: 100-continue` first, in any version:
+    /// curl 7.69.0 and later ask only above 1 MiB, earlier versions above 1 KiB.
+    static let largestBodyWithoutExpect = 1024
+
+    /// Whether curl may send `Expect: 100-continue` before this body, so the command must switch it
+    /// off: bytes over `largestBodyWithoutExpect`, and any body whose size the command cannot know
+    /// (a file, read when the command runs, or a stream piped in).
+    ///
+    /// The lower, older threshold is used because the command is pasted into other machines' shells,
+    /// and older curls are still shipped; a body no curl asks about gets no `Expect:` line.
+    static func curlMayAskToContinue(before body: BodySource) -> Bool {
+        switch body {
+        case .none: false
+        case .argument(let text): text.utf8.count > largestBodyWithoutExpect
+        case .pipe(let parts):
+            parts.contains { $0.isFile } || parts.reduce(0) { total, part in
+                if case .bytes(let bytes) = part { total + bytes.count } else { total }
+            } > largestBodyWithoutExpect
+        case .file, .standardInput: true
         }
     }
 
