@@ -1,4 +1,5 @@
 @testable import Courier
+import CourierTestServer
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,7 +7,7 @@ import FoundationNetworking
 import Testing
 
 /// `URLRequest.curlCommand`, the short form: header lines curl sends identically by itself are
-/// left out, and only those.
+/// left out, and real curl still sends exactly the request.
 @Suite("URLRequest.curlCommand")
 struct URLRequestCurlCommandTests {
     @Test func anEmptyPostKeepsItsContentLengthSinceCurlSendsNoneWithoutData() throws {
@@ -38,5 +39,57 @@ struct URLRequestCurlCommandTests {
         #expect(!request.curlCommand.contains("Content-Length"))
         request.setValue("4", forHTTPHeaderField: "Content-Length")
         #expect(request.curlCommand.contains("\n  -H 'Content-Length: 4' \\\n"))
+    }
+
+    /// A `URLRequest` aimed at the echo route, built from the server's URL.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let make: @Sendable (_ echoURL: String) throws -> URLRequest
+
+        static let all: [Case] = [
+            Case(testDescription: "GET with Accept: */* and a query") { echo in
+                var request = try URLRequest {
+                    BaseURL(echo)
+                    "items"
+                    Query("q", "a b&c")
+                }
+                request.setValue("*/*", forHTTPHeaderField: "Accept")
+                request.setValue("Courier-Test", forHTTPHeaderField: "User-Agent")
+                return request
+            },
+            Case(testDescription: "POST JSON") { echo in
+                try URLRequest {
+                    BaseURL(echo)
+                    HTTPMethod.POST
+                    "json"
+                    RequestBody.json(text: #"{"name":"O'Brien","n":1}"#)
+                }
+            },
+            Case(testDescription: "empty POST") { echo in
+                try URLRequest {
+                    BaseURL(echo)
+                    HTTPMethod.POST
+                    "empty"
+                    RequestBody.empty
+                }
+            },
+            Case(testDescription: "POST form") { echo in
+                try URLRequest {
+                    BaseURL(echo)
+                    HTTPMethod.POST
+                    "form"
+                    RequestBody.urlEncoded([URLQueryItem(name: "q", value: "a b"), URLQueryItem(name: "x", value: "1&2")])
+                }
+            },
+        ]
+    }
+
+    @Test(arguments: Case.all)
+    func theShortCommandStillSendsExactlyTheRequest(_ testCase: Case) async throws {
+        try await withTestServer { server in
+            let urlRequest = try testCase.make(server.baseURL.absoluteString + "/echo")
+            try await expectCurlReproduces(try Request(urlRequest), on: server, shell: "/bin/sh",
+                                           command: urlRequest.curlCommand, anyHeaderOrder: true)
+        }
     }
 }
