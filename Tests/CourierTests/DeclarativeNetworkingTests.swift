@@ -1,5 +1,5 @@
-@testable public import Courier
-public import Foundation
+@testable import Courier
+import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -107,52 +107,6 @@ import Testing
         #expect(typed.httpBody == bytes && typed.value(forHTTPHeaderField: "Content-Type") == "image/png")
     }
 
-    struct Post: Encodable {
-        var title: String
-        var posted: Date
-        var thumbnail: Data
-        var link: String
-    }
-
-    let post = Post(title: "Hi", posted: Date(timeIntervalSince1970: 1_700_000_000), thumbnail: Data([1, 2, 3]), link: "a/b")
-
-    @Test func jsonEncodesWithTheEncoderGivenAndSetsTheContentType() async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        let request = try Request(template).updating { HTTPMethod.POST; JSON(post, encoder) }
-        #expect(request.headerFields[.contentType] == "application/json")
-        let sent = try await request.body?.collect()
-        #expect(sent == Data(#"{"link":"a\/b","posted":1700000000,"thumbnail":"AQID","title":"Hi"}"#.utf8))
-    }
-
-    @Test func aOneOffEncoderIsBuiltFromItsSettingsInAnyOrder() throws {
-        let request = try template.updating {
-            JSON(post) {
-                JSONEncoder.OutputFormatting([.sortedKeys, .withoutEscapingSlashes])
-                JSONEncoder.DateEncodingStrategy.millisecondsSince1970
-                JSONEncoder.DataEncodingStrategy.base64
-            }
-        }
-        #expect(request.httpBody == Data(#"{"link":"a/b","posted":1700000000000,"thumbnail":"AQID","title":"Hi"}"#.utf8))
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
-    }
-
-    @Test func theEncoderBuilderTakesEverySetting() throws {
-        struct Sample: Encodable { var firstName = "Ada"; var ratio = Double.infinity; var when = Date(timeIntervalSince1970: 0) }
-        let key = CodingUserInfoKey(rawValue: "version")!
-        @JSONEncoderBuilder var encoder: JSONEncoder {
-            JSONEncoder.KeyEncodingStrategy.convertToSnakeCase
-            JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            JSONEncoder.DateEncodingStrategy.iso8601
-            JSONEncoder.OutputFormatting.sortedKeys
-            [key: 2]
-        }
-        #expect(encoder.userInfo[key] as? Int == 2)
-        #expect(String(decoding: try encoder.encode(Sample()), as: UTF8.self)
-                == #"{"first_name":"Ada","ratio":"inf","when":"1970-01-01T00:00:00Z"}"#)
-    }
-
     struct Signature: URLRequestUpdating {
         func updatingUrlRequest(_ request: URLRequest) throws -> URLRequest {
             var request = request
@@ -186,28 +140,6 @@ import Testing
     struct BadUpdate: URLRequestUpdating {
         struct Failure: Error {}
         func updatingUrlRequest(_ request: URLRequest) throws -> URLRequest { throw Failure() }
-    }
-
-    struct Settings: Codable, Equatable { var volume = 7; var name = "kitchen" }
-
-    /// A custom encoder: JSON with its keys shouted, as its own media type.
-    struct ShoutingEncoder: MimeTypingTopLevelEncoder {
-        var encodingMimeType: String { "application/vnd.shout+json" }
-        func encode<Value: Encodable>(_ value: Value) throws -> Data {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            return Data(String(decoding: try encoder.encode(value), as: UTF8.self).uppercased().utf8)
-        }
-    }
-
-    @Test func anyMediaTypingEncoderSetsTheBodyAndItsType() async throws {
-        let plist = try Request(template).updating { HTTPMethod.PUT; BodyEncodingUrlUpdating(Settings(), PropertyListEncoder()) }
-        #expect(plist.headerFields[.contentType] == "application/x-plist")
-        let encoded = try #require(try await plist.body?.collect())
-        #expect(try PropertyListDecoder().decode(Settings.self, from: encoded) == Settings())
-        let shouted = try template.updating { BodyEncodingUrlUpdating(Settings(), ShoutingEncoder()) }
-        #expect(shouted.httpBody == Data(#"{"NAME":"KITCHEN","VOLUME":7}"#.utf8))
-        #expect(shouted.value(forHTTPHeaderField: "Content-Type") == "application/vnd.shout+json")
     }
 
     @Test func basicAuthorizationTakesTheEnumForm() throws {
@@ -269,9 +201,4 @@ import Testing
         guard case .failure(let error) = failure else { Issue.record("expected a failure"); return }
         #expect(error.code == .cannotConnect && failure.request?.url == request.url && failure.response == nil)
     }
-}
-
-/// As a user's module would write it: PropertyListEncoder already has `encode(_:) -> Data`.
-extension PropertyListEncoder: MimeTypingTopLevelEncoder {
-    public var encodingMimeType: String { "application/x-plist" }
 }
