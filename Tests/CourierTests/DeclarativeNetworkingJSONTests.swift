@@ -49,6 +49,38 @@ import Testing
         #expect(request.httpBody == body)
     }
 
+    @Test func jsonTakesAnExistentialEncodableAsTheSeedPassesIt() async throws {
+        let someEncodable: any Encodable = post
+        let dictionary: any Encodable = ["b": 2, "a": 1]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let request = try Request(template).updating {
+            HTTPMethod.POST
+            JSON(someEncodable) {
+                JSONEncoder.OutputFormatting([.sortedKeys, .withoutEscapingSlashes])
+                JSONEncoder.DateEncodingStrategy.secondsSince1970
+            }
+        }
+        let body = Data(#"{"link":"a/b","posted":1700000000,"thumbnail":"AQID","title":"Hi"}"#.utf8)
+        #expect(lines(request.wireHeaderFields) == ["Content-Type: application/json", "Content-Length: \(body.count)"])
+        #expect(try await request.body?.collect() == body)
+        let other = try template.updating { HTTPMethod.PUT; JSON(dictionary, encoder) }
+        #expect(other.httpMethod == "PUT" && other.httpBody == Data(#"{"a":1,"b":2}"#.utf8))
+        #expect(other.allHTTPHeaderFields == ["Content-Type": "application/json", "Content-Length": "13"])
+        let encoded = try template.updating { BodyEncodingUrlUpdating(dictionary, ShoutingEncoder()) }
+        #expect(encoded.httpBody == Data(#"{"A":1,"B":2}"#.utf8))
+    }
+
+    @Test func aValueThatFailsToEncodeFailsTheBuildNamingItsType() {
+        struct Refuses: Encodable {
+            struct Refusal: Error {}
+            func encode(to encoder: any Encoder) throws { throw Refusal() }
+        }
+        let someEncodable: any Encodable = Refuses()
+        let error = #expect(throws: CourierError.self) { try template.updating { JSON(someEncodable) } }
+        #expect(error?.code == .encodingFailed && error?.message.contains("Refuses") == true)
+    }
+
     /// Data as lowercase hexadecimal, a strategy JSONEncoder does not have.
     @Sendable static func hexadecimal(_ data: Data, _ encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
