@@ -76,28 +76,6 @@ import Testing
         #expect(error?.code == .invalidRequest && error?.source == "ContentType")
     }
 
-    @Test(arguments: [
-        (["LANG": "de_DE.UTF-8"], ["de-DE"]),
-        (["LC_MESSAGES": "pt_BR", "LANG": "en_US.UTF-8"], ["pt-BR"]),
-        (["LC_ALL": "fr_CA.UTF-8@euro", "LC_MESSAGES": "pt_BR", "LANG": "en_US"], ["fr-CA"]),
-        (["LANGUAGE": "sv:de_AT:en", "LANG": "en_GB.UTF-8"], ["sv", "de-AT", "en"]),
-        (["LANGUAGE": "sv:de", "LANG": "C.UTF-8"], []),
-        (["LANGUAGE": "sv:de"], []),
-        (["LANG": "POSIX"], []),
-        (["LC_ALL": "", "LANG": "nb_NO.UTF-8"], ["nb-NO"]),
-        ([:], []),
-    ] as [([String: String], [String])])
-    func acceptLanguageReadsTheGettextVariables(environment: [String: String], languages: [String]) {
-        #expect(PreferredLanguages.fromEnvironment { environment[$0] } == languages)
-    }
-
-    @Test func acceptLanguageWithoutArgumentsWeighsThePreferredLanguagesInOrder() throws {
-        let request = try Request(template).updating { AcceptLanguage("de-DE", "fr", "en") }
-        #expect(request.headerFields[.acceptLanguage] == "de-DE, fr;q=0.9, en;q=0.8")
-        let preferred = try Request(template).updating { AcceptLanguage() }
-        #expect(Array(preferred.headerFields) == acceptLanguage)
-    }
-
     @Test func dataIsTheBodyAndATupleGivesItsMediaType() async throws {
         let bytes = Data([0, 1, 2, 255])
         let plain = try Request(template).updating { HTTPMethod.PUT; bytes }
