@@ -154,29 +154,3 @@ import Testing
         #expect(URLRequest(url: URL(string: "relative")!).curlCommand.hasPrefix("# no curl command: "))
     }
 }
-
-/// "HTTP in Swift"'s model on Courier's: the error codes it names, `HTTPResult` with the request
-/// and response on both sides, a response that keeps its request and its status's reason phrase.
-@Suite struct HTTPInSwiftModelTests {
-    @Test func theSeriesErrorCodesExistWithTheirNames() {
-        let codes: [CourierError.Code] = [.invalidRequest, .cannotConnect, .cancelled, .insecureConnection, .invalidResponse, .unknown]
-        #expect(codes.map(\.description) == ["invalidRequest", "cannotConnect", "cancelled", "insecureConnection", "invalidResponse", "unknown"])
-    }
-
-    @Test func aResultGivesItsRequestAndResponseOnBothSides() async throws {
-        let mock = MockTransport()
-        mock.enqueue(.status(.notFound))
-        mock.enqueue(.failure(.cannotConnect))
-        let client = Client(transport: mock)
-        let request = try Request { BaseURL("https://api.example.com"); "v1"; Method.GET }
-
-        let success: HTTPResult = await client.load(request)
-        let response = try #require(success.response)
-        #expect(success.request?.url == request.url && response.request.url == request.url)
-        #expect(response.status == .notFound && response.message == "Not Found")
-
-        let failure = await client.load(request)
-        guard case .failure(let error) = failure else { Issue.record("expected a failure"); return }
-        #expect(error.code == .cannotConnect && failure.request?.url == request.url && failure.response == nil)
-    }
-}
