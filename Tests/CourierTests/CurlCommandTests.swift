@@ -15,7 +15,7 @@ struct CurlCommandTests {
             """#)
     }
 
-    @Test func jsonPostEscapesSingleQuotesAndKeepsContentLengthInOrder() throws {
+    @Test func jsonPostEscapesSingleQuotesAndKeepsContentLengthInOrderWithoutExpectForASmallBody() throws {
         let request = Request(
             method: .post,
             url: try #require(URL(string: "https://api.example.com/v1/users")),
@@ -27,7 +27,6 @@ struct CurlCommandTests {
               -H 'Content-Length: 38' \
               -H 'Accept:' \
               -H 'User-Agent:' \
-              -H 'Expect:' \
               --data-binary '{"name":"O'\''Brien","note":"say \"hi\""}'
             """#)
     }
@@ -62,7 +61,6 @@ struct CurlCommandTests {
               -H 'Accept:' \
               -H 'User-Agent:' \
               -H 'Content-Type:' \
-              -H 'Expect:' \
               --data-binary @-
             """#)
     }
@@ -115,6 +113,50 @@ struct CurlCommandTests {
               -H 'Accept:' \
               -H 'User-Agent:'
             """#)
+    }
+
+    @Test func expectIsSwitchedOffOnlyForABodySomeCurlAsksToContinueBefore() throws {
+        let url = try #require(URL(string: "https://api.example.com/upload"))
+        func command(_ body: RequestBody) -> String { Request(method: .post, url: url, body: body).curlCommand }
+        let limit = CurlCommand.largestBodyWithoutExpect
+        #expect(limit == 1024)
+        #expect(!command(.string(String(repeating: "a", count: limit))).contains("-H 'Expect:'"))
+        #expect(command(.string(String(repeating: "a", count: limit + 1))).contains("\n  -H 'Expect:' \\\n"))
+        #expect(!command(.data(Data(repeating: 0, count: limit))).contains("-H 'Expect:'"))
+        #expect(command(.data(Data(repeating: 0, count: limit + 1))).contains("\n  -H 'Expect:' \\\n"))
+        let smallFile = RequestBody(.segments([.file(URL(filePath: "/data/one byte"), length: 1)]), contentType: nil, contentLength: 1)
+        #expect(command(smallFile).contains("\n  -H 'Expect:' \\\n"), "a file may have grown by the time the command runs")
+    }
+
+    @Test(arguments: [CurlCommand.largestBodyWithoutExpect, CurlCommand.largestBodyWithoutExpect + 1])
+    func aBodyAroundTheOneKibibyteThresholdReachesTheServerWithoutExpect(bodyLength: Int) async throws {
+        try await withTestServer { server in
+            let request = try EndToEndCase.request(server.baseURL.absoluteString + "/echo/expect") {
+                Method.POST
+                RequestBody.string(String(repeating: "e", count: bodyLength), type: .plainText)
+            }
+            try await expectCurlReproduces(request, on: server, shell: "/bin/sh")
+        }
+    }
+
+    @Test func curlAsksToContinueBeforeALargeBodyUnlessTheCommandSwitchesItOff() async throws {
+        let files = FileManager.default.temporaryDirectory.appending(path: "courier-expect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: files) }
+        let file = files.appending(path: "large.bin")
+        try Data(repeating: 0x61, count: 1024 * 1024 + 1).write(to: file)
+        try await withTestServer { server in
+            let request = try EndToEndCase.request(server.baseURL.absoluteString + "/echo/large") {
+                Method.PUT
+                RequestBody.file(file)
+            }
+            let suppression = " \\\n  -H 'Expect:'"
+            #expect(request.curlCommand.contains(suppression))
+            try await expectCurlReproduces(request, on: server, shell: "/bin/sh")
+            let asking = request.curlCommand.replacingOccurrences(of: suppression, with: "")
+            try await expectCurlReproduces(request, on: server, shell: "/bin/sh", command: asking,
+                                           extraHeaders: [["Expect", "100-continue"]])
+        }
     }
 
     @Test func headUsesHeadOptionAndDotSegmentsKeepThePathAsIs() throws {
@@ -303,21 +345,27 @@ struct EndToEndCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-/// Runs `request.curlCommand` through `shell` and expects the server to have received exactly
-/// the request: method, raw target, `Host` plus the wire header lines in order, and the body.
+/// Runs `request.curlCommand` (or `command`, a command printed for the same request) through
+/// `shell` and expects the server to have received exactly the request: method, raw target, `Host`
+/// plus the wire header lines in order, and the body.
+///
+/// `anyHeaderOrder` compares the header lines by name instead, lines of one name still in order:
+/// for a command that leaves some lines to curl, which sends them where it puts its own.
 func expectCurlReproduces(
     _ request: Request, on server: TestServer, shell: String,
+    command printed: String? = nil, anyHeaderOrder: Bool = false,
     input: String? = nil, extraHeaders: [[String]] = [],
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
+    let printed = printed ?? request.curlCommand
     let before = server.receivedRequests.count
-    var command = request.curlCommand + " --silent --show-error"
+    var command = printed + " --silent --show-error"
     if let input { command = "printf '%s' " + ShellQuoting.quoted(input) + " | " + command }
     let result = try await Shell.run(command, shell: shell)
     try #require(result.status == 0, "\(shell) -c exited with \(result.status): \(result.standardError)",
                  sourceLocation: sourceLocation)
 
-    let received: EchoedRequest
+    var received: EchoedRequest
     if request.method == .head {
         #expect(result.standardOutput.isEmpty == false, sourceLocation: sourceLocation)
         received = EchoedRequest(try #require(server.receivedRequests.last, sourceLocation: sourceLocation))
@@ -329,12 +377,23 @@ func expectCurlReproduces(
     let components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
     let host = try #require(components.host, sourceLocation: sourceLocation)
     let body: Data = if let input { Data(input.utf8) } else { try await request.body?.collect() ?? Data() }
-    let expected = EchoedRequest(TestServerRequest(
+    var expected = EchoedRequest(TestServerRequest(
         method: request.method.rawValue,
         target: request.path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""),
         headers: [("Host", "\(host):\(server.port)")]
             + request.wireHeaderFields.map { ($0.name.rawName, $0.value) }
             + extraHeaders.map { ($0[0], $0[1]) },
         body: body))
-    #expect(received == expected, "\n\(request.curlCommand)", sourceLocation: sourceLocation)
+    if anyHeaderOrder {
+        received.headers = byName(received.headers)
+        expected.headers = byName(expected.headers)
+    }
+    #expect(received == expected, "\n\(printed)", sourceLocation: sourceLocation)
+}
+
+/// `[name, value]` lines sorted by lowercased name; lines of the same name keep their order.
+private func byName(_ lines: [[String]]) -> [[String]] {
+    lines.enumerated()
+        .sorted { ($0.element.first?.lowercased() ?? "", $0.offset) < ($1.element.first?.lowercased() ?? "", $1.offset) }
+        .map(\.element)
 }

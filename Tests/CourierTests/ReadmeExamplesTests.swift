@@ -42,15 +42,29 @@ struct ReadmeExamplesTests {
         #expect(try await request.body?.collect() == Data(#"{"username":"ada"}"#.utf8))
     }
 
-    @Test func theDeclarativeNetworkingExampleBuildsTheUpload() throws {
-        let template = URLRequest(url: URL(string: "https://social.example")!)
-        let request = try mediaUpload(template: template, accountId: "7", sinceId: nil, token: "t0k", jpeg: Data([0xFF, 0xD8]))
+    @Test(arguments: [nil, "1000"] as [String?])
+    func theDeclarativeNetworkingExampleBuildsTheUpload(sinceId: String?) throws {
+        let template = URLRequest(url: try #require(URL(string: "https://social.example")))
+        let request = try mediaUpload(template: template, accountId: "7", sinceId: sinceId, token: "t0k", jpeg: Data([0xFF, 0xD8]))
         #expect(request.httpMethod == "POST")
-        #expect(request.url?.absoluteString == "https://social.example/v1/accounts/7/media?limit=20")
-        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t0k")
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "image/jpeg")
-        #expect(request.value(forHTTPHeaderField: "Cache-Control") == "no-cache, no-store")
-        #expect(request.httpBody == Data([0xFF, 0xD8]))
+        #expect(request.url?.absoluteString == "https://social.example/v1/accounts/7/media?" + (sinceId.map { "sinceId=\($0)&" } ?? "") + "limit=20")
+        #expect(request.httpBody == Data([0xFF, 0xD8]) && request.httpBodyStream == nil)
+
+        let key = try #require(request.value(forHTTPHeaderField: "Idempotency-Key"))
+        #expect(key.wholeMatch(of: #/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/#) != nil,
+                "a fresh lowercase UUID: \(key)")
+        var expected = [
+            "Authorization": "Bearer t0k",
+            "Idempotency-Key": key,
+            "Cache-Control": "no-cache, no-store",
+            "Content-Type": "image/jpeg",
+            "Content-Length": "2",
+        ]
+        // What AcceptLanguage() gives in this process (none for LANG=C); its output for each
+        // environment is pinned in DeclarativeNetworkingAcceptLanguageTests.
+        let languages = try Request(url: try #require(URL(string: "https://social.example"))).updating { AcceptLanguage() }
+        if let value = languages.headerFields[.acceptLanguage] { expected["Accept-Language"] = value }
+        #expect(request.allHTTPHeaderFields == expected)
     }
 
     @Test func theLoadersExampleRunsTheChainAndGivesAResult() async throws {
@@ -146,7 +160,6 @@ struct ReadmeExamplesTests {
               -H 'Content-Length: 24' \\
               -H 'Accept:' \\
               -H 'User-Agent:' \\
-              -H 'Expect:' \\
               --data-binary '{"bio": "It'\\''s '\\''quoted'\\''"}'
             """)
     }

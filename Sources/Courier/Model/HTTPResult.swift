@@ -9,8 +9,13 @@ import HTTPTypes
 public typealias HTTPResult = Result<Response, CourierError>
 
 extension Result where Success == Response, Failure == CourierError {
-    /// The request, on either side: the response's, or the one the error names (`nil` only for an
-    /// error raised before a request existed, such as a builder block's).
+    /// The request, on either side: the response's, or the one the error names.
+    ///
+    /// Optional, where the series' `HTTPResult.request` is not (write `result.request?.url` where it
+    /// writes `result.request.url`): its `HTTPError` must be made with a request, but a
+    /// `CourierError` can exist without one, such as a builder block's error or one a mock builds
+    /// by hand, and any of them can be put in a `.failure`. Every result `Client.load(_:)` gives
+    /// has its request.
     public var request: Request? {
         switch self {
         case .success(let response): response.request
@@ -38,10 +43,14 @@ extension Response {
 extension Client {
     /// Sends `request` and gives the outcome as a value, never throwing: "HTTP in Swift"'s
     /// `load(request) -> HTTPResult`. An error that is not a `CourierError` becomes `unknown`.
+    ///
+    /// A failure always names a request, as the series' errors do: the one the error was raised
+    /// for (after the interceptors that ran before it), else `request`.
     public nonisolated(nonsending) func load(_ request: Request, interceptors extra: [any Interceptor] = []) async -> HTTPResult {
         do {
             return .success(try await send(request, interceptors: extra))
-        } catch let error as CourierError {
+        } catch var error as CourierError {
+            if error.request == nil { error.request = request }
             return .failure(error)
         } catch {
             return .failure(CourierError(.unknown, "the exchange failed: \(error)", request: request, underlying: error))

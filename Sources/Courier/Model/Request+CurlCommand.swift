@@ -7,9 +7,11 @@ extension Request {
     ///
     /// Options go one per line with ` \` continuations, like a browser's "Copy as cURL", and
     /// the output is deterministic. Every word is single-quoted, so `$`, backticks, `!`,
-    /// newlines and Unicode reach curl unchanged. curl's own default `Accept`, `User-Agent`,
-    /// `Content-Type` and `Expect` headers are switched off when the request lacks them, so the
-    /// server sees exactly `wireHeaderFields` plus the `Host` curl adds.
+    /// newlines and Unicode reach curl unchanged. curl's own default `Accept`, `User-Agent` and
+    /// `Content-Type` headers are switched off when the request lacks them, and so is the
+    /// `Expect: 100-continue` curl adds before a body over 1 KiB (1 MiB since curl 7.69.0) or of a
+    /// size the command cannot know, so the server sees exactly `wireHeaderFields` plus the `Host`
+    /// curl adds.
     ///
     /// The body is given according to what it is made of:
     /// - UTF-8 text without control characters other than line feeds: `--data-binary '…'`.
@@ -51,6 +53,10 @@ struct CurlCommand {
     enum PipePart: Equatable {
         case bytes(Data)
         case file(String)
+
+        var isFile: Bool {
+            if case .file = self { true } else { false }
+        }
     }
 
     /// The longest text body passed as an argument; Linux refuses a single argument over 128 KiB.
@@ -59,8 +65,8 @@ struct CurlCommand {
     let text: String
 
     /// `minimal` leaves out the header lines curl sends identically by itself: a `Content-Length`
-    /// equal to the body's length, `Accept: */*`, and `application/x-www-form-urlencoded` as the
-    /// `Content-Type` of a body (what `--data-binary` sends).
+    /// equal to the length of the data curl is given, `Accept: */*`, and
+    /// `application/x-www-form-urlencoded` as the `Content-Type` of a body (what `--data-binary` sends).
     init(_ request: Request, minimal: Bool = false) {
         var request = request
         if let body = request.body, case .deferred = body.storage,
@@ -82,10 +88,12 @@ struct CurlCommand {
         case (.get, false), (.post, true): break
         default: options.append("--request " + Self.word(request.method.rawValue))
         }
-        // The body's own length (files included, as the request was built); curl computes the same.
-        let bodyLength = body == .standardInput ? nil : request.body?.contentLength ?? 0
+        // The Content-Length curl sends by itself: the length of the data it is given (files
+        // included, as the request was built), and none without data or for a chunked body.
+        let curlLength = hasData && body != .standardInput && fields[.transferEncoding] == nil
+            ? request.body?.contentLength : nil
         for field in fields {
-            if minimal, Self.curlSendsByItself(field, bodyLength: bodyLength, hasData: hasData) { continue }
+            if minimal, Self.curlSendsByItself(field, contentLength: curlLength, hasData: hasData) { continue }
             let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
             options.append("-H " + ShellQuoting.quoted(line))
         }
@@ -93,7 +101,8 @@ struct CurlCommand {
             options.append("-H 'Transfer-Encoding: chunked'")
         }
         var suppressed: [HTTPField.Name] = [.accept, .userAgent]
-        if hasData { suppressed += [.contentType, .expect] }
+        if hasData { suppressed.append(.contentType) }
+        if Self.curlMayAskToContinue(before: body) { suppressed.append(.expect) }
         for name in suppressed where fields[name] == nil {
             options.append("-H " + ShellQuoting.quoted(name.rawName + ":"))
         }
@@ -122,12 +131,37 @@ struct CurlCommand {
     }
 
     /// Whether curl, given the body as this command gives it, sends `field` exactly so without being told.
-    static func curlSendsByItself(_ field: HTTPField, bodyLength: Int64?, hasData: Bool) -> Bool {
+    ///
+    /// `contentLength` is the `Content-Length` curl sends itself, `nil` when it sends none: with no
+    /// data (an empty `POST` keeps its `Content-Length: 0`), or for a chunked body.
+    static func curlSendsByItself(_ field: HTTPField, contentLength: Int64?, hasData: Bool) -> Bool {
         switch field.name {
-        case .contentLength: bodyLength.map(String.init) == field.value
+        case .contentLength: contentLength.map(String.init) == field.value
         case .accept: field.value == "*/*"
         case .contentType: hasData && field.value == "application/x-www-form-urlencoded"
         default: false
+        }
+    }
+
+    /// The largest body curl sends without asking `Expect: 100-continue` first, in any version:
+    /// curl 7.69.0 and later ask only above 1 MiB, earlier versions above 1 KiB.
+    static let largestBodyWithoutExpect = 1024
+
+    /// Whether curl may send `Expect: 100-continue` before this body, so the command must switch it
+    /// off: bytes over `largestBodyWithoutExpect`, and any body whose size the command cannot know
+    /// (a file, read when the command runs, or a stream piped in).
+    ///
+    /// The lower, older threshold is used because the command is pasted into other machines' shells,
+    /// and older curls are still shipped; a body no curl asks about gets no `Expect:` line.
+    static func curlMayAskToContinue(before body: BodySource) -> Bool {
+        switch body {
+        case .none: false
+        case .argument(let text): text.utf8.count > largestBodyWithoutExpect
+        case .pipe(let parts):
+            parts.contains { $0.isFile } || parts.reduce(0) { total, part in
+                if case .bytes(let bytes) = part { total + bytes.count } else { total }
+            } > largestBodyWithoutExpect
+        case .file, .standardInput: true
         }
     }
 

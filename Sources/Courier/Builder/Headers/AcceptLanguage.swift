@@ -17,6 +17,13 @@ public struct AcceptLanguage: RequestBuildable, Sendable {
         self.init(inOrder: PreferredLanguages.current())
     }
 
+    /// The languages the gettext variables in `environment` name, weighted as `init()` weighs them:
+    /// what `init()` reads from the process on Linux, from a dictionary so tests need not change
+    /// the process environment that tests running in parallel share.
+    init(gettextEnvironment environment: [String: String]) {
+        self.init(inOrder: PreferredLanguages.fromEnvironment { environment[$0] })
+    }
+
     private init(inOrder languages: [String]) {
         self.entries = languages.enumerated().map { index, language in
             (language, index == 0 ? nil : max(0.1, 1 - Double(index) / 10))
