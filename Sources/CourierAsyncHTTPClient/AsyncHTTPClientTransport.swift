@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 public import Courier
 import Foundation
 public import NIOCore
+import NIOHTTP1
 import NIOHTTPCompression
 import NIOSSL
 import Synchronization
@@ -39,6 +40,11 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The clients that reach the proxies requests are routed through, made on first use; an owned
     /// transport only (a borrowed client keeps its own proxy settings).
     private let proxyRoutes: ProxyRoutes?
+    /// The `User-Agent` added to requests that have none (`Configuration.userAgent`).
+    private let userAgent: String?
+    /// The slots that bound requests in flight across every host (`Configuration.maxConnections`);
+    /// `nil` for no limit.
+    private let requestLimit: ConcurrencyLimitInterceptor?
 
     private enum Ownership {
         case borrowed
@@ -58,6 +64,8 @@ public final class AsyncHTTPClientTransport: Transport {
         self.ownership = Mutex(.borrowed)
         self.configurationProblem = nil
         self.proxyRoutes = nil
+        self.userAgent = nil
+        self.requestLimit = nil
     }
 
     /// Creates and owns an `HTTPClient` set up from `configuration`; call `shutdown()` when done.
@@ -73,6 +81,11 @@ public final class AsyncHTTPClientTransport: Transport {
         self.configurationProblem = problem
         let router = ProxyRouter(configuration.proxy)
         self.proxyRoutes = router.mayUseProxy ? ProxyRoutes(router: router, configuration: configuration, tls: tls) : nil
+        self.userAgent = configuration.userAgent
+        self.requestLimit = configuration.maxConnections > 0
+            ? ConcurrencyLimitInterceptor(maxConcurrentRequests: configuration.maxConnections,
+                                          maxConcurrentRequestsPerHost: configuration.maxConnections)
+            : nil
     }
 
     /// Shuts down the owned client, closing its connections; does nothing for a borrowed client or when already shut down.
@@ -94,19 +107,36 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
         let client = try proxyRoutes?.client(for: request) ?? self.client
-        let clientRequest = try HTTPClientRequest(request, uploadProgress: context.uploadProgress)
+        // Taken before the body is, so a one-shot body is still unread when the wait is cancelled,
+        // and held until the response body ends, so a request streaming its response still counts.
+        let releaseSlot: @Sendable () -> Void
+        if let requestLimit {
+            releaseSlot = try await requestLimit.acquireSlot(for: request)
+        } else {
+            releaseSlot = {}
+        }
         let clientResponse: HTTPClientResponse
+        let head: ResponseHead
         do {
-            clientResponse = try await client.execute(clientRequest, deadline: deadline ?? .distantFuture)
-        } catch {
-            throw CourierError(mapping: error, request: request, deadline: deadline)
-        }
-        // Dropping `clientResponse` unread from here on makes AsyncHTTPClient cancel the transfer.
-        guard !Task.isCancelled else {
-            throw CourierError(mapping: CancellationError(), request: request, deadline: deadline)
-        }
-        let head = try ResponseHead(clientResponse, method: request.method, limits: context.limits,
+            var clientRequest = try HTTPClientRequest(request, uploadProgress: context.uploadProgress)
+            if let userAgent, !clientRequest.headers.contains(name: "User-Agent") {
+                clientRequest.headers.add(name: "User-Agent", value: userAgent)
+            }
+            do {
+                clientResponse = try await client.execute(clientRequest, deadline: deadline ?? .distantFuture)
+            } catch {
+                throw CourierError(mapping: error, request: request, deadline: deadline)
+            }
+            // Dropping `clientResponse` unread from here on makes AsyncHTTPClient cancel the transfer.
+            guard !Task.isCancelled else {
+                throw CourierError(mapping: CancellationError(), request: request, deadline: deadline)
+            }
+            head = try ResponseHead(clientResponse, method: request.method, limits: context.limits,
                                     decompresses: decompressesResponses, request: request)
+        } catch {
+            releaseSlot()
+            throw error
+        }
         let bridge = ResponseBodyBridge(request: request)
         let (stream, writer) = ResponseBodyStream.makeStream(
             expectedLength: head.expectedLength,
@@ -114,7 +144,8 @@ public final class AsyncHTTPClientTransport: Transport {
             onAbort: { bridge.abort() })
         bridge.start(body: clientResponse.body, writer: writer, expectedLength: head.expectedLength,
                      progress: context.downloadProgress,
-                     deadline: deadline.map { ($0, client.eventLoopGroup.any()) })
+                     deadline: deadline.map { ($0, client.eventLoopGroup.any()) },
+                     onEnd: releaseSlot)
         return Response(status: head.status, headerFields: head.fields, bodyStream: stream, request: request)
     }
 }
@@ -141,6 +172,10 @@ extension AsyncHTTPClientTransport {
             set { tls.caFile = newValue }
         }
         /// The HTTP versions allowed: `.automatic` negotiates HTTP/2 over TLS (ALPN), `.http1Only` never does.
+        ///
+        /// These are curl's `.automatic` and `.http1_1`. AsyncHTTPClient has nothing like curl's
+        /// `.http2` (refuse to fall back to HTTP/1.1) or `.http2PriorKnowledge` (cleartext h2c):
+        /// use the curl transport for servers that need them.
         public var httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic
         /// How long establishing a connection (TCP and TLS) may take; one value for the whole client.
         public var connectTimeout: Duration = .seconds(10)
@@ -148,10 +183,28 @@ extension AsyncHTTPClientTransport {
         public var decompressesResponses: Bool = true
         /// The most a compressed body may grow when decoded; one ratio for the whole client.
         public var maxDecompressionRatio: Int = Limits().maxDecompressionRatio
-        /// How long an unused connection stays open for reuse.
+        /// How long an unused connection stays open for reuse; AsyncHTTPClient then closes it.
+        ///
+        /// AsyncHTTPClient keeps every connection that falls idle, up to ``maxConnectionsPerHost``
+        /// per host, until this timeout: it has no limit on the number of idle connections, so
+        /// curl's `maxIdleConnections` has no counterpart here. Shorten this timeout, or lower
+        /// ``maxConnectionsPerHost``, to keep fewer open.
         public var idleTimeout: Duration = .seconds(60)
-        /// How many HTTP/1.1 connections to one host are opened before requests queue for one.
+        /// The most HTTP/1.1 connections to one host (port and scheme included); 0 is unlimited,
+        /// as with curl. More requests wait for a connection.
         public var maxConnectionsPerHost: Int = 8
+        /// The most requests in flight at once across every host; 0 is unlimited. More requests
+        /// wait, in arrival order, with the task cancellable.
+        ///
+        /// AsyncHTTPClient has no total connection limit, so the transport limits requests
+        /// instead, which bounds the connections in use: over HTTP/1.1 each request in flight holds
+        /// one connection from sending until its response body has been read to the end (or
+        /// abandoned). Idle connections are not counted: each host keeps its own until
+        /// ``idleTimeout``, where curl closes the oldest idle connection to stay under its total.
+        /// The wait for a slot does not count against the request's total timeout.
+        public var maxConnections: Int = 0
+        /// The `User-Agent` sent when the request has none; `nil` sends none, as with curl.
+        public var userAgent: String?
         /// The proxy requests go through; by default the environment's, read as curl reads it.
         /// AsyncHTTPClient reaches `http` proxies (with or without credentials, tunnelling every
         /// request with `CONNECT`) and `socks5`/`socks5h` proxies without credentials; a request
@@ -167,7 +220,7 @@ extension AsyncHTTPClientTransport {
         func clientConfiguration(tls: TLSConfiguration) -> HTTPClient.Configuration {
             var pool = HTTPClient.Configuration.ConnectionPool(
                 idleTimeout: TimeAmount(idleTimeout),
-                concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnectionsPerHost))
+                concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerHost > 0 ? maxConnectionsPerHost : Int(Int32.max))
             pool.retryConnectionEstablishment = false
             var configuration = HTTPClient.Configuration(
                 tlsConfiguration: tls,

@@ -41,13 +41,18 @@ final class ResponseBodyBridge: Sendable {
         self.request = request
     }
 
-    /// Starts pulling `body` into `writer`, reporting progress and enforcing `deadline` on its event loop.
+    /// Starts pulling `body` into `writer`, reporting progress and enforcing `deadline` on its event
+    /// loop; `onEnd` runs once when pulling stops, whether the body ended, failed or was abandoned.
     func start(body: HTTPClientResponse.Body, writer: ResponseBodyStream.Writer, expectedLength: Int64?,
                progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?,
-               deadline: (NIODeadline, any EventLoop)?) {
+               deadline: (NIODeadline, any EventLoop)?,
+               onEnd: @escaping @Sendable () -> Void = {}) {
         let timer = deadline.map { deadline, eventLoop in eventLoop.scheduleTask(deadline: deadline) { self.timeOut() } }
         state.withCheckedLock { $0.deadlineTimer = timer }
-        let task = Task { await self.pump(body, into: writer, total: expectedLength, progress: progress) }
+        let task = Task {
+            await self.pump(body, into: writer, total: expectedLength, progress: progress)
+            onEnd()
+        }
         let stopped = state.withCheckedLock { state in
             state.task = task
             return state.stop != nil

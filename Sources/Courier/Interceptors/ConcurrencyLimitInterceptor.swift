@@ -44,11 +44,27 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     public var runningCount: Int { state.withCheckedLock { $0.limiter.running } }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
-        let host = request.host.map { "\($0):\(request.port.map(String.init) ?? request.scheme ?? "")" } ?? ""
+        let host = Self.host(of: request)
         try await acquire(host: host, request: request)
         defer { release(host: host) }
         let response = try await next(request)
         return holdsSlotUntilBodyIsRead ? try await response.collectingBody(upTo: context.limits.maxBodyBytes) : response
+    }
+
+    /// Waits for a slot for `request`, as `intercept` does, and returns the function that frees it:
+    /// for a transport that holds the slot while a streamed body arrives, which an interceptor
+    /// cannot without reading the body. Call the returned function exactly once.
+    ///
+    /// - Throws: `cancelled` when the task is cancelled while waiting.
+    package func acquireSlot(for request: Request) async throws -> @Sendable () -> Void {
+        let host = Self.host(of: request)
+        try await acquire(host: host, request: request)
+        return { [self] in release(host: host) }
+    }
+
+    /// The key requests are counted under per host: host and port (or scheme, when the URL has no port).
+    private static func host(of request: Request) -> String {
+        request.host.map { "\($0):\(request.port.map(String.init) ?? request.scheme ?? "")" } ?? ""
     }
 
     private func acquire(host: String, request: Request) async throws {

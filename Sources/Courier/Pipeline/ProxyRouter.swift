@@ -13,7 +13,11 @@ public struct ProxyRouter: Sendable {
     /// The router for `settings`, reading the proxy variables of the process's environment
     /// (with `getenv`, as curl does, so a variable set by the program itself counts) when they apply.
     public init(_ settings: ProxySettings) {
-        self.init(settings, lookup: { name in getenv(name).map { String(cString: $0) } })
+        if let environment = settings.environment {
+            self.init(settings, environment: environment)
+        } else {
+            self.init(settings, lookup: { name in getenv(name).map { String(cString: $0) } })
+        }
     }
 
     /// The router for `settings`, with `environment` standing in for the process's.

@@ -24,6 +24,10 @@ public struct ProxySettings: Sendable, Hashable {
     public var noProxy: [String]?
     /// Whether the proxy variables of the environment apply when no ``server`` is given. On by default, as in curl.
     public var readsEnvironment = true
+    /// The variables read in place of the process's environment, `nil` for the process's own: so
+    /// tests can route a real transport by `ALL_PROXY` or `NO_PROXY` without changing the
+    /// environment that every other test in the process shares.
+    package var environment: [String: String]?
 
     /// The defaults: the environment's proxies, if any.
     public init() {}

@@ -20,6 +20,11 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
             var configuration = CurlTransport.Configuration()
             configuration.tls = settings.tls
             configuration.proxy = settings.proxy
+            if let limit = settings.maxConnectionsPerHost { configuration.maxConnectionsPerHost = limit }
+            if let limit = settings.maxConnections { configuration.maxConnections = limit }
+            if let limit = settings.maxIdleConnections { configuration.maxIdleConnections = limit }
+            if let timeout = settings.idleTimeout { configuration.idleTimeout = timeout }
+            configuration.userAgent = settings.userAgent
             return CurlTransport(configuration: configuration)
         },
         shutdown: { transport in await (transport as? CurlTransport)?.shutdown() })
@@ -32,6 +37,10 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
             configuration.proxy = settings.proxy
             // AsyncHTTPClient takes its connect timeout when the client is made, not per request.
             if let connectTimeout = settings.connectTimeout { configuration.connectTimeout = connectTimeout }
+            if let limit = settings.maxConnectionsPerHost { configuration.maxConnectionsPerHost = limit }
+            if let limit = settings.maxConnections { configuration.maxConnections = limit }
+            if let timeout = settings.idleTimeout { configuration.idleTimeout = timeout }
+            configuration.userAgent = settings.userAgent
             return AsyncHTTPClientTransport(configuration: configuration)
         },
         shutdown: { transport in try? await (transport as? AsyncHTTPClientTransport)?.shutdown() })
@@ -45,6 +54,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
     /// event loop, and a test about something else must not fail for it.
     func withClient<Result: Sendable>(
         configuration: Client.Configuration = Client.Configuration(),
+        settings: TransportSettings = TransportSettings(),
         connectTimeout: Duration = .seconds(60),
         routes: [Route] = Route.defaults,
         faultPlan: [ConnectionFault] = [],
@@ -52,7 +62,9 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
     ) async throws -> Result {
         var configuration = configuration
         configuration.connectTimeout = connectTimeout
-        let transport = makeWith(TransportSettings(connectTimeout: connectTimeout))
+        var settings = settings
+        settings.connectTimeout = connectTimeout
+        let transport = makeWith(settings)
         do {
             let result = try await withTestServer(routes: routes, faultPlan: faultPlan) { server in
                 try await body(Client(transport: transport, configuration: configuration), server)
@@ -67,11 +79,18 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
 }
 
 /// Settings both transports have: trusted authorities, peer and host-name verification, the
-/// proxy, and (for a transport that fixes it when made) the connect timeout.
+/// proxy, (for a transport that fixes it when made) the connect timeout, the connection limits
+/// and the default `User-Agent`; `nil` keeps the transport's default.
 struct TransportSettings: Sendable {
     var tls = TLSSettings()
     var proxy = ProxySettings()
     var connectTimeout: Duration?
+    var maxConnectionsPerHost: Int?
+    var maxConnections: Int?
+    /// curl only: AsyncHTTPClient has no limit on idle connections and ignores it.
+    var maxIdleConnections: Int?
+    var idleTimeout: Duration?
+    var userAgent: String?
 
     init(tls: TLSSettings = TLSSettings(), proxy: ProxySettings = ProxySettings(), connectTimeout: Duration? = nil) {
         self.tls = tls
