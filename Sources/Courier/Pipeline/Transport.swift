@@ -11,7 +11,8 @@
 /// - Enforce `context.limits` on the response head and on decompression, and `request.timeout`
 ///   (else `context.timeout`) as the total deadline.
 /// - Report every failure as a `CourierError` with the request attached.
-/// - Never block the caller's thread: the caller is Swift's cooperative pool.
+/// - Never block the caller's thread: `send` runs on the caller's executor (Swift's cooperative
+///   pool, an actor's, or the task executor of a C caller's thread; ARCHITECTURE.md maps them).
 public protocol Transport: Sendable {
     /// Sends `request` and returns the response head with its body still streaming.
     ///

@@ -17,7 +17,7 @@ protocol HandleObject: AnyObject, Sendable {
 /// A handle is not a pointer: it packs a slot index, the slot's generation and the kind of object,
 /// so a freed handle (the slot's generation moved on), a handle of another kind, or an arbitrary
 /// pointer that never came from here is refused with `COURIER_E_INVALID_HANDLE` instead of being
-/// dereferenced (DESIGN decision 9). No Swift object ever crosses the boundary.
+/// dereferenced (ARCHITECTURE.md, decision 11). No Swift object ever crosses the boundary.
 final class HandleRegistry: Sendable {
     static let shared = HandleRegistry()
 

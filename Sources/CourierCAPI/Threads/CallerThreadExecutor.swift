@@ -2,8 +2,9 @@
 ///
 /// `courier_client_send` blocks its caller anyway, so instead of handing the work to Swift's
 /// pool and sleeping, the caller's thread runs the jobs itself: the pipeline, every interceptor
-/// callback and the response handling run there, and a send costs one wake-up from the
-/// transport's I/O thread, as a plain libcurl easy call would. `CallerThreadWorker` owns one per
+/// callback and the response handling run there. On the curl transport the transfer runs there
+/// too (`CurlCallerDriving`), as a plain libcurl easy call would, so a send costs no thread wake-up;
+/// on another transport it costs one, from the transport's thread. `CallerThreadWorker` owns one per
 /// calling thread.
 final class CallerThreadExecutor: DrainingExecutor, @unchecked Sendable {
     private let queue = JobQueue()

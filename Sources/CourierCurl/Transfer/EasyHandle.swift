@@ -1,7 +1,8 @@
 import CCurl
 import Courier
 
-/// One curl easy handle and its error buffer; used on the I/O thread only.
+/// One curl easy handle and its error buffer; used by one thread at a time: the I/O thread, or a
+/// blocking caller's own while it drives a transfer (`CurlDrivenSession`).
 ///
 /// A handle gets the options that never change for its transport once, when it is made
 /// (`init(configuration:)`); each transfer then sets only its own (URL, method, headers,

@@ -3,12 +3,15 @@ import Courier
 import Foundation
 import HTTPTypes
 
-/// The I/O thread's side of one transfer: its easy handle, header list, head parser, body writer,
-/// pause flags and first failure. Every member is used on the I/O thread only, from the loop or from
-/// curl's callbacks, which curl runs inside `curl_multi_socket_action` and `curl_easy_pause` on that thread.
+/// The driving thread's side of one transfer: its easy handle, header list, head parser, body writer,
+/// pause flags and first failure. Every member is used on the thread driving the transfer only, from
+/// the loop or from curl's callbacks, which curl runs on that thread: inside `curl_multi_socket_action`
+/// and `curl_easy_pause` on the I/O thread, or inside `curl_multi_perform` on a blocking caller's own
+/// (`CurlDrivenSession`).
 ///
 /// curl's callbacks reach this object through an unretained pointer; the loop's table of active
-/// transfers keeps it alive from `curl_multi_add_handle` until after `curl_multi_remove_handle`.
+/// transfers (or the driving session's call) keeps it alive from `curl_multi_add_handle` until after
+/// `curl_multi_remove_handle`.
 final class TransferState {
     let transfer: CurlTransfer
     let easy: EasyHandle

@@ -99,7 +99,8 @@ final class UploadChannel: Sendable {
         }
     }
 
-    /// Copies queued bytes into curl's buffer; called on the I/O thread only.
+    /// Copies queued bytes into curl's buffer; called only on the thread driving the transfer
+    /// (the I/O thread, or a blocking caller's own, which drives only a body already fully queued).
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         let (result, producer) = state.withCheckedLock { state -> (ReadResult, CheckedContinuation<Bool, Never>?) in
             if state.failure != nil { return (.failed, nil) }
