@@ -551,7 +551,8 @@ typedef struct courier_client_options {
      *  (see courier_client_send) keep their connections apart and are bounded apart: at most
      *  this many such threads at once, each with the connections of its last sends. */
     int32_t max_connections_per_host;
-    /** The most connections in total; 0: no limit. AsyncHTTPClient counts requests in flight. */
+    /** The most connections in total; 0: no limit. AsyncHTTPClient, which has no such limit of
+     *  its own, counts requests in flight (each holds a connection until its body is read). */
     int32_t max_connections;
     /** The most idle connections kept for reuse; 0: 32. curl only: AsyncHTTPClient keeps each
      *  idle connection until idle_timeout_ms, so it refuses any other value. */

@@ -8,15 +8,13 @@ import Foundation
 final class ClientBox: HandleObject {
     static let handleKind = HandleKind.client
 
-    /// The client, and its interceptors as they were added; the client's chain is the stages the
-    /// options fixed (outermost, never removed) and then that list, with consecutive inline C
-    /// interceptors fused into runs.
+    /// The client, and its interceptors as they were added; the client's chain is that list, with
+    /// consecutive inline C interceptors fused into runs.
     private struct State {
         var client: Client
-        let fixedStages: [any Interceptor]
         var added: [any Interceptor]
 
-        mutating func rebuildChain() { client.interceptors = fixedStages + CInterceptorRun.fusing(added) }
+        mutating func rebuildChain() { client.interceptors = CInterceptorRun.fusing(added) }
     }
 
     private let state: Locked<State>
@@ -29,9 +27,9 @@ final class ClientBox: HandleObject {
     /// Shuts down the transport this box created, if it created one.
     private let shutdownOwnedTransport: (@Sendable () async -> Void)?
 
-    init(client: Client, fixedStages: [any Interceptor] = [], pool: CallbackPool, completionQueue: CompletionQueue? = nil,
+    init(client: Client, pool: CallbackPool, completionQueue: CompletionQueue? = nil,
          cookieFile: String? = nil, shutdownOwnedTransport: (@Sendable () async -> Void)?) {
-        var state = State(client: client, fixedStages: fixedStages, added: client.interceptors)
+        var state = State(client: client, added: client.interceptors)
         state.rebuildChain()
         self.state = Locked(state)
         self.pool = pool

@@ -165,7 +165,6 @@ struct ClientOptions {
     func makeClient() throws -> ClientBox {
         let transport: any Transport
         var shutdown: (@Sendable () async -> Void)?
-        var fixedStages: [any Interceptor] = []
         if self.transport == COURIER_TRANSPORT_CURL {
             // The shared transport read the environment when it was first used; a client whose
             // route depends on the environment gets its own, which reads it now, as documented.
@@ -181,16 +180,10 @@ struct ClientOptions {
             let created = AsyncHTTPClientTransport(configuration: try asyncHTTPClientConfiguration())
             shutdown = { try? await created.shutdown() }
             transport = created
-            if maxConnections > 0 {
-                // AsyncHTTPClient has no total limit of its own; each HTTP/1.1 request in flight holds a connection.
-                fixedStages.append(ConcurrencyLimitInterceptor(maxConcurrentRequests: maxConnections,
-                                                               maxConcurrentRequestsPerHost: maxConnections,
-                                                               holdsSlotUntilBodyIsRead: true))
-            }
         }
         let queue = queuesCompletions ? try CompletionQueue() : nil
         let pool = CallbackPool(threads: callbackThreads, name: "courier-client")
-        return ClientBox(client: Client(transport: transport, configuration: configuration), fixedStages: fixedStages,
+        return ClientBox(client: Client(transport: transport, configuration: configuration),
                          pool: pool, completionQueue: queue, cookieFile: cookieFile, shutdownOwnedTransport: shutdown)
     }
 
@@ -225,7 +218,8 @@ struct ClientOptions {
         default:
             nio.httpVersion = .automatic
         }
-        nio.maxConnectionsPerHost = maxConnectionsPerHost == 0 ? Int(Int32.max) : maxConnectionsPerHost
+        nio.maxConnectionsPerHost = maxConnectionsPerHost
+        nio.maxConnections = maxConnections
         nio.idleTimeout = idleTimeout
         nio.decompressesResponses = decompression
         return nio
