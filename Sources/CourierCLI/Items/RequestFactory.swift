@@ -124,18 +124,20 @@ public struct RequestFactory: Sendable {
         }
         switch style {
         case .json:
-            let fields = bodyItems.compactMap { item -> (name: String, json: String)? in
+            var builder = NestedJSONBuilder()
+            for item in bodyItems {
                 switch item {
-                case .dataField(let name, let value): (name, JSONObjectText.quoted(value))
-                case .rawJSONField(let name, let json): (name, json)
-                default: nil
+                case .dataField(let name, let value): try builder.add(name, .string(value))
+                case .rawJSONField(let name, let json): try builder.add(name, .raw(json))
+                default: continue
                 }
             }
-            return .json(text: JSONObjectText.object(fields))
+            return .json(text: builder.body.text)
         case .form:
+            // A name given twice is sent twice (`a=1&a=2`), as HTTPie sends it.
             let fields = try bodyItems.map { item -> URLQueryItem in
                 guard case .dataField(let name, let value) = item else { throw RequestFactoryError.rawJSONInForm }
-                return URLQueryItem(name: name, value: value)
+                return URLQueryItem(name: name.text, value: value)
             }
             return .urlEncoded(fields)
         }
@@ -145,7 +147,7 @@ public struct RequestFactory: Sendable {
         let parts = try items.map { item -> MultipartPart in
             switch item {
             case .dataField(let name, let value):
-                return MultipartPart.field(name: name, value: value)
+                return MultipartPart.field(name: name.text, value: value)
             case .file(let field, let path, let type):
                 return MultipartPart.file(name: field, fileURL: URL(fileURLWithPath: path), type: type.map { MIMEType($0) })
             default:
