@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 extension CourierExecutableTests {
-    /// HTTPie 3's request items on the built `courier`: nested JSON and repeated keys, checked by
-    /// what the loopback server received.
+    /// HTTPie 3's request items on the built `courier`: nested JSON, repeated keys and the default
+    /// headers, checked by what the loopback server received.
     @Suite("request items as HTTPie 3")
     struct CommandLineRequestItemsTests {
         func echo(_ run: CourierRun) throws -> EchoedRequest {
@@ -79,6 +79,39 @@ extension CourierExecutableTests {
 
                 let headers = try await CourierProcess.run([":\(server.port)/anything", "X-A:1", "X-A:2"])
                 #expect(header("X-A", in: try echo(headers)) == ["1", "2"])
+            }
+        }
+
+        @Test func defaultHeadersAreHTTPie32s() async throws {
+            try await withTestServer { server in
+                let form = try await CourierProcess.run(["--form", ":\(server.port)/anything", "name=Ada"])
+                #expect(header("Content-Type", in: try echo(form)) == ["application/x-www-form-urlencoded; charset=utf-8"])
+                #expect(header("Accept", in: try echo(form)) == ["*/*"])
+
+                let emptyForm = try await CourierProcess.run(["--form", "POST", ":\(server.port)/anything"])
+                #expect(header("Content-Type", in: try echo(emptyForm)) == ["application/x-www-form-urlencoded; charset=utf-8"])
+
+                let pipedForm = try await CourierProcess.run(["--form", ":\(server.port)/anything"], stdin: Data("a=1".utf8))
+                #expect(header("Content-Type", in: try echo(pipedForm)) == ["application/x-www-form-urlencoded; charset=utf-8"])
+
+                let piped = try await CourierProcess.run([":\(server.port)/anything"], stdin: Data("plain text".utf8))
+                let echoedPiped = try echo(piped)
+                #expect(header("Accept", in: echoedPiped) == ["application/json, */*;q=0.5"])
+                #expect(body(echoedPiped) == "plain text")
+
+                let json = try await CourierProcess.run(["--json", ":\(server.port)/anything"])
+                let echoedJSON = try echo(json)
+                #expect(echoedJSON.method == "GET" && echoedJSON.bodyLength == 0)
+                #expect(header("Accept", in: echoedJSON) == ["application/json, */*;q=0.5"])
+                #expect(header("Content-Type", in: echoedJSON) == ["application/json"])
+
+                let overridden = try await CourierProcess.run(["--json", ":\(server.port)/anything", "Accept:application/xml", "Content-Type:application/xml"])
+                #expect(header("Accept", in: try echo(overridden)) == ["application/xml"])
+                #expect(header("Content-Type", in: try echo(overridden)) == ["application/xml"])
+
+                let plain = try await CourierProcess.run([":\(server.port)/anything"])
+                #expect(header("Accept", in: try echo(plain)) == ["*/*"])
+                #expect(header("Content-Type", in: try echo(plain)).isEmpty)
             }
         }
     }
