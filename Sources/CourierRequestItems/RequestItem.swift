@@ -12,9 +12,11 @@ public enum RequestItem: Sendable, Equatable {
     /// `name==value` (or `name==@file` for the file's text): a query item, appended to the URL's own.
     case query(name: String, value: String)
     /// `name=value` (or `name=@file` for the file's text): a string field of the JSON or form body.
-    case dataField(name: String, value: String)
+    ///
+    /// In a JSON body the name is a nested path (`user[tags][]=a`); see `NestedJSONPath`.
+    case dataField(name: FieldName, value: String)
     /// `name:=json` (or `name:=@file`): a field whose value is raw JSON, kept as written; JSON bodies only.
-    case rawJSONField(name: String, json: String)
+    case rawJSONField(name: FieldName, json: String)
     /// `field@path`: a file uploaded as a multipart part; makes the body `multipart/form-data`.
     case file(field: String, path: String, type: String?)
 

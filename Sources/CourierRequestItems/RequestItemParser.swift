@@ -6,6 +6,7 @@ import Foundation
 /// longest wins, so `a:=1` is raw JSON, not the header `a` with value `=1`. A backslash before a
 /// separator character (or before another backslash) makes it literal, in the name and in the
 /// value: `a\:b==c` is the query item `a:b=c`. A backslash before anything else stays as it is.
+/// A data field's name is kept as a `FieldName`, which a JSON body reads as a nested path.
 public enum RequestItemParser {
     /// The separators, longest first so that a longer one wins at the same position.
     static let separators = [":=@", "==@", "=@", "==", ":=", "@", "=", ":", ";"]
@@ -13,16 +14,22 @@ public enum RequestItemParser {
     /// The characters a backslash escapes.
     static let specialCharacters: Set<Character> = [":", "=", "@", ";", "\\"]
 
+    /// The separators of data fields, whose name may be empty.
+    static let dataSeparators: Set<String> = ["=", "=@", ":=", ":=@"]
+
     /// Parses one argument into an item.
     ///
     /// - Parameter readFile: reads the text of a file for `name=@file`, `name:=@file` and `name==@file`.
     /// - Throws: `RequestItemError` naming the argument, when it has no separator, no name, or a bad value.
     public static func parse(_ argument: String, readFile: (String) throws -> String = readTextFile) throws -> RequestItem {
         let tokens = tokenize(argument)
-        guard let (name, separator, value) = split(tokens) else {
+        guard let (nameTokens, separator, value) = split(tokens) else {
             throw RequestItemError(argument: argument, reason: "it is not a request item (Name:Value, name==value, name=value, name:=json or field@path)")
         }
-        guard !name.isEmpty else {
+        let name = nameTokens.map(\.literal).joined()
+        // A data field may have an empty name, as in HTTPie (`=x` is the key "", `:=[1]` too).
+        let field = FieldName(spelling: nameTokens.map(\.spelling).joined())
+        guard !name.isEmpty || dataSeparators.contains(separator) else {
             throw RequestItemError(argument: argument, reason: "the part before \"\(separator)\" is empty")
         }
         switch separator {
@@ -38,13 +45,13 @@ public enum RequestItemParser {
         case "==@":
             return .query(name: name, value: try read(value, for: argument, with: readFile))
         case "=":
-            return .dataField(name: name, value: value)
+            return .dataField(name: field, value: value)
         case "=@":
-            return .dataField(name: name, value: try read(value, for: argument, with: readFile))
+            return .dataField(name: field, value: try read(value, for: argument, with: readFile))
         case ":=":
-            return .rawJSONField(name: name, json: try checkedJSON(value, argument: argument))
+            return .rawJSONField(name: field, json: try checkedJSON(value, argument: argument))
         case ":=@":
-            return .rawJSONField(name: name, json: try checkedJSON(try read(value, for: argument, with: readFile), argument: argument))
+            return .rawJSONField(name: field, json: try checkedJSON(try read(value, for: argument, with: readFile), argument: argument))
         default:
             return try file(field: name, spec: value, argument: argument)
         }
@@ -64,6 +71,15 @@ public enum RequestItemParser {
             switch self {
             case .text(let text): text
             case .escaped(let character): String(character)
+            }
+        }
+
+        /// The token as HTTPie keeps it in a key: an escaped separator plain, an escaped backslash
+        /// still escaped (see `FieldName.spelling`).
+        var spelling: String {
+            switch self {
+            case .text(let text): text
+            case .escaped(let character): character == "\\" ? "\\\\" : String(character)
             }
         }
     }
@@ -95,15 +111,16 @@ public enum RequestItemParser {
         return tokens
     }
 
-    /// The name, separator and value at the earliest unescaped separator, or `nil` when there is none.
-    static func split(_ tokens: [Token]) -> (name: String, separator: String, value: String)? {
-        var name = ""
+    /// The name's tokens, the separator and the value at the earliest unescaped separator, or
+    /// `nil` when there is none.
+    static func split(_ tokens: [Token]) -> (name: [Token], separator: String, value: String)? {
+        var name: [Token] = []
         for (index, token) in tokens.enumerated() {
             guard case .text(let text) = token, let (range, separator) = earliestSeparator(in: text) else {
-                name += token.literal
+                name.append(token)
                 continue
             }
-            name += text[..<range.lowerBound]
+            name.append(.text(String(text[..<range.lowerBound])))
             let value = String(text[range.upperBound...]) + tokens[(index + 1)...].map(\.literal).joined()
             return (name, separator, value)
         }

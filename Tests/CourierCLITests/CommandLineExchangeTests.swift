@@ -36,7 +36,7 @@ extension CourierExecutableTests {
                 let form = try await CourierProcess.run(["--form", ":\(server.port)/anything", "a=1", "b=x y"])
                 #expect(form.status == 0)
                 let echoedForm = try echo(form)
-                #expect(header("Content-Type", in: echoedForm) == ["application/x-www-form-urlencoded"])
+                #expect(header("Content-Type", in: echoedForm) == ["application/x-www-form-urlencoded; charset=utf-8"])
                 #expect(echoedForm.body == Data("a=1&b=x+y".utf8))
 
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID()).txt")

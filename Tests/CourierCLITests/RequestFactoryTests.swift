@@ -28,11 +28,11 @@ struct RequestFactoryTests {
     }
 
     @Test func dataItemsMakeAJSONPostKeepingOrderAndRawValues() async throws {
-        let sent = try request(["example.org/api", "name=Ada \"the\" first", "age:=36", "ratio:=1.50", "name=Grace"])
+        let sent = try request(["example.org/api", "name=Ada \"the\" first", "age:=36", "ratio:=1.50"])
         #expect(sent.method == .post)
         #expect(sent.headerFields[.contentType] == "application/json")
         #expect(sent.headerFields[.accept] == RequestFactory.jsonAccept)
-        #expect(try await bodyText(sent) == #"{"name": "Grace", "age": 36, "ratio": 1.50}"#)
+        #expect(try await bodyText(sent) == #"{"name": "Ada \"the\" first", "age": 36, "ratio": 1.50}"#)
     }
 
     @Test func headerItemsReplaceDefaultsThenAddLinesAndCanRemoveThem() throws {
@@ -44,7 +44,7 @@ struct RequestFactoryTests {
 
     @Test func formStyleEncodesFieldsAndFilesMakeMultipart() async throws {
         let form = try request(["example.org", "a=1", "b=x y"]) { $0.style = .form }
-        #expect(form.headerFields[.contentType] == "application/x-www-form-urlencoded")
+        #expect(form.headerFields[.contentType] == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(try await bodyText(form) == "a=1&b=x+y")
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-factory-\(UUID()).txt")
@@ -65,6 +65,27 @@ struct RequestFactoryTests {
         #expect(text.method == .put)
         #expect(text.headerFields[.contentType] == "text/plain; charset=utf-8")
         #expect(try await bodyText(text) == "hello")
+    }
+
+    /// HTTPie 3.2's `make_default_headers`: JSON `Accept` for `--json`, data or a piped body without
+    /// `--form`; `Content-Type` for `--json` and `--form` even without a body.
+    @Test func defaultHeadersFollowHTTPie32() throws {
+        let json = try request(["example.org"]) { $0.forcesJSON = true }
+        #expect(json.headerFields[.accept] == RequestFactory.jsonAccept)
+        #expect(json.headerFields[.contentType] == "application/json")
+        #expect(json.body == nil)
+        let piped = try request(["example.org"]) { $0.standardInput = Data("text".utf8) }
+        #expect(piped.headerFields[.accept] == RequestFactory.jsonAccept)
+        let form = try request(["example.org"]) { $0.style = .form }
+        #expect(form.headerFields[.contentType] == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(form.headerFields[.accept] == "*/*")
+        let pipedForm = try request(["example.org"]) { $0.style = .form; $0.standardInput = Data("a=1".utf8) }
+        #expect(pipedForm.headerFields[.contentType] == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(pipedForm.headerFields[.accept] == "*/*")
+        let overridden = try request(["example.org", "Content-Type:application/xml"]) { $0.forcesJSON = true }
+        #expect(overridden.headerFields[values: .contentType] == ["application/xml"])
+        let plain = try request(["example.org"])
+        #expect(plain.headerFields[.contentType] == nil)
     }
 
     @Test func contradictionsAreErrors() throws {

@@ -1,5 +1,6 @@
 // Fuzzes the CLI's HTTPie item parser: it never traps, and an item it parses, written back with
-// every special character escaped, parses to the same item.
+// every special character escaped, parses to the same item; a data field's nested-JSON path reads
+// without trapping.
 import CourierFuzzDriver
 @testable import CourierRequestItems
 
@@ -8,6 +9,17 @@ func escaped(_ text: String) -> String {
     var result = ""
     for character in text {
         if RequestItemParser.specialCharacters.contains(character) { result.append("\\") }
+        result.append(character)
+    }
+    return result
+}
+
+/// A data field's name written back: separators escaped, backslashes as they are, since its
+/// spelling already writes an escaped backslash as `\\` and a lone one never precedes a separator.
+func escaped(_ name: FieldName) -> String {
+    var result = ""
+    for character in name.spelling {
+        if character != "\\", RequestItemParser.specialCharacters.contains(character) { result.append("\\") }
         result.append(character)
     }
     return result
@@ -40,6 +52,8 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     }
     guard let item = try? RequestItemParser.parse(text, readFile: readFile) else { return 0 }
+    // A data field's name is a nested-JSON path in a JSON body: reading it may fail, never trap.
+    if case .dataField(let name, _) = item { _ = try? NestedJSONPath(parsing: name.spelling) }
     if let again = argument(for: item) {
         let reparsed = try? RequestItemParser.parse(again, readFile: readFile)
         precondition(reparsed == item, "\(text.debugDescription) parsed to \(item), written back as \(again.debugDescription) it parsed to \(String(describing: reparsed))")

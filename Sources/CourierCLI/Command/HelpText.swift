@@ -22,6 +22,15 @@ enum HelpText {
                            (field@path;type=image/png sets its type)
           A backslash escapes a separator: a\\:b==c is the query item a:b=c.
 
+        NESTED JSON (data field names in a JSON body, as HTTPie 3):
+          user[name]=Ada   {"user": {"name": "Ada"}}
+          tags[]=a         append: tags[]=a tags[]=b sends ["a", "b"]
+          kids[1]=Thelma   an index; skipped positions are null
+          []:=1            a top-level array
+          \\[ \\] \\\\         literal characters; [\\1] is the key "1"
+          A path used as another type, or set twice to different values,
+          is an error naming it.
+
         URL SHORTHANDS:
           :8080/path       http://127.0.0.1:8080/path
           :/path           http://127.0.0.1/path (port 80)

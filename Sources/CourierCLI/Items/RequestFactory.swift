@@ -34,8 +34,10 @@ public struct RequestFactory: Sendable {
 
     /// The `User-Agent` sent unless an item replaces or removes it.
     public static let userAgent = "courier/\(CourierCommand.version)"
-    /// The `Accept` sent with JSON data or `--json`, as HTTPie sends it.
+    /// The `Accept` sent with JSON data, a piped body or `--json`, as HTTPie 3.2 sends it.
     public static let jsonAccept = "application/json, */*;q=0.5"
+    /// The `Content-Type` of a `--form` body (and of `--form` without one), as HTTPie 3.2 sends it.
+    public static let formContentType = MIMEType.formURLEncoded.charset("utf-8")
 
     /// The method, URL and items.
     public var line: RequestLine
@@ -67,6 +69,7 @@ public struct RequestFactory: Sendable {
             for case .query(let name, let value) in headerItems { Query(name, value) }
             Header.userAgent.setValue(Self.userAgent)
             Header.accept.setValue(wantsJSON ? Self.jsonAccept : "*/*")
+            if body == nil, let type = contentTypeWithoutBody { Header.contentType.setValue(type.rawValue) }
             if let credentials { credentials.authorization }
             for block in headerBlocks(headerItems) { block }
             if let body { body }
@@ -79,9 +82,17 @@ public struct RequestFactory: Sendable {
         return request
     }
 
-    /// Whether the request speaks JSON: `--json`, or JSON data items.
+    /// Whether the request asks for JSON back: `--json`, JSON data items, or a piped body without
+    /// `--form` (HTTPie 3.2's rule: it treats any piped body as JSON data).
     var wantsJSON: Bool {
-        forcesJSON || (style == .json && line.items.contains { $0.isBodyItem } && !hasFiles)
+        forcesJSON || (style == .json && (standardInput != nil || (line.items.contains { $0.isBodyItem } && !hasFiles)))
+    }
+
+    /// The `Content-Type` HTTPie 3.2 sends even without a body: JSON for `--json`, the form type
+    /// for `--form`, so the server reads an empty body as the kind the user said it is.
+    var contentTypeWithoutBody: MIMEType? {
+        if forcesJSON { return .json }
+        return style == .form ? Self.formContentType : nil
     }
 
     private var hasFiles: Bool {
@@ -124,20 +135,24 @@ public struct RequestFactory: Sendable {
         }
         switch style {
         case .json:
-            let fields = bodyItems.compactMap { item -> (name: String, json: String)? in
+            var builder = NestedJSONBuilder()
+            for item in bodyItems {
                 switch item {
-                case .dataField(let name, let value): (name, JSONObjectText.quoted(value))
-                case .rawJSONField(let name, let json): (name, json)
-                default: nil
+                case .dataField(let name, let value): try builder.add(name, .string(value))
+                case .rawJSONField(let name, let json): try builder.add(name, .raw(json))
+                default: continue
                 }
             }
-            return .json(text: JSONObjectText.object(fields))
+            return .json(text: builder.body.text)
         case .form:
+            // A name given twice is sent twice (`a=1&a=2`), as HTTPie sends it.
             let fields = try bodyItems.map { item -> URLQueryItem in
                 guard case .dataField(let name, let value) = item else { throw RequestFactoryError.rawJSONInForm }
-                return URLQueryItem(name: name, value: value)
+                return URLQueryItem(name: name.text, value: value)
             }
-            return .urlEncoded(fields)
+            var body = RequestBody.urlEncoded(fields)
+            body.contentType = Self.formContentType
+            return body
         }
     }
 
@@ -145,7 +160,7 @@ public struct RequestFactory: Sendable {
         let parts = try items.map { item -> MultipartPart in
             switch item {
             case .dataField(let name, let value):
-                return MultipartPart.field(name: name, value: value)
+                return MultipartPart.field(name: name.text, value: value)
             case .file(let field, let path, let type):
                 return MultipartPart.file(name: field, fileURL: URL(fileURLWithPath: path), type: type.map { MIMEType($0) })
             default:
@@ -160,7 +175,7 @@ public struct RequestFactory: Sendable {
     /// The content type of piped bytes: form with `--form`, JSON with `--json` or when they are JSON,
     /// UTF-8 text when they are text, bytes otherwise.
     static func type(ofPiped data: Data, style: BodyStyle, forcesJSON: Bool) -> MIMEType {
-        if style == .form { return .formURLEncoded }
+        if style == .form { return formContentType }
         if forcesJSON || JSONText.isValid(data) { return .json }
         return String(data: data, encoding: .utf8) != nil ? MIMEType.plainText.charset("utf-8") : .octetStream
     }
