@@ -21,6 +21,11 @@ public struct CourierCommand: AsyncParsableCommand {
         valueName: "request"))
     var request: [String] = []
 
+    @Option(name: .customLong("curl-import"), help: ArgumentHelp(
+        "Send the request a curl command line describes (as pasted from API docs or a browser's Copy as cURL), instead of METHOD URL ITEM….",
+        valueName: "curl command"))
+    var curlImport: String?
+
     @OptionGroup(title: "Body") var body: BodyOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
@@ -28,6 +33,12 @@ public struct CourierCommand: AsyncParsableCommand {
 
     /// The command with no arguments, as argument-parser creates it before parsing.
     public init() {}
+
+    public func validate() throws {
+        if curlImport != nil, !request.isEmpty {
+            throw ValidationError("--curl-import describes the whole request; give no METHOD, URL or items with it")
+        }
+    }
 
     /// Reads piped input, then builds, sends and prints the request; a failure becomes the exit status.
     public func run() async throws {
@@ -40,7 +51,14 @@ public struct CourierCommand: AsyncParsableCommand {
     /// - Parameter extraInterceptors: interceptors added innermost, for the demo.
     public func execute(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []) async -> ExitStatus {
         do {
-            let request = try makeRequest(standardInput: standardInput, withCredentials: output.curl)
+            let request: Request
+            if let curlImport {
+                let imported = try CurlCommandImport(curlImport)
+                for note in imported.notes { console.err("courier: note: curl's \(note)\n") }
+                request = imported.request
+            } else {
+                request = try makeRequest(standardInput: standardInput, withCredentials: output.curl)
+            }
             let target = try outputConsole(console)
             if output.curl {
                 target.out(request.curlCommand + "\n")

@@ -41,7 +41,8 @@ enum HelpText {
         skips it. Piped input and data items together are an error.
 
         PIPELINE (outermost first; --explain shows each stage):
-          credentials      --auth/--bearer (AuthenticationInterceptor)
+          credentials      --auth/--bearer (AuthenticationInterceptor); with
+                           --auth-type digest, answers to Digest challenges
           logging          -v/-vv (LoggingInterceptor), once per exchange
           retry            --retry N (RetryInterceptor), resends what is inside
           plugins          --plugin, in the order given, each attempt
@@ -56,6 +57,8 @@ enum HelpText {
           courier --form POST :8080/anything title=Trip photo@beach.jpg
           echo '{"raw":true}' | courier :8080/anything
           courier -p HBhb --auth ada:secret :8080/basic-auth/ada/secret
+          courier -A digest -a ada:secret :8080/digest-auth/auth/ada/secret
+          courier --curl-import "curl http://127.0.0.1:8080/anything -d a=1"
           courier --follow --check-status :8080/redirect/2
           courier --download -o big.bin :8080/bytes/104857600
           courier --curl POST example.org/api id:=7

@@ -15,11 +15,24 @@ struct PipelineOptions: ParsableArguments, Sendable {
         case ahc
     }
 
+    /// How `--auth` is used, as HTTPie's `--auth-type` says.
+    enum AuthType: String, ExpressibleByArgument, CaseIterable, Sendable {
+        /// `Authorization: Basic` on every request.
+        case basic
+        /// `--auth` is a token: `Authorization: Bearer`.
+        case bearer
+        /// HTTP Digest (RFC 7616): answers the server's challenge (`DigestAuthenticationInterceptor`).
+        case digest
+    }
+
     @Option(help: ArgumentHelp("The most seconds the whole exchange may take.", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Basic credentials.", valueName: "user:password"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Credentials: user:password (basic, digest) or a token (bearer).", valueName: "user:password"))
     var auth: String?
+
+    @Option(name: [.customShort("A"), .long], help: ArgumentHelp("How --auth is sent: basic, bearer or digest (HTTP Digest, RFC 7616).", valueName: "basic|bearer|digest"))
+    var authType: AuthType = .basic
 
     @Option(help: ArgumentHelp("A bearer token (Authorization: Bearer …).", valueName: "token"))
     var bearer: String?
@@ -61,7 +74,8 @@ struct PipelineOptions: ParsableArguments, Sendable {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if maxRedirects < 0 { throw ValidationError("--max-redirects cannot be negative") }
         if auth != nil, bearer != nil { throw ValidationError("--auth and --bearer cannot be used together") }
-        if let auth, !auth.contains(":") { throw ValidationError("--auth takes user:password") }
+        if let auth, authType != .bearer, !auth.contains(":") { throw ValidationError("--auth takes user:password with --auth-type \(authType.rawValue)") }
+        if authType != .basic, auth == nil { throw ValidationError("--auth-type \(authType.rawValue) needs --auth") }
         if retry < 0 { throw ValidationError("--retry cannot be negative") }
         if explain, explainJson { throw ValidationError("--explain and --explain-json cannot be used together") }
         if let empty = plugins.first(where: { PluginArgument($0).path.isEmpty }) {
@@ -72,11 +86,25 @@ struct PipelineOptions: ParsableArguments, Sendable {
     /// Whether `--explain` or `--explain-json` asks for an explanation.
     var explains: Bool { explain || explainJson }
 
-    /// The credentials `--auth` or `--bearer` give.
+    /// The credentials `--auth` or `--bearer` put on every request; Digest's are answers to a
+    /// challenge instead (``digestAuthentication``).
     var credentials: RequestFactory.Credentials? {
         if let bearer { return .bearer(bearer) }
+        if authType == .bearer, let auth { return .bearer(auth) }
+        guard authType == .basic, let (user, password) = userAndPassword else { return nil }
+        return .basic(username: user, password: password)
+    }
+
+    /// `--auth user:password` split at its first colon.
+    private var userAndPassword: (String, String)? {
         guard let auth, let colon = auth.firstIndex(of: ":") else { return nil }
-        return .basic(username: String(auth[..<colon]), password: String(auth[auth.index(after: colon)...]))
+        return (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
+    }
+
+    /// The stage `--auth-type digest` adds.
+    var digestAuthentication: DigestAuthenticationInterceptor? {
+        guard authType == .digest, let (user, password) = userAndPassword else { return nil }
+        return DigestAuthenticationInterceptor(user: user, password: password)
     }
 
     /// The deadline `--timeout` sets.
@@ -93,6 +121,7 @@ struct PipelineOptions: ParsableArguments, Sendable {
     func interceptors(adding extra: [any Interceptor], console: Console) throws -> [any Interceptor] {
         var stages: [any Interceptor] = []
         if let credentials { stages.append(CredentialsStage.interceptor(credentials)) }
+        if let digestAuthentication { stages.append(digestAuthentication) }
         if let logger = logger(console: console) { stages.append(LoggingInterceptor(logger: logger, level: .info)) }
         if retry > 0 {
             var policy = RetryInterceptor.Policy()
