@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// courier.h's examples, run: each indented example in the header's comments is compiled as the
-/// header shows it (a whole program when it has its own `main`, else the body of `main`) and sent
-/// to the loopback test server, so the manual a C user reads first cannot drift from the library.
+/// header shows it (``CExampleProgram``) and sent to the loopback test server, so the manual a C
+/// user reads first cannot drift from the library.
 extension CExampleTests {
     /// An example in a header comment: its first line's number and its code without the comment's
     /// ` *     ` margin.
@@ -41,21 +41,8 @@ extension CExampleTests {
         #expect(examples.contains { $0.code.contains("courier_client_run_completions") }, "the event-loop program is gone")
         try await withTestServer { server in
             for example in examples {
-                let code = example.code.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
-                let text = code.contains("\nint main(") ? code : "#include <courier.h>\n#include <stdio.h>\n\nint main(void) {\n"
-                    + code.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
-                    + "\n    return 0;\n}\n"
-                let source = artifacts.work.appendingPathComponent("header_example_\(example.line).c")
-                try text.write(to: source, atomically: true, encoding: .utf8)
-                let program = artifacts.work.appendingPathComponent("bin/header_example_\(example.line)")
-                let compiled = try await ProcessRunner.run(
-                    ["cc"] + CAPIArtifacts.strictC + ["-I\(artifacts.include)", "-o", program.path, source.path] + artifacts.linkFlags)
-                #expect(compiled.status == 0, "courier.h:\(example.line): the example does not compile: \(compiled)")
-                guard compiled.status == 0 else { continue }
-                let before = server.receivedRequests.count
-                let run = try await artifacts.runNative(program, [])
-                #expect(run.status == 0 && run.output.hasPrefix("200"), "courier.h:\(example.line): \(run)")
-                #expect(server.receivedRequests.count == before + 1, "courier.h:\(example.line): the example sent no request")
+                try await CExampleProgram(place: "courier.h:\(example.line)", code: example.code)
+                    .compileAndSend(artifacts, to: server, fileName: "header_example_\(example.line)") { $0.hasPrefix("200") }
             }
         }
     }

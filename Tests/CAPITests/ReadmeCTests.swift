@@ -16,22 +16,8 @@ extension CExampleTests {
         #expect(!blocks.isEmpty)
         try await withTestServer { server in
             for block in blocks {
-                let source = artifacts.work.appendingPathComponent("readme_block_\(block.line).c")
-                let code = block.code.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
-                // A block with its own main is a whole program; any other is the body of main.
-                let text = code.contains("\nint main(") ? code : "#include <courier.h>\n#include <stdio.h>\n\nint main(void) {\n"
-                    + code.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
-                    + "\n    return 0;\n}\n"
-                try text.write(to: source, atomically: true, encoding: .utf8)
-                let program = artifacts.work.appendingPathComponent("bin/readme_block_\(block.line)")
-                let compiled = try await ProcessRunner.run(
-                    ["cc"] + CAPIArtifacts.strictC + ["-I\(artifacts.include)", "-o", program.path, source.path] + artifacts.linkFlags)
-                #expect(compiled.status == 0, "README.md:\(block.line): the C block does not compile: \(compiled)")
-                guard compiled.status == 0 else { continue }
-                let before = server.receivedRequests.count
-                let run = try await artifacts.runNative(program, [])
-                #expect(run.status == 0 && run.output.isEmpty, "README.md:\(block.line): \(run)")
-                #expect(server.receivedRequests.count == before + 1, "README.md:\(block.line): the block sent no request")
+                try await CExampleProgram(place: "README.md:\(block.line)", code: block.code)
+                    .compileAndSend(artifacts, to: server, fileName: "readme_block_\(block.line)") { $0.isEmpty }
             }
         }
     }

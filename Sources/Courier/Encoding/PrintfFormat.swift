@@ -22,14 +22,11 @@ enum PrintfFormat {
             case UInt8(ascii: "\\") where index < format.count:
                 let escape = format[index]
                 index += 1
+                if let control = controlByte(escapedBy: escape) {
+                    output.append(control)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "n"): output.append(0x0A)
-                case UInt8(ascii: "r"): output.append(0x0D)
-                case UInt8(ascii: "t"): output.append(0x09)
-                case UInt8(ascii: "a"): output.append(0x07)
-                case UInt8(ascii: "b"): output.append(0x08)
-                case UInt8(ascii: "f"): output.append(0x0C)
-                case UInt8(ascii: "v"): output.append(0x0B)
                 case UInt8(ascii: "\\"), UInt8(ascii: "\""): output.append(escape)
                 case UInt8(ascii: "0")...UInt8(ascii: "7"):
                     var value = Int(escape - UInt8(ascii: "0"))
@@ -48,5 +45,20 @@ enum PrintfFormat {
             }
         }
         return output
+    }
+
+    /// The control byte C's one-letter escapes stand for (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`,
+    /// `\v`), shared by `printf` formats and bash's `$'…'`.
+    static func controlByte(escapedBy letter: UInt8) -> UInt8? {
+        switch letter {
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "t"): 0x09
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "a"): 0x07
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "v"): 0x0B
+        default: nil
+        }
     }
 }

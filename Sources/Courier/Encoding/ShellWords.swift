@@ -168,15 +168,12 @@ struct ShellWords {
                 guard byte == UInt8(ascii: "\\") else { word.append(byte); continue }
                 guard let escape = current else { break }
                 index += 1
+                if let control = PrintfFormat.controlByte(escapedBy: escape) {
+                    word.append(control)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "n"): word.append(0x0A)
-                case UInt8(ascii: "t"): word.append(0x09)
-                case UInt8(ascii: "r"): word.append(0x0D)
-                case UInt8(ascii: "a"): word.append(0x07)
-                case UInt8(ascii: "b"): word.append(0x08)
                 case UInt8(ascii: "e"), UInt8(ascii: "E"): word.append(0x1B)
-                case UInt8(ascii: "f"): word.append(0x0C)
-                case UInt8(ascii: "v"): word.append(0x0B)
                 case UInt8(ascii: "x"): word.append(UInt8(digits(radix: 16, atMost: 2, or: escape)))
                 case UInt8(ascii: "u"), UInt8(ascii: "U"):
                     let value = digits(radix: 16, atMost: escape == UInt8(ascii: "u") ? 4 : 8, or: escape)
