@@ -24,6 +24,8 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     private enum Source: Sendable {
         case live(ConsumerHandle)
         case complete(CompleteBody)
+        /// Another stream, read through a `ResponseBodyObserver` that sees each chunk as it passes.
+        case observed(ObservedBody)
     }
 
     private init(expectedLength: Int64?, storage: Storage) {
@@ -63,7 +65,22 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         switch source {
         case .live(let handle): AsyncIterator(reader: Reader(handle: handle))
         case .complete(let body): AsyncIterator(complete: body)
+        case .observed(let body): AsyncIterator(observed: ObservedReader(body: body))
         }
+    }
+
+    /// This body, read through `observer`: each chunk is shown to it as the reader takes it, and
+    /// the end (or the failure, or the reader giving up) is reported once.
+    ///
+    /// Nothing is buffered or delayed: the reader still pulls from the original stream, with its
+    /// backpressure, and dropping the observed stream aborts the transfer as before.
+    package func observed(by observer: any ResponseBodyObserver) -> ResponseBodyStream {
+        ResponseBodyStream(expectedLength: expectedLength, source: .observed(ObservedBody(inner: self, observer: observer)))
+    }
+
+    private init(expectedLength: Int64?, source: Source) {
+        self.expectedLength = expectedLength
+        self.source = source
     }
 
     /// Gives up on the body: the transfer is aborted unless it already ended.
@@ -71,6 +88,11 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     /// Call it for a response you will not read, such as a failed attempt before a retry; dropping
     /// every copy of the response does the same, later.
     public func discard() {
+        if case .observed(let body) = source {
+            body.inner.discard()
+            body.end(with: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
+            return
+        }
         guard case .live(let handle) = source else { return }
         handle.storage.abandon(error: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
     }
@@ -105,19 +127,29 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         private let reader: Reader?
         private var complete: CompleteBody?
+        private let observed: ObservedReader?
 
         fileprivate init(reader: Reader) {
             self.reader = reader
             complete = nil
+            observed = nil
         }
 
         fileprivate init(complete: CompleteBody) {
             reader = nil
             self.complete = complete
+            observed = nil
+        }
+
+        fileprivate init(observed: ObservedReader) {
+            reader = nil
+            complete = nil
+            self.observed = observed
         }
 
         public mutating func next() async throws -> Data? {
             if let reader { return try await reader.next() }
+            if let observed { return try await observed.next() }
             guard let body = complete else { return nil }
             complete = nil
             let data = try body.claim()
