@@ -10,8 +10,13 @@ import Testing
 struct CurlStreamingTests {
     /// A server sending `count` counting bytes per request; the NIO test server builds such bodies
     /// slowly on the cooperative pool in debug builds, which would starve the other tests.
+    ///
+    /// Its sends may wait 60 s for the client to read: the slow-consumer test holds the body back
+    /// while it waits (up to 20 s on a loaded machine) for the transfer to settle, and a send that
+    /// gave up after RawServer's usual 10 s closed the connection under it (curl error 18 in a
+    /// ThreadSanitizer run while two builds shared the machine).
     private func countingServer(_ count: Int) throws -> RawServer {
-        try RawServer { connection, server in
+        try RawServer(timeout: 60) { connection, server in
             while connection.readRequestHead() {
                 guard connection.sendCountingBytes(count) else { return }
                 server.record("sent")
