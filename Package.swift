@@ -62,6 +62,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // zlib, for `courier --compress` only: the core and the transports never deflate a body.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "CourierCurl",
             dependencies: [
@@ -205,6 +212,7 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "CourierCAPI",
                 "CourierTestServer",
+                "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -316,6 +324,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "TestProcesses",
+                "CZlib",
                 "ReadmeBlocks",
                 "CourierCLI",
                 "CourierRequestItems",

@@ -56,6 +56,9 @@ extension CurlTransport {
         public var bodyLowWatermark = 256 * 1024
         /// The size of curl's receive buffer, which is also the largest body chunk handed over.
         public var receiveBufferSize = 64 * 1024
+        /// Whether a URL path's `.` and `..` segments are sent as written (`CURLOPT_PATH_AS_IS`)
+        /// rather than squashed, as curl does by default; for `courier --path-as-is`.
+        public var keepsDotSegments = false
 
         /// The default configuration.
         public init() {}
@@ -93,6 +96,7 @@ extension CurlTransport {
                 }
             }
             try easy.set(CURLOPT_MAXAGE_CONN, idleTimeoutSeconds)
+            try easy.set(CURLOPT_PATH_AS_IS, keepsDotSegments ? 1 : 0)
             try apply(tls, to: easy)
         }
 

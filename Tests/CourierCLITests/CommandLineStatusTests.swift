@@ -84,6 +84,7 @@ extension CourierExecutableTests {
             for text in ["--print", "--pretty", "--download", "--curl", "--timeout", "--auth", "--bearer", "--follow",
                          "--max-redirects", "--transport", "--check-status", "--form", "--json", "--ignore-stdin",
                          "--retry", "--verbose", "--explain", "--explain-json", "--plugin", "PIPELINE",
+                         "--offline", "--raw", "--multipart", "--boundary", "--chunked", "--compress", "--path-as-is", "--quiet",
                          "EXAMPLES:", "EXIT STATUS:", "name:=json", "serve", "demo"] {
                 #expect(run.out.contains(text), "\(text)")
             }

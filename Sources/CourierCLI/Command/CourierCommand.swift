@@ -38,6 +38,9 @@ public struct CourierCommand: AsyncParsableCommand {
         if curlImport != nil, !request.isEmpty {
             throw ValidationError("--curl-import describes the whole request; give no METHOD, URL or items with it")
         }
+        if curlImport != nil, body.raw != nil || body.multipart || body.boundary != nil {
+            throw ValidationError("--curl-import describes the whole body; --raw, --multipart and --boundary cannot be used with it")
+        }
     }
 
     /// Reads piped input, then builds, sends and prints the request; a failure becomes the exit status.
@@ -50,20 +53,23 @@ public struct CourierCommand: AsyncParsableCommand {
     ///
     /// - Parameter extraInterceptors: interceptors added innermost, for the demo.
     public func execute(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []) async -> ExitStatus {
+        let console = console.quieted(level: output.quiet)
         do {
-            let request: Request
+            let built: Request
             if let curlImport {
                 let imported = try CurlCommandImport(curlImport)
                 for note in imported.notes { console.err("courier: note: curl's \(note)\n") }
-                request = imported.request
+                built = imported.request
             } else {
-                request = try makeRequest(standardInput: standardInput, withCredentials: output.curl)
+                built = try makeRequest(standardInput: standardInput, withCredentials: output.curl || output.offline)
             }
+            let request = try await body.transfer.apply(to: built)
             let target = try outputConsole(console)
             if output.curl {
                 target.out(request.curlCommand + "\n")
                 return .success
             }
+            if output.offline { return try await printOffline(request, console: target) }
             return try await pipeline.withClient(adding: extraInterceptors, network: network, console: console) { client in
                 guard pipeline.explains else { return try await send(request, with: client, console: target) }
                 let (explaining, recorder) = client.explaining()
@@ -82,12 +88,23 @@ public struct CourierCommand: AsyncParsableCommand {
     ///   request gets them from the credentials stage instead, so `--explain` shows them added.
     public func makeRequest(standardInput: Data?, withCredentials: Bool = true) throws -> Request {
         var factory = RequestFactory(line: try RequestLine.parse(request))
-        factory.style = body.form ? .form : .json
+        factory.style = body.style
         factory.forcesJSON = body.json
         factory.standardInput = standardInput
+        factory.rawBody = body.raw
+        factory.boundary = body.boundary
+        factory.keepsDotSegments = network.pathAsIs
         factory.credentials = withCredentials ? pipeline.credentials : nil
         factory.timeout = pipeline.deadline
         return try factory.makeRequest()
+    }
+
+    /// `--offline`: prints the request as `--print` selects (head and body by default) and sends nothing.
+    private func printOffline(_ request: Request, console: Console) async throws -> ExitStatus {
+        let printer = ExchangePrinter(pretty: output.pretty ?? .default(isTerminal: console.isOutTerminal), isTerminal: console.isOutTerminal)
+        let requestPrinter = RequestPrinter(console: console, printer: printer, selection: try output.selection(isTerminal: console.isOutTerminal))
+        if try await requestPrinter.print(request) { console.out("\n") }
+        return .success
     }
 
     private func send(_ request: Request, with client: Client, console: Console) async throws -> ExitStatus {

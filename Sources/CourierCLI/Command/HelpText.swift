@@ -38,7 +38,18 @@ enum HelpText {
 
         The method is POST with data items or a piped body, GET otherwise.
         A body piped to standard input is sent as it is; --ignore-stdin
-        skips it. Piped input and data items together are an error.
+        skips it. Piped input, --raw TEXT and data items: only one of them.
+
+        BODY AND PATH, as HTTPie 3.2:
+          --multipart      multipart/form-data even without a file field
+          --boundary TEXT  its boundary (1-70 characters of RFC 2046)
+          --chunked        Transfer-Encoding: chunked, no Content-Length
+          -x, --compress   deflate the body (Content-Encoding: deflate) if
+                           that makes it smaller; -xx deflates it always
+          --path-as-is     send /a/../b as written (squashed to /b otherwise)
+          --offline        print the request (--print, HB by default), and
+                           send nothing
+          -q, --quiet      print only errors and warnings; -qq only errors
 
         PIPELINE (outermost first; --explain shows each stage):
           credentials      --auth/--bearer (AuthenticationInterceptor); with
@@ -62,6 +73,7 @@ enum HelpText {
           courier --follow --check-status :8080/redirect/2
           courier --download -o big.bin :8080/bytes/104857600
           courier --curl POST example.org/api id:=7
+          courier --offline -x --raw 'Hello, world!' :8080/post
           courier --retry 3 --check-status :8080/flaky/k/2
           courier -vv --bearer t0k :8080/anything
           courier --explain --bearer t0k :8080/anything

@@ -4,8 +4,8 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
 
-/// The TLS and proxy options, with HTTPie's names: `--verify`, `--cert`, `--cert-key`, `--ssl`,
-/// `--proxy`. Without them the transports keep their defaults (the system's authorities, the
+/// The TLS, proxy and path options, with HTTPie's names: `--verify`, `--cert`, `--cert-key`, `--ssl`,
+/// `--proxy`, `--path-as-is`. Without them the transports keep their defaults (the system's authorities, the
 /// environment's proxies as curl reads them).
 struct NetworkOptions: ParsableArguments, Sendable {
     /// `--ssl`'s versions, HTTPie's spellings, each the oldest version accepted.
@@ -43,6 +43,9 @@ struct NetworkOptions: ParsableArguments, Sendable {
                                valueName: "protocol:url"))
     var proxy: [String] = []
 
+    @Flag(help: "Send the URL path's . and .. segments as written (squashed by default: a/../b is b).")
+    var pathAsIs = false
+
     init() {}
 
     func validate() throws {
@@ -52,7 +55,7 @@ struct NetworkOptions: ParsableArguments, Sendable {
     }
 
     /// Whether any option differs from the transports' defaults.
-    var isDefault: Bool { verify.lowercased() == "yes" && cert == nil && ssl == nil && proxy.isEmpty }
+    var isDefault: Bool { verify.lowercased() == "yes" && cert == nil && ssl == nil && proxy.isEmpty && !pathAsIs }
 
     /// The TLS settings these options give.
     func tls() throws -> TLSSettings {
@@ -98,6 +101,7 @@ struct NetworkOptions: ParsableArguments, Sendable {
         var configuration = CurlTransport.Configuration()
         configuration.tls = try tls()
         configuration.proxy = try proxies()
+        configuration.keepsDotSegments = pathAsIs
         return CurlTransport(configuration: configuration)
     }
 

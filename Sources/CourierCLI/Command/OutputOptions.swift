@@ -2,7 +2,8 @@ public import ArgumentParser
 
 extension PrettyMode: ExpressibleByArgument {}
 
-/// The options that choose what is printed and where: `--print`, `--pretty`, `--download`, `--curl`.
+/// The options that choose what is printed and where: `--print`, `--pretty`, `--download`, `--curl`,
+/// `--offline` and `--quiet`.
 struct OutputOptions: ParsableArguments, Sendable {
     @Option(name: [.short, .long],
             help: ArgumentHelp("What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).",
@@ -22,33 +23,24 @@ struct OutputOptions: ParsableArguments, Sendable {
     @Flag(help: "Print the equivalent curl command instead of sending the request.")
     var curl = false
 
+    @Flag(help: "Build the request and print it (--print, default HB) without sending it.")
+    var offline = false
+
+    @Flag(name: [.short, .long], help: "Print nothing but errors and warnings (-qq: errors only); --output still writes its file.")
+    var quiet: Int
+
     init() {}
 
     func validate() throws {
         if let print { _ = try PrintSelection(letters: print) }
         if curl, download { throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download") }
+        if offline, download { throw ValidationError("--offline sends nothing, so it cannot be used with --download") }
+        if offline, curl { throw ValidationError("--offline and --curl both print instead of sending; choose one") }
     }
 
-    /// The parts to print, `--print` or the default for the output.
+    /// The parts to print, `--print` or the default for the output; `--offline`'s default is the
+    /// request it built, head and body, as HTTPie's is.
     func selection(isTerminal: Bool) throws -> PrintSelection {
-        try print.map { try PrintSelection(letters: $0) } ?? .default(isTerminal: isTerminal)
-    }
-}
-
-/// The options about the body: how data items are encoded, and whether to read standard input.
-struct BodyOptions: ParsableArguments, Sendable {
-    @Flag(name: [.short, .long], help: "Send data items as a JSON object (the default) and ask for JSON.")
-    var json = false
-
-    @Flag(name: [.short, .long], help: "Send data items as a form: URL-encoded, or multipart/form-data when a file is attached.")
-    var form = false
-
-    @Flag(name: [.customShort("I"), .long], help: "Do not read a body from standard input, even when it is piped.")
-    var ignoreStdin = false
-
-    init() {}
-
-    func validate() throws {
-        if json, form { throw ValidationError("--json and --form cannot be used together") }
+        try print.map { try PrintSelection(letters: $0) } ?? (offline ? [.requestHead, .requestBody] : .default(isTerminal: isTerminal))
     }
 }

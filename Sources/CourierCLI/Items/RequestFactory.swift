@@ -14,6 +14,8 @@ public struct RequestFactory: Sendable {
         case json
         /// `--form`: URL-encoded fields, or multipart when a file is present.
         case form
+        /// `--multipart`: multipart/form-data even without a file.
+        case multipart
     }
 
     /// Basic or bearer credentials from `--auth` and `--bearer`.
@@ -47,6 +49,12 @@ public struct RequestFactory: Sendable {
     public var forcesJSON = false
     /// The bytes piped to standard input, used as the body; `nil` when there are none.
     public var standardInput: Data?
+    /// `--raw`: the body, sent verbatim like piped input.
+    public var rawBody: String?
+    /// `--boundary`: the multipart boundary, instead of a random one.
+    public var boundary: String?
+    /// `--path-as-is`: keep the path's `.` and `..` segments instead of squashing them.
+    public var keepsDotSegments = false
     /// The credentials to send, if any.
     public var credentials: Credentials?
     /// The request's total deadline, if any.
@@ -65,7 +73,7 @@ public struct RequestFactory: Sendable {
         let headerItems = line.items.filter { !$0.isBodyItem }
         var request = try Request {
             Method.custom(method)
-            BaseURL(URLShorthand.expand(line.url))
+            BaseURL(keepsDotSegments ? URLShorthand.expand(line.url) : DotSegments.removed(from: URLShorthand.expand(line.url)))
             for case .query(let name, let value) in headerItems { Query(name, value) }
             Header.userAgent.setValue(Self.userAgent)
             Header.accept.setValue(wantsJSON ? Self.jsonAccept : "*/*")
@@ -85,7 +93,7 @@ public struct RequestFactory: Sendable {
     /// Whether the request asks for JSON back: `--json`, JSON data items, or a piped body without
     /// `--form` (HTTPie 3.2's rule: it treats any piped body as JSON data).
     var wantsJSON: Bool {
-        forcesJSON || (style == .json && (standardInput != nil || (line.items.contains { $0.isBodyItem } && !hasFiles)))
+        forcesJSON || (style == .json && (standardInput != nil || rawBody != nil || (line.items.contains { $0.isBodyItem } && !hasFiles)))
     }
 
     /// The `Content-Type` HTTPie 3.2 sends even without a body: JSON for `--json`, the form type
@@ -124,15 +132,27 @@ public struct RequestFactory: Sendable {
     /// The body the items or standard input make, or `nil` for none.
     func makeBody() throws -> RequestBody? {
         let bodyItems = line.items.filter(\.isBodyItem)
+        if style == .multipart, rawBody != nil || standardInput != nil { throw RequestFactoryError.multipartWithWholeBody }
+        if let rawBody {
+            guard bodyItems.isEmpty, standardInput == nil else { throw RequestFactoryError.rawWithOtherBody }
+            let data = Data(rawBody.utf8)
+            return .data(data, type: Self.type(ofPiped: data, style: style, forcesJSON: forcesJSON))
+        }
         if let standardInput {
             guard bodyItems.isEmpty else { throw RequestFactoryError.standardInputWithData }
             return .data(standardInput, type: Self.type(ofPiped: standardInput, style: style, forcesJSON: forcesJSON))
         }
-        guard !bodyItems.isEmpty else { return nil }
-        if hasFiles {
+        guard !bodyItems.isEmpty else {
+            // HTTPie's --multipart without fields still sends a multipart body: the closing delimiter.
+            if style == .multipart { return try multipart([]) }
+            guard boundary == nil else { throw RequestFactoryError.boundaryWithoutMultipart }
+            return nil
+        }
+        if hasFiles || style == .multipart {
             guard !forcesJSON else { throw RequestFactoryError.filesNeedForm }
             return try multipart(bodyItems)
         }
+        guard boundary == nil else { throw RequestFactoryError.boundaryWithoutMultipart }
         switch style {
         case .json:
             var builder = NestedJSONBuilder()
@@ -144,7 +164,7 @@ public struct RequestFactory: Sendable {
                 }
             }
             return .json(text: builder.body.text)
-        case .form:
+        case .form, .multipart:
             // A name given twice is sent twice (`a=1&a=2`), as HTTPie sends it.
             let fields = try bodyItems.map { item -> URLQueryItem in
                 guard case .dataField(let name, let value) = item else { throw RequestFactoryError.rawJSONInForm }
@@ -167,7 +187,7 @@ public struct RequestFactory: Sendable {
                 throw RequestFactoryError.rawJSONInForm
             }
         }
-        return .multipart(strategy: .streamed()) {
+        return .multipart(strategy: .streamed(), boundary: boundary) {
             for part in parts { part }
         }
     }
@@ -199,6 +219,12 @@ public enum RequestFactoryError: Error, Sendable, Equatable, CustomStringConvert
     case rawJSONInForm
     /// `field@path` items with `--json`.
     case filesNeedForm
+    /// `--raw` with data items or a piped body.
+    case rawWithOtherBody
+    /// `--boundary` for a body that is not multipart.
+    case boundaryWithoutMultipart
+    /// `--multipart` with `--raw` or a piped body, which are sent whole.
+    case multipartWithWholeBody
 
     public var description: String {
         switch self {
@@ -208,6 +234,12 @@ public enum RequestFactoryError: Error, Sendable, Equatable, CustomStringConvert
             "raw JSON fields (name:=json) need a JSON body, not --form or a file upload"
         case .filesNeedForm:
             "file uploads (field@path) are sent as multipart/form-data, not --json"
+        case .rawWithOtherBody:
+            "the request body from --raw and request data (name=value) or a body piped to standard input cannot be mixed; pass --ignore-stdin to drop the piped input"
+        case .boundaryWithoutMultipart:
+            "--boundary needs a multipart body: --multipart, or a file field (field@path) with data items"
+        case .multipartWithWholeBody:
+            "--multipart builds the body from data items (name=value, field@path); it cannot send --raw or a body piped to standard input"
         }
     }
 }

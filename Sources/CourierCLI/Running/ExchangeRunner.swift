@@ -36,10 +36,10 @@ public struct ExchangeRunner: Sendable {
     public func run(_ request: Request) async throws -> ExitStatus {
         let response = try await client.stream(request)
         let sent = response.request
-        if selection.contains(.requestHead) { console.out(printer.requestHead(sent)) }
-        if selection.contains(.requestBody), let body = sent.body, !body.isEmpty {
-            try await printRequestBody(body, contentType: sent.headerFields[.contentType])
-            if !selection.isDisjoint(with: [.responseHead, .responseBody]) { console.out("\n\n") }
+        var requestPrinter = RequestPrinter(console: console, printer: printer, selection: selection)
+        requestPrinter.bodyLimit = requestBodyLimit
+        if try await requestPrinter.print(sent), !selection.isDisjoint(with: [.responseHead, .responseBody]) {
+            console.out("\n\n")
         }
         if selection.contains(.responseHead) { console.out(printer.responseHead(response)) }
         if selection.contains(.responseBody) {
@@ -53,15 +53,6 @@ public struct ExchangeRunner: Sendable {
             console.err("courier: warning: HTTP \(response.status.code) \(response.status.reasonPhrase)\n")
         }
         return status
-    }
-
-    private func printRequestBody(_ body: RequestBody, contentType: String?) async throws {
-        if let length = body.contentLength, length > requestBodyLimit {
-            console.out("(\(ByteCount.format(length)) body not shown)")
-            return
-        }
-        let bytes = try await body.collect(upTo: requestBodyLimit)
-        console.writeOut(printer.body(bytes, contentType: contentType))
     }
 
     /// Prints the body and returns its last byte printed, so a terminal prompt can start on a line of its own.
