@@ -114,6 +114,53 @@ struct RedirectTests {
         #expect(response.text == "arrived")
     }
 
+    @Test func historyKeepsEachRedirectWithTheRequestThatGotIt() async throws {
+        let mock = MockTransport()
+        mock.enqueue(MockResponse(status: .movedPermanently, headerFields: [.location: "/b"], body: Data("moved\n".utf8)))
+        mock.enqueue(.redirect(to: "/c", status: .temporaryRedirect))
+        mock.enqueue(.text("done"))
+        let response = try await Client(transport: mock).send(try build("https://h.example/a") { Method.GET })
+        #expect(response.text == "done")
+        #expect(response.history.map(\.status) == [.movedPermanently, .temporaryRedirect])
+        #expect(response.history.map(\.request.url.path) == ["/a", "/b"])
+        #expect(response.history.map(\.text) == ["moved\n", ""])
+        #expect(response.history.allSatisfy { !$0.isStreaming && $0.history.isEmpty })
+    }
+
+    @Test func aResponseWithoutRedirectsHasNoHistory() async throws {
+        let mock = MockTransport()
+        mock.enqueue(.redirect(to: "/x"))
+        var configuration = Client.Configuration()
+        configuration.redirects = .disabled
+        let response = try await Client(transport: mock, configuration: configuration).send(try build("https://h.example/") { Method.GET })
+        #expect(response.status == .found)
+        #expect(response.history.isEmpty)
+    }
+
+    @Test func aRedirectBodyOverTheHistoryLimitIsLeftEmptyAndTheRedirectStillFollowed() async throws {
+        let mock = MockTransport()
+        let large = Data(repeating: UInt8(ascii: "x"), count: Int(Response.historyBodyLimit) + 1)
+        mock.enqueue(MockResponse(status: .found, headerFields: [.location: "/next"], body: large))
+        mock.enqueue(MockResponse(status: .found, headerFields: [.location: "/last", .contentLength: "\(large.count)"], body: large))
+        mock.enqueue(.text("arrived"))
+        let response = try await Client(transport: mock).send(try build("https://h.example/") { Method.GET })
+        #expect(response.text == "arrived")
+        #expect(response.history.count == 2)
+        #expect(response.history.allSatisfy { $0.body.isEmpty && !$0.isStreaming })
+    }
+
+    @Test func tooManyRedirectsCarriesTheLastRedirectRead() async throws {
+        let mock = MockTransport { request in MockResponse(status: .found, headerFields: [.location: request.url.path == "/a" ? "/b" : "/a"],
+                                                          body: Data("to \(request.url.path)".utf8)) }
+        var configuration = Client.Configuration()
+        configuration.limits.maxRedirects = 2
+        let error = await #expect(throws: CourierError.self) {
+            try await Client(transport: mock, configuration: configuration).send(try build("https://h.example/a") { Method.GET })
+        }
+        #expect(error?.response?.text == "to /a")
+        #expect(error?.response?.isStreaming == false)
+    }
+
     @Test func disabledRedirectsReturnThe3xx() async throws {
         let mock = MockTransport()
         mock.enqueue(.redirect(to: "/x"))

@@ -19,6 +19,26 @@ struct RedirectConformanceTests {
     }
 
     @Test(arguments: TransportUnderTest.all)
+    func historyHoldsEachRedirectWithItsRequestAndBody(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let response = try await client.send(try server.request("/redirect/2?status=307"))
+            #expect(response.status == .ok)
+            #expect(response.history.map(\.status.code) == [307, 307])
+            #expect(response.history.map(\.request.url.path) == ["/redirect/2", "/redirect/1"])
+            #expect(response.history.map(\.text) == ["redirecting to 1?status=307\n", "redirecting to ../echo/get?status=307\n"])
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aRedirectChainTravelsOneConnection(transport: TransportUnderTest) async throws {
+        try await transport.withClient { client, server in
+            let response = try await client.send(try server.request("/redirect/3"))
+            #expect(response.status == .ok)
+            #expect(server.acceptedConnectionCount == 1, "each redirect's body is read, so its connection is reused")
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
     func aLoopEndsInTooManyRedirects(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
             let error = await courierError { try await client.send(try server.request("/redirect-loop")) }

@@ -18,6 +18,15 @@ public struct Response: Sendable {
     public var bodyStream: ResponseBodyStream?
     /// The request as it was finally sent, after every interceptor and redirect.
     public var request: Request
+    /// The redirect responses that led to this one, oldest first, each with the request that got
+    /// it, as httpx's `Response.history`; empty when no redirect was followed.
+    ///
+    /// Each one's body is buffered when it is at most ``historyBodyLimit`` bytes (a redirect's body
+    /// is a line of HTML, if any); a larger body is not read and left empty.
+    public var history: [Response] = []
+
+    /// The most body bytes a redirect response in ``history`` keeps.
+    public static let historyBodyLimit: Int64 = 64 * 1024
 
     /// Creates a buffered response, for interceptors that answer on their own and for tests.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(), request: Request) {

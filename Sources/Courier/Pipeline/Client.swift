@@ -89,7 +89,7 @@ public struct Client: Sendable {
     nonisolated(nonsending) static func followingRedirects(_ request: Request, through transport: any Transport,
                                                            configuration: Configuration) async throws -> Response {
         var current = request
-        var redirects = 0
+        var history: [Response] = []
         while true {
             let response = try await Self.send(current, through: transport, configuration: configuration)
             let next: Request?
@@ -100,18 +100,40 @@ public struct Client: Sendable {
                 error.stage = "redirects"
                 throw error
             }
-            guard let next else { return response }
-            response.bodyStream?.discard()
-            redirects += 1
-            guard redirects <= configuration.limits.maxRedirects else {
+            guard let next else {
+                guard !history.isEmpty else { return response }
+                var final = response
+                final.history = history
+                return final
+            }
+            history.append(await Self.settled(response))
+            guard history.count <= configuration.limits.maxRedirects else {
                 var error = CourierError(.tooManyRedirects,
                                          "stopped after \(configuration.limits.maxRedirects) redirects (last to \(next.url.absoluteString))",
-                                         source: "Limits.maxRedirects", request: request, response: response)
+                                         source: "Limits.maxRedirects", request: request, response: history.last)
                 error.stage = "redirects"
                 throw error
             }
             current = next
         }
+    }
+
+    /// A redirect response as ``Response/history`` keeps it: its body read when it is small, which
+    /// also lets the connection be reused, and otherwise discarded unread.
+    private nonisolated(nonsending) static func settled(_ response: Response) async -> Response {
+        var settled = response
+        settled.bodyStream = nil
+        guard let stream = response.bodyStream else {
+            if response.body.count > Response.historyBodyLimit { settled.body = Data() }
+            return settled
+        }
+        if let length = response.headerFields[.contentLength].flatMap(Int64.init), length > Response.historyBodyLimit {
+            stream.discard()
+            return settled
+        }
+        // A body past the limit, or one that fails, aborts only this hop's transfer; the redirect is still followed.
+        settled.body = (try? await stream.collect(upTo: Response.historyBodyLimit)) ?? Data()
+        return settled
     }
 
     private nonisolated(nonsending) static func send(_ request: Request, through transport: any Transport, configuration: Configuration) async throws -> Response {

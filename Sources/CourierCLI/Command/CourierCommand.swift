@@ -118,6 +118,7 @@ public struct CourierCommand: AsyncParsableCommand {
                                     printer: ExchangePrinter(pretty: pretty, isTerminal: console.isOutTerminal),
                                     selection: try output.selection(isTerminal: console.isOutTerminal))
         runner.checksStatus = pipeline.checkStatus
+        runner.historySelection = try output.historySelection(isTerminal: console.isOutTerminal)
         return try await runner.run(request)
     }
 

@@ -50,6 +50,8 @@ enum HelpText {
           --offline        print the request (--print, HB by default), and
                            send nothing
           -q, --quiet      print only errors and warnings; -qq only errors
+          --all            with --follow, print every redirect exchange too;
+                           -P, --history-print HBhb chooses their parts
 
         PIPELINE (outermost first; --explain shows each stage):
           credentials      --auth/--bearer (AuthenticationInterceptor); with

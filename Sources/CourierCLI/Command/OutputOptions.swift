@@ -20,6 +20,13 @@ struct OutputOptions: ParsableArguments, Sendable {
     @Option(name: [.short, .long], help: ArgumentHelp("With --download, the file to save to; without, where to write the output instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Flag(help: "With --follow, print each redirect exchange before the final one too.")
+    var all = false
+
+    @Option(name: [.customShort("P"), .long],
+            help: ArgumentHelp("As --print, for the redirect exchanges --all prints (default: the same as --print).", valueName: "HBhb"))
+    var historyPrint: String?
+
     @Flag(help: "Print the equivalent curl command instead of sending the request.")
     var curl = false
 
@@ -33,6 +40,10 @@ struct OutputOptions: ParsableArguments, Sendable {
 
     func validate() throws {
         if let print { _ = try PrintSelection(letters: print) }
+        if let historyPrint {
+            _ = try PrintSelection(letters: historyPrint)
+            if !all { throw ValidationError("--history-print chooses what --all prints of each redirect; give --all with it") }
+        }
         if curl, download { throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download") }
         if offline, download { throw ValidationError("--offline sends nothing, so it cannot be used with --download") }
         if offline, curl { throw ValidationError("--offline and --curl both print instead of sending; choose one") }
@@ -42,5 +53,12 @@ struct OutputOptions: ParsableArguments, Sendable {
     /// request it built, head and body, as HTTPie's is.
     func selection(isTerminal: Bool) throws -> PrintSelection {
         try print.map { try PrintSelection(letters: $0) } ?? (offline ? [.requestHead, .requestBody] : .default(isTerminal: isTerminal))
+    }
+
+    /// With `--all`, the parts printed of each redirect exchange: `--history-print`, or the same as
+    /// the final exchange's; `nil` without `--all`.
+    func historySelection(isTerminal: Bool) throws -> PrintSelection? {
+        guard all else { return nil }
+        return try historyPrint.map { try PrintSelection(letters: $0) } ?? selection(isTerminal: isTerminal)
     }
 }

@@ -21,6 +21,9 @@ public struct ExchangeRunner: Sendable {
     public var formatLimit = 16 * 1024 * 1024
     /// The most request body bytes printed for `B`; a larger body is summarised.
     public var requestBodyLimit = 1024 * 1024
+    /// `--all`: the parts printed of each redirect exchange before the final one (`--history-print`,
+    /// or the same as `selection`); `nil` prints only the final exchange.
+    public var historySelection: PrintSelection?
 
     /// A runner printing `selection` of each exchange with `printer` to `console`.
     public init(client: Client, console: Console, printer: ExchangePrinter, selection: PrintSelection) {
@@ -35,24 +38,36 @@ public struct ExchangeRunner: Sendable {
     /// - Throws: the `CourierError` the send or the body ended with.
     public func run(_ request: Request) async throws -> ExitStatus {
         let response = try await client.stream(request)
-        let sent = response.request
-        var requestPrinter = RequestPrinter(console: console, printer: printer, selection: selection)
-        requestPrinter.bodyLimit = requestBodyLimit
-        if try await requestPrinter.print(sent), !selection.isDisjoint(with: [.responseHead, .responseBody]) {
-            console.out("\n\n")
+        if let historySelection {
+            for hop in response.history where try await printExchange(of: hop, selection: historySelection) {
+                console.out("\n\n")
+            }
         }
-        if selection.contains(.responseHead) { console.out(printer.responseHead(response)) }
-        if selection.contains(.responseBody) {
-            let last = try await printResponseBody(response)
-            if console.isOutTerminal, let last, last != UInt8(ascii: "\n") { console.out("\n") }
-        } else {
-            response.bodyStream?.discard()
-        }
+        try await printExchange(of: response, selection: selection)
         let status = checksStatus ? ExitStatus.checking(statusCode: response.status.code) : .success
         if status != .success, !console.isOutTerminal {
             console.err("courier: warning: HTTP \(response.status.code) \(response.status.reasonPhrase)\n")
         }
         return status
+    }
+
+    /// Prints `selection`'s parts of `response` and of the request that got it, and returns whether
+    /// a body was printed last, so the next exchange of `--all` is set off by a blank line.
+    @discardableResult
+    private func printExchange(of response: Response, selection: PrintSelection) async throws -> Bool {
+        var requestPrinter = RequestPrinter(console: console, printer: printer, selection: selection)
+        requestPrinter.bodyLimit = requestBodyLimit
+        let printsResponse = !selection.isDisjoint(with: [.responseHead, .responseBody])
+        let printedRequestBody = try await requestPrinter.print(response.request)
+        if printedRequestBody, printsResponse { console.out("\n\n") }
+        if selection.contains(.responseHead) { console.out(printer.responseHead(response)) }
+        guard selection.contains(.responseBody) else {
+            response.bodyStream?.discard()
+            return printedRequestBody && !printsResponse
+        }
+        let last = try await printResponseBody(response)
+        if console.isOutTerminal, let last, last != UInt8(ascii: "\n") { console.out("\n") }
+        return last != nil
     }
 
     /// Prints the body and returns its last byte printed, so a terminal prompt can start on a line of its own.
