@@ -119,6 +119,7 @@ public struct CourierCommand: AsyncParsableCommand {
                                     selection: try output.selection(isTerminal: console.isOutTerminal))
         runner.checksStatus = pipeline.checkStatus
         runner.historySelection = try output.historySelection(isTerminal: console.isOutTerminal)
+        runner.streamsLines = output.stream
         return try await runner.run(request)
     }
 

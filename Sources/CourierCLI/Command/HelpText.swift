@@ -50,6 +50,8 @@ enum HelpText {
           --offline        print the request (--print, HB by default), and
                            send nothing
           -q, --quiet      print only errors and warnings; -qq only errors
+          -S, --stream     print the body line by line as it arrives (SSE,
+                           NDJSON), each line formatted on its own
           --all            with --follow, print every redirect exchange too;
                            -P, --history-print HBhb chooses their parts
 

@@ -20,6 +20,9 @@ struct OutputOptions: ParsableArguments, Sendable {
     @Option(name: [.short, .long], help: ArgumentHelp("With --download, the file to save to; without, where to write the output instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Flag(name: [.customShort("S"), .long], help: "Print the response body line by line as it arrives, each line formatted on its own (SSE, NDJSON), as tail -f does.")
+    var stream = false
+
     @Flag(help: "With --follow, print each redirect exchange before the final one too.")
     var all = false
 
@@ -46,6 +49,7 @@ struct OutputOptions: ParsableArguments, Sendable {
         }
         if curl, download { throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download") }
         if offline, download { throw ValidationError("--offline sends nothing, so it cannot be used with --download") }
+        if stream, download { throw ValidationError("--stream prints the body as it arrives and --download saves it; choose one") }
         if offline, curl { throw ValidationError("--offline and --curl both print instead of sending; choose one") }
     }
 

@@ -24,6 +24,9 @@ public struct ExchangeRunner: Sendable {
     /// `--all`: the parts printed of each redirect exchange before the final one (`--history-print`,
     /// or the same as `selection`); `nil` prints only the final exchange.
     public var historySelection: PrintSelection?
+    /// `--stream`: the body is printed line by line as it arrives, each line laid out on its own
+    /// (a JSON line of NDJSON formatted, an SSE field as it is), instead of buffered to format.
+    public var streamsLines = false
 
     /// A runner printing `selection` of each exchange with `printer` to `console`.
     public init(client: Client, console: Console, printer: ExchangePrinter, selection: PrintSelection) {
@@ -76,6 +79,7 @@ public struct ExchangeRunner: Sendable {
         guard let stream = response.bodyStream else {
             return write(printer.body(response.body, contentType: contentType))
         }
+        if streamsLines { return try await printLines(of: stream, contentType: contentType) }
         guard printer.pretty != .none || printer.isTerminal else {
             var last: UInt8?
             for try await chunk in stream { last = write(chunk) ?? last }
@@ -95,6 +99,35 @@ public struct ExchangeRunner: Sendable {
             return last
         }
         return write(printer.body(buffered, contentType: contentType))
+    }
+
+    /// `--stream`: prints each line of `stream` as soon as its newline arrives, laid out as a body
+    /// of `contentType` would be, and a last line without a newline when the body ends.
+    private func printLines(of stream: ResponseBodyStream, contentType: String?) async throws -> UInt8? {
+        var pending = Data()
+        var last: UInt8?
+        for try await chunk in stream {
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = pending[pending.startIndex..<newline]
+                pending.removeSubrange(...newline)
+                guard !printer.isTerminal || !line.contains(0) else {
+                    stream.discard()
+                    return write(printer.body(Data(line), contentType: contentType))
+                }
+                last = write(layOut(line: Data(line), contentType: contentType) + [UInt8(ascii: "\n")])
+            }
+        }
+        if !pending.isEmpty { last = write(layOut(line: pending, contentType: contentType)) }
+        return last
+    }
+
+    /// One line of a streamed body laid out on its own, without a trailing newline.
+    private func layOut(line: Data, contentType: String?) -> Data {
+        guard !line.isEmpty else { return line }
+        var laidOut = printer.body(line, contentType: contentType)
+        while laidOut.last == UInt8(ascii: "\n") { laidOut.removeLast() }
+        return laidOut
     }
 
     /// Writes `bytes` to standard output and returns the last one.
