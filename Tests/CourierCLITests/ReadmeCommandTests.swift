@@ -27,10 +27,14 @@ extension CourierExecutableTests {
             let scratch = try await Self.scratchDirectory()
             defer { try? FileManager.default.removeItem(at: scratch) }
             let fixtures = Set(try FileManager.default.contentsOfDirectory(atPath: scratch.path))
+            // Sessions and config.json go to a directory of the test's own, kept from one command to the next.
+            let configDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-config-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: configDirectory) }
             try await withTestServer { server in
                 let environment = [
                     "PATH": scratch.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
                     "http_proxy": "http://127.0.0.1:\(server.port)", "no_proxy": "127.0.0.1,localhost",
+                    "COURIER_CONFIG_DIR": configDirectory.path,
                 ]
                 for command in commands {
                     let text = Self.asRun(command.text, port: server.port)

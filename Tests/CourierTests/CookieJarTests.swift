@@ -14,6 +14,15 @@ import Testing
         return fields
     }
 
+    @Test func anInsertedCookieReplacesOneOfTheSameNameDomainAndPathAndAnExpiredOneRemovesIt() throws {
+        let jar = CookieJar()
+        jar.insert(StoredCookie(name: "sid", value: "1", domain: "www.example.com", created: now), now: now)
+        jar.insert(StoredCookie(name: "sid", value: "2", domain: "www.example.com", created: now), now: now)
+        #expect(jar.cookieHeader(for: site, now: now) == "sid=2")
+        jar.insert(StoredCookie(name: "sid", value: "", domain: "www.example.com", expires: now.addingTimeInterval(-1)), now: now)
+        #expect(jar.cookieHeader(for: site, now: now) == nil)
+    }
+
     @Test func aCookieWithoutDomainIsHostOnlyAndTakesTheDirectoryAsItsPath() throws {
         let cookie = try #require(StoredCookie(setCookie: "id=42", from: site, now: now))
         #expect(cookie.domain == "www.example.com" && cookie.isHostOnly && cookie.path == "/shop")

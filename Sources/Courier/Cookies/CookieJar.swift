@@ -32,6 +32,16 @@ public final class CookieJar: Sendable {
     public func store(_ fields: HTTPFields, from url: URL, now: Date = Date()) {
         let received = fields[values: .setCookie].compactMap { StoredCookie(setCookie: $0, from: url, now: now) }
         guard !received.isEmpty else { return }
+        insert(received, now: now)
+    }
+
+    /// Stores `cookie` as a `Set-Cookie` would (a saved session's cookies, say): it replaces one of
+    /// the same name, domain and path, and an expired one only removes that one.
+    public func insert(_ cookie: StoredCookie, now: Date = Date()) {
+        insert([cookie], now: now)
+    }
+
+    private func insert(_ received: [StoredCookie], now: Date) {
         storage.withCheckedLock { cookies in
             for var cookie in received {
                 if let index = cookies.firstIndex(where: { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }) {

@@ -18,6 +18,9 @@ extension CourierCommand {
         let (type, rest) = arguments.first.flatMap { subcommands[$0] }.map { ($0, Array(arguments.dropFirst())) }
             ?? (CourierCommand.self, arguments)
         do {
+            // config.json's default_options come first, so the command line's own options follow and win.
+            let defaults = type == CourierCommand.self ? try ConfigFile(contentsOf: ConfigDirectory().configFile).defaultOptions : []
+            let rest = defaults + rest
             var command = try type.parseAsRoot(rest)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -32,6 +35,10 @@ extension CourierCommand {
             if code == .success {
                 console.out(type.fullMessage(for: error) + "\n")
                 return code.rawValue
+            }
+            if let configError = error as? ConfigFileError {
+                console.error(configError.description)
+                return ExitStatus.error.rawValue
             }
             console.error(type.message(for: error) + " (see 'courier --help')")
             return ExitStatus.error.rawValue

@@ -30,6 +30,7 @@ public struct CourierCommand: AsyncParsableCommand {
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
     @OptionGroup(title: "TLS and proxies") var network: NetworkOptions
+    @OptionGroup(title: "Sessions") var sessions: SessionOptions
 
     /// The command with no arguments, as argument-parser creates it before parsing.
     public init() {}
@@ -37,6 +38,9 @@ public struct CourierCommand: AsyncParsableCommand {
     public func validate() throws {
         if curlImport != nil, !request.isEmpty {
             throw ValidationError("--curl-import describes the whole request; give no METHOD, URL or items with it")
+        }
+        if curlImport != nil, sessions.chosen != nil {
+            throw ValidationError("--curl-import describes the whole request; --session works with METHOD URL ITEM…")
         }
         if curlImport != nil, body.raw != nil || body.multipart || body.boundary != nil {
             throw ValidationError("--curl-import describes the whole body; --raw, --multipart and --boundary cannot be used with it")
@@ -55,31 +59,69 @@ public struct CourierCommand: AsyncParsableCommand {
     public func execute(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []) async -> ExitStatus {
         let console = console.quieted(level: output.quiet)
         do {
-            let built: Request
-            if let curlImport {
-                let imported = try CurlCommandImport(curlImport)
-                for note in imported.notes { console.err("courier: note: curl's \(note)\n") }
-                built = imported.request
-            } else {
-                built = try makeRequest(standardInput: standardInput, withCredentials: output.curl || output.offline)
-            }
-            let request = try await body.transfer.apply(to: built)
-            let target = try outputConsole(console)
-            if output.curl {
-                target.out(request.curlCommand + "\n")
-                return .success
-            }
-            if output.offline { return try await printOffline(request, console: target) }
-            return try await pipeline.withClient(adding: extraInterceptors, network: network, console: console) { client in
-                guard pipeline.explains else { return try await send(request, with: client, console: target) }
-                let (explaining, recorder) = client.explaining()
-                defer { printExplanation(recorder.last, console: target) }
-                return try await send(request, with: explaining, console: target)
-            }
+            var command = self
+            let session = try command.openSession()
+            return try await command.perform(console: console, standardInput: standardInput, extraInterceptors: extraInterceptors,
+                                             session: session)
         } catch {
             console.error(ErrorReport.message(for: error))
             return .failing(with: error)
         }
+    }
+
+    /// The body of ``execute(console:standardInput:extraInterceptors:)``, with `--session`'s
+    /// session (its credentials already adopted by this command when the command line gives none).
+    private func perform(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor],
+                         session: Session?) async throws -> ExitStatus {
+        var built: Request
+        if let curlImport {
+            let imported = try CurlCommandImport(curlImport)
+            for note in imported.notes { console.err("courier: note: curl's \(note)\n") }
+            built = imported.request
+        } else {
+            built = try makeRequest(standardInput: standardInput, withCredentials: output.curl || output.offline)
+        }
+        let line = curlImport == nil ? try RequestLine.parse(request) : nil
+        session?.apply(to: &built, given: Set((line?.headerNames ?? []).map { $0.lowercased() }))
+        let request = try await body.transfer.apply(to: built)
+        let target = try outputConsole(console)
+        if output.curl {
+            target.out(request.curlCommand + "\n")
+            return .success
+        }
+        if output.offline { return try await printOffline(request, console: target) }
+        let status = try await pipeline.withClient(adding: extraInterceptors, network: network, console: console,
+                                                   cookieJar: session?.cookieJar) { client in
+            guard pipeline.explains else { return try await send(request, with: client, console: target) }
+            let (explaining, recorder) = client.explaining()
+            defer { printExplanation(recorder.last, console: target) }
+            return try await send(request, with: explaining, console: target)
+        }
+        try session?.save(headers: line?.headerValues ?? [], auth: pipeline.sessionAuth)
+        return status
+    }
+
+    /// Opens `--session`'s session for the request's URL, and adopts its credentials when the
+    /// command line gives none; `nil` without `--session`.
+    ///
+    /// - Throws: ``SessionFileError`` for a session file that cannot be read or holds an unknown
+    ///   kind of credentials.
+    mutating func openSession(in directory: ConfigDirectory = ConfigDirectory()) throws -> Session? {
+        guard let chosen = sessions.chosen else { return nil }
+        let line = try RequestLine.parse(request)
+        let expanded = URLShorthand.expand(line.url)
+        guard let url = URL(string: expanded), let file = sessions.file(for: url, in: directory) else {
+            throw CourierError(.invalidRequest, "\(expanded) is not a URL a session can be kept for", source: "--session")
+        }
+        let session = try Session(file: file, isReadOnly: chosen.isReadOnly, host: url.host(percentEncoded: false) ?? "localhost")
+        if pipeline.auth == nil, pipeline.bearer == nil, let stored = session.auth, let raw = stored.rawAuth {
+            guard let type = stored.type.flatMap(PipelineOptions.AuthType.init(rawValue:)) else {
+                throw SessionFileError(path: file.path, problem: "has auth of type \"\(stored.type ?? "")\"; courier knows basic, bearer and digest")
+            }
+            pipeline.auth = raw
+            pipeline.authType = type
+        }
+        return session
     }
 
     /// The request the arguments describe, built through Courier's builder.

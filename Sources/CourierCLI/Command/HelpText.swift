@@ -55,6 +55,16 @@ enum HelpText {
           --all            with --follow, print every redirect exchange too;
                            -P, --history-print HBhb chooses their parts
 
+        SESSIONS AND CONFIG (HTTPie's, in its 3.2 file format):
+          --session NAME|PATH      send the session's headers, cookies and
+                                   credentials, and keep what this exchange
+                                   adds (Content-* and If-* headers are not)
+          --session-read-only ...  the same, leaving the file as it is
+        NAME is kept per host in $COURIER_CONFIG_DIR, else
+        $XDG_CONFIG_HOME/courier, else ~/.config/courier, as
+        sessions/HOST_PORT/NAME.json; there config.json's
+        {"default_options": [...]} come before the command line's options.
+
         PIPELINE (outermost first; --explain shows each stage):
           credentials      --auth/--bearer (AuthenticationInterceptor); with
                            --auth-type digest, answers to Digest challenges
@@ -78,6 +88,7 @@ enum HelpText {
           courier --download -o big.bin :8080/bytes/104857600
           courier --curl POST example.org/api id:=7
           courier --offline -x --raw 'Hello, world!' :8080/post
+          courier --session=me -a ada:secret :8080/cookies/set?sid=1
           courier --retry 3 --check-status :8080/flaky/k/2
           courier -vv --bearer t0k :8080/anything
           courier --explain --bearer t0k :8080/anything

@@ -101,6 +101,13 @@ struct PipelineOptions: ParsableArguments, Sendable {
         return (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
     }
 
+    /// The credentials a `--session` keeps: the command line's `--auth` (with its `--auth-type`) or
+    /// `--bearer`; `nil` when it gives none.
+    var sessionAuth: SessionFile.Auth? {
+        if let bearer { return SessionFile.Auth(type: AuthType.bearer.rawValue, rawAuth: bearer) }
+        return auth.map { SessionFile.Auth(type: authType.rawValue, rawAuth: $0) }
+    }
+
     /// The stage `--auth-type digest` adds.
     var digestAuthentication: DigestAuthenticationInterceptor? {
         guard authType == .digest, let (user, password) = userAndPassword else { return nil }
@@ -155,9 +162,10 @@ struct PipelineOptions: ParsableArguments, Sendable {
     /// With `-vv` the client's logger is the verbose one too, so inner stages' debug lines (a retry
     /// and its wait) appear between the exchange's lines.
     func withClient<Result>(adding extra: [any Interceptor] = [], network: NetworkOptions = NetworkOptions(), console: Console,
-                            _ body: (Client) async throws -> Result) async throws -> Result {
+                            cookieJar: CookieJar? = nil, _ body: (Client) async throws -> Result) async throws -> Result {
         let interceptors = try interceptors(adding: extra, console: console)
         var configuration = configuration
+        configuration.cookieJar = cookieJar
         if let logger = logger(console: console) { configuration.logger = logger }
         let transport: any Transport
         let shutdown: @Sendable () async -> Void

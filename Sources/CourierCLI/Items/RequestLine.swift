@@ -52,4 +52,28 @@ public enum RequestLineError: Error, Sendable, Equatable, CustomStringConvertibl
         case .missingURL: "no URL given; try 'courier :8080/get' or 'courier --help'"
         }
     }
+
+}
+
+extension RequestLine {
+    /// The names of the header items (`Name:value`, `Name;`, `Name:`), as given.
+    public var headerNames: [String] {
+        items.compactMap { item in
+            switch item {
+            case .header(let name, _), .emptyHeader(let name), .removedHeader(let name): name
+            default: nil
+            }
+        }
+    }
+
+    /// The headers the items set, in order: `Name:value`, and `Name;` as an empty value.
+    public var headerValues: [(name: String, value: String)] {
+        items.compactMap { item in
+            switch item {
+            case .header(let name, let value): (name, value)
+            case .emptyHeader(let name): (name, "")
+            default: nil
+            }
+        }
+    }
 }

@@ -36,10 +36,14 @@ enum CourierProcess {
     /// comes (never a full pipe), killed after `deadline` so a hang fails instead of blocking.
     ///
     /// `program` runs instead of `courier` itself, for a wrapper such as `script` that gives it a terminal.
+    ///
+    /// `COURIER_CONFIG_DIR` names a directory that does not exist unless `environment` sets it, so
+    /// no `config.json` or session of the machine's user changes what a test sees.
     static func run(_ arguments: [String], stdin: Data? = nil, directory: URL? = nil, program: URL? = nil,
-                    deadline: Duration = .seconds(60)) async throws -> CourierRun {
+                    environment: [String: String] = [:], deadline: Duration = .seconds(60)) async throws -> CourierRun {
         guard let executable = program ?? builtExecutable else { throw NotBuilt() }
-        let outcome = try await ChildProcess.run(executable.path, arguments, directory: directory,
+        let isolated = ["COURIER_CONFIG_DIR": "/nonexistent/courier-test-config"].merging(environment) { $1 }
+        let outcome = try await ChildProcess.run(executable.path, arguments, environment: isolated, directory: directory,
                                                  input: stdin.map { [UInt8]($0) }, timeout: deadline)
         return CourierRun(status: outcome.status, stdout: Data(outcome.standardOutput), stderr: Data(outcome.standardError))
     }
