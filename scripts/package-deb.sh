@@ -75,6 +75,19 @@ patchelf --set-rpath "\$ORIGIN/../lib/$multiarch/courier" "$cli/usr/bin/courier"
 # The tool shares the library's private runtime, so whatever it loads must be there.
 missing=$(LD_LIBRARY_PATH=$lib/$libdir/courier ldd "$cli/usr/bin/courier" | awk '$3 == "not" { print $1 }')
 [[ -z $missing ]] || { echo "$0: the courier tool needs runtime libraries the library does not: $missing" >&2; exit 1; }
+# The manual page (docs/courier.1, from scripts/generate-manual) and the shell completions argument-parser writes.
+install -D -m 0644 docs/courier.1 "$cli/usr/share/man/man1/courier.1"
+gzip -9n "$cli/usr/share/man/man1/courier.1"
+mkdir -p "$cli/usr/share/bash-completion/completions" "$cli/usr/share/zsh/vendor-completions" "$cli/usr/share/fish/vendor_completions.d"
+for shell in bash zsh fish; do
+    case $shell in
+        bash) target=$cli/usr/share/bash-completion/completions/courier ;;
+        zsh) target=$cli/usr/share/zsh/vendor-completions/_courier ;;
+        fish) target=$cli/usr/share/fish/vendor_completions.d/courier.fish ;;
+    esac
+    LD_LIBRARY_PATH=$lib/$libdir/courier "$cli/usr/bin/courier" --generate-completion-script $shell >"$target"
+    chmod 0644 "$target"
+done
 
 install -m 0644 include/courier.h include/courier_plugin.h "$dev/usr/include/"
 # Headers are one directory up from this map, so `swiftc -I /usr/include/courier` finds CCourier.

@@ -92,7 +92,12 @@ import TestProcesses
         let depends = try #require(fields["Depends"])
         #expect(depends.hasPrefix("libcourier1 (= \(packages.version)), "), "\(depends)")
         #expect(depends.contains("libc6 (>= "), "\(depends)")
-        #expect(try await packages.contents(of: "courier").contains("./usr/bin/courier"))
+        let tool = try await packages.contents(of: "courier")
+        #expect(tool.contains("./usr/bin/courier"))
+        for file in ["./usr/share/man/man1/courier.1.gz", "./usr/share/bash-completion/completions/courier",
+                     "./usr/share/zsh/vendor-completions/_courier", "./usr/share/fish/vendor_completions.d/courier.fish"] {
+            #expect(tool.contains(file), "\(file)")
+        }
         let dynamic = try await ChildProcess.run("readelf", ["-d", packages.root.appendingPathComponent("usr/bin/courier").path])
         #expect(dynamic.output.contains("Library runpath: [$ORIGIN/../lib/\(packages.multiarch)/courier]"), "\(dynamic)")
     }

@@ -60,6 +60,7 @@ enum HelpText {
                                    credentials, and keep what this exchange
                                    adds (Content-* and If-* headers are not)
           --session-read-only ...  the same, leaving the file as it is
+
         NAME is kept per host in $COURIER_CONFIG_DIR, else
         $XDG_CONFIG_HOME/courier, else ~/.config/courier, as
         sessions/HOST_PORT/NAME.json; there config.json's
