@@ -35,7 +35,7 @@ with courier.Client(base_url=base_url, timeout=10, interceptors=[WaitForServer()
     response.raise_for_status()
     echoed = response.json()
     print(response.status_code, echoed["method"], echoed["path"], echoed["query"])
-    print("X-Stamp:", dict(echoed["headers"])["X-Stamp"])
+    print("X-Stamp:", echoed["headers"]["X-Stamp"])
     try:
         client.get("/delay/2000", timeout=0.2)
     except courier.TimeoutException as error:

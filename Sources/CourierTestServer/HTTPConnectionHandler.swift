@@ -80,7 +80,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func begin(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let match = router.match(TestServerRequest(head))
+        var received = TestServerRequest(head)
+        if let address = context.channel.remoteAddress?.ipAddress { received.origin = address }
+        let match = router.match(received)
         var fault = plannedFault
         plannedFault = nil
         var sink = BodySink.collect(ByteBuffer(), tooLarge: false)

@@ -84,7 +84,7 @@ extension Route {
     /// The routes every test server has unless told otherwise: all of the routes of this module.
     public static var defaults: [Route] {
         [
-            .echo, .anything, .headers, .status, .delay,
+            .echo, .anything, .headers, .get, .post, .put, .patch, .delete, .ip, .userAgent, .status, .delay,
             .bytes, .streamBytes, .stream, .drip, .upload, .serverSentEvents,
             .redirect, .absoluteRedirect, .redirectTo, .redirectLoop,
             .cookies, .setCookies, .deleteCookies, .basicAuth, .bearer(),

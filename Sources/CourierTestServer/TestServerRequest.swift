@@ -17,6 +17,8 @@ public struct TestServerRequest: Sendable {
     public var bodyDigest: BodyDigest?
     /// The values captured by the matched route's `{name}` segments, percent-decoded.
     public var parameters: [String: String] = [:]
+    /// The client's IP address, httpbin's `origin`; the server listens on loopback only.
+    public var origin = "127.0.0.1"
 
     /// Creates a request; the server makes these, tests may too when calling a route directly.
     public init(method: String, target: String, headers: [(name: String, value: String)], body: Data) {

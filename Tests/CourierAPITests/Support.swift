@@ -24,7 +24,11 @@ struct Echo: Decodable, Sendable {
         method = try container.decode(String.self, forKey: Key(stringValue: "method"))
         path = try container.decode(String.self, forKey: Key(stringValue: "path"))
         query = try container.decode(String.self, forKey: Key(stringValue: "query"))
-        headers = try container.decode([[String]].self, forKey: Key(stringValue: "headers"))
+        // `/anything` answers in httpbin's shape: its ordered header lines are `header_list`.
+        // (`headerList` when the endpoint decodes snake_case keys.)
+        headers = try container.decodeIfPresent([[String]].self, forKey: Key(stringValue: "header_list"))
+            ?? container.decodeIfPresent([[String]].self, forKey: Key(stringValue: "headerList"))
+            ?? container.decode([[String]].self, forKey: Key(stringValue: "headers"))
         let base64 = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "body_base64"))
             ?? container.decode(String.self, forKey: Key(stringValue: "bodyBase64"))
         body = Data(base64Encoded: base64) ?? Data()

@@ -98,7 +98,7 @@ extension CourierExecutableTests {
                 #expect(nothing.out.isEmpty)
 
                 let pretty = try await CourierProcess.run(["--pretty", "format", ":\(server.port)/anything"])
-                #expect(pretty.out.hasPrefix("{\n    \"body_base64\": \"\",\n    \"body_length\": 0,\n"))
+                #expect(pretty.out.hasPrefix("{\n    \"args\": {},\n    \"body_base64\": \"\",\n    \"body_length\": 0,\n"), "\(pretty.out)")
                 #expect(!pretty.out.contains("\u{1B}["))
             }
         }

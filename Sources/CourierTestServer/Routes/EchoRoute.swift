@@ -31,8 +31,32 @@ public struct EchoedRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case method, path, query, headers
+        case headerList = "header_list"
         case bodyBase64 = "body_base64"
         case bodyLength = "body_length"
+    }
+
+    /// Decodes `/echo`'s answer, or the httpbin-shaped answer of `/anything`, `/get`, `/post`…,
+    /// whose ordered header lines are `header_list` (its `headers` is httpbin's object).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        method = try container.decode(String.self, forKey: .method)
+        path = try container.decode(String.self, forKey: .path)
+        query = try container.decode(String.self, forKey: .query)
+        headers = try container.decodeIfPresent([[String]].self, forKey: .headerList)
+            ?? container.decode([[String]].self, forKey: .headers)
+        bodyBase64 = try container.decode(String.self, forKey: .bodyBase64)
+        bodyLength = try container.decode(Int.self, forKey: .bodyLength)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(method, forKey: .method)
+        try container.encode(path, forKey: .path)
+        try container.encode(query, forKey: .query)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(bodyBase64, forKey: .bodyBase64)
+        try container.encode(bodyLength, forKey: .bodyLength)
     }
 
     /// The echo of `request`.

@@ -99,7 +99,7 @@ def test_async_interceptors(server) -> None:
             return response, caught.value
 
     response, error = run(main())
-    assert ["X-Async", "1"] in response.json()["headers"]
+    assert ["X-Async", "1"] in response.json()["header_list"]
     assert response.headers["x-back"] == "1"
     assert isinstance(error.__cause__, RuntimeError)
 

@@ -10,7 +10,7 @@ import courier
 def echo(response: courier.Response) -> dict:
     data = response.json()
     data["headers_dict"] = {}
-    for name, value in data["headers"]:
+    for name, value in data["header_list"]:
         data["headers_dict"].setdefault(name.lower(), []).append(value)
     return data
 

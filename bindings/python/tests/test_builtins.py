@@ -48,7 +48,7 @@ def test_retry_of_post_with_an_idempotency_key(server) -> None:
     with courier.Client(base_url=server.url, interceptors=[retry]) as client:
         response = client.post(flaky(1), json={"a": 1})
     assert response.status_code == 200
-    sent = {name.lower(): value for name, value in response.json()["headers"]}
+    sent = {name.lower(): value for name, value in response.json()["headers"]}  # /flaky echoes as /echo does
     assert len(sent["idempotency-key"]) == 36
 
 

@@ -26,7 +26,7 @@ def test_eight_threads_share_one_client(server) -> None:
                     data = response.json()
                     assert data["query"] == f"t={index}&n={n}"
                     assert [["X-Thread", threading.current_thread().name]] == [
-                        h for h in data["headers"] if h[0] == "X-Thread"]
+                        h for h in data["header_list"] if h[0] == "X-Thread"]
                     counts[index] += 1
             except BaseException as error:  # noqa: BLE001
                 failures.append(error)
@@ -114,7 +114,7 @@ def test_reused_requests_are_per_thread_and_freed(server) -> None:
 
     def work() -> None:
         for _ in range(20):
-            seen.append(client.get("/anything").json()["headers"][-1][0])
+            seen.append(client.get("/anything").json()["header_list"][-1][0])
 
     threads = [threading.Thread(target=work) for _ in range(4)]
     for thread in threads:
@@ -125,7 +125,7 @@ def test_reused_requests_are_per_thread_and_freed(server) -> None:
     assert 1 <= len(client._core._cached) <= 4
     client.headers["X-Other"] = "2"
     data = client.get("/anything").json()
-    assert ["X-Other", "2"] in data["headers"]
+    assert ["X-Other", "2"] in data["header_list"]
     first = client.get("/anything")
     second = client.get("/anything")
     assert first.request is not second.request
@@ -157,7 +157,7 @@ def test_mixed_chain_under_threads_and_asyncio(server, plugins) -> None:
             try:
                 for _ in range(25):
                     response = client.get("/anything")
-                    names = {name for name, _ in response.json()["headers"]}
+                    names = {name for name, _ in response.json()["header_list"]}
                     assert {"X-Around", "X-Stamp", "X-Signature"} <= names
                     assert response.headers["x-seen"] == "1"
             except BaseException as error:  # noqa: BLE001

@@ -22,7 +22,7 @@ def test_httpx_client_through_courier(server, plugins) -> None:
         response = client.post("/anything", json={"a": 1}, params={"q": "1"}, headers={"X-H": "v"})
         assert response.status_code == 200
         data = response.json()
-        names = {name.lower(): value for name, value in data["headers"]}
+        names = {name.lower(): value for name, value in data["header_list"]}
         assert names["x-h"] == "v"
         assert "x-signature" in names
         assert data["query"] == "q=1"

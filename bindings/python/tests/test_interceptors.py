@@ -21,7 +21,7 @@ class Sign:
 
 def headers_of(response: courier.Response) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for name, value in response.json()["headers"]:
+    for name, value in response.json()["header_list"]:
         found.setdefault(name.lower(), []).append(value)
     return found
 
@@ -32,7 +32,7 @@ def test_on_request_edits_live_request(server) -> None:
     headers = headers_of(response)
     assert headers["x-sig"] == ["v1"]
     assert "cookie" not in headers
-    assert response.json()["headers"].count(["X-Many", "a"]) == 1
+    assert response.json()["header_list"].count(["X-Many", "a"]) == 1
 
 
 class Reroute:

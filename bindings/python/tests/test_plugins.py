@@ -14,7 +14,7 @@ def signature(key: bytes, method: str, path: str, body: bytes) -> str:
 
 def headers_of(response: courier.Response) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for name, value in response.json()["headers"]:
+    for name, value in response.json()["header_list"]:
         found.setdefault(name.lower(), []).append(value)
     return found
 
