@@ -39,9 +39,21 @@ public struct NginxServer: Sendable {
         guard let binary else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nginx is not installed; bash .ci/install installs it"])
         }
+        // The port is free when chosen, but another test's server may take it before nginx binds it:
+        // then nginx exits, and a new port is tried.
+        for _ in 1...5 {
+            let attempt = try await start(on: try freeLoopbackPort(), binary: binary, listen: parameters, body: body, tls: tls,
+                                          directives: directives)
+            if let attempt { return attempt }
+        }
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx found its port taken five times"])
+    }
+
+    /// nginx on `port`, or `nil` when it could not bind it.
+    private static func start(on port: Int, binary: String, listen parameters: String, body: String,
+                              tls: (certificate: URL, key: URL)?, directives: String) async throws -> NginxServer? {
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID())")
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
-        let port = try freeLoopbackPort()
         let config = """
             worker_processes 1;
             daemon off;
@@ -69,8 +81,7 @@ public struct NginxServer: Sendable {
         let scheme = tls == nil ? "http" : "https"
         guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw CocoaError(.fileReadInvalidFileName) }
         let server = NginxServer(baseURL: baseURL, process: process, prefix: prefix)
-        try await server.waitUntilListening(port: port)
-        return server
+        return try await server.waitUntilListening(port: port) ? server : nil
     }
 
     func stop() async {
@@ -78,10 +89,19 @@ public struct NginxServer: Sendable {
         try? FileManager.default.removeItem(at: prefix)
     }
 
-    /// Polls until the port accepts a connection (nginx starts in milliseconds), for at most 5 s.
-    private func waitUntilListening(port: Int) async throws {
-        for _ in 0..<500 {
-            if Self.canConnect(port: port) { return }
+    /// Polls until nginx itself listens on the port, for at most 10 s, and returns whether it does;
+    /// `false` when nginx reports the port taken (and is stopped).
+    ///
+    /// Accepting a connection is not proof: another test's server may have taken the port between
+    /// its choice and nginx's bind, and would answer nginx's requests (a forward proxy once did,
+    /// failing two tests). So the listening socket must be one nginx's master process holds.
+    private func waitUntilListening(port: Int) async throws -> Bool {
+        for _ in 0..<1000 {
+            if let pid = process.processIdentifier, Self.process(pid, holdsListeningSocketOn: port) { return true }
+            if process.errorOutput().contains("Address already in use") {
+                await stop()
+                return false
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
         let log = process.errorOutput()
@@ -89,16 +109,20 @@ public struct NginxServer: Sendable {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx did not start listening on \(port): \(log)"])
     }
 
-    private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    /// Whether process `pid` has a descriptor of the socket listening on 127.0.0.1:`port`, read
+    /// from /proc/net/tcp (state 0A is LISTEN) and /proc/`pid`/fd.
+    public static func process(_ pid: Int32, holdsListeningSocketOn port: Int) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        let local = String(format: "0100007F:%04X", port)
+        let inodes = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 9, fields[1] == local, fields[3] == "0A" else { return nil }
+            return String(fields[9])
+        }
+        guard !inodes.isEmpty, let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return false }
+        let sockets = Set(inodes.map { "socket:[\($0)]" })
+        return descriptors.contains { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")).map(sockets.contains) ?? false
         }
     }
 
