@@ -85,7 +85,7 @@ extension CourierExecutableTests {
                          "--max-redirects", "--transport", "--check-status", "--form", "--json", "--ignore-stdin",
                          "--retry", "--verbose", "--explain", "--explain-json", "--plugin", "PIPELINE",
                          "--offline", "--raw", "--multipart", "--boundary", "--chunked", "--compress", "--path-as-is", "--quiet",
-                         "--stream", "--all", "--history-print", "--session", "--session-read-only", "config.json",
+                         "--stream", "--all", "--history-print", "--session", "--session-read-only", "config.json", "--har",
                          "EXAMPLES:", "EXIT STATUS:", "name:=json", "serve", "demo"] {
                 #expect(run.out.contains(text), "\(text)")
             }

@@ -90,15 +90,35 @@ public struct CourierCommand: AsyncParsableCommand {
             return .success
         }
         if output.offline { return try await printOffline(request, console: target) }
-        let status = try await pipeline.withClient(adding: extraInterceptors, network: network, console: console,
-                                                   cookieJar: session?.cookieJar) { client in
-            guard pipeline.explains else { return try await send(request, with: client, console: target) }
-            let (explaining, recorder) = client.explaining()
-            defer { printExplanation(recorder.last, console: target) }
-            return try await send(request, with: explaining, console: target)
+        // --har records innermost, after the credentials and plugins, so the archive shows what was sent.
+        let archive = output.har.map { _ in HARRecorder() }
+        let status: ExitStatus
+        do {
+            status = try await pipeline.withClient(adding: (archive.map { [$0] } ?? []) + extraInterceptors, network: network,
+                                                   console: console, cookieJar: session?.cookieJar) { client in
+                guard pipeline.explains else { return try await send(request, with: client, console: target) }
+                let (explaining, recorder) = client.explaining()
+                defer { printExplanation(recorder.last, console: target) }
+                return try await send(request, with: explaining, console: target)
+            }
+        } catch {
+            // A failed exchange is recorded too (status 0, the error in the comment), which is when it helps most.
+            try? writeArchive(archive)
+            throw error
         }
+        try writeArchive(archive)
         try session?.save(headers: line?.headerValues ?? [], auth: pipeline.sessionAuth)
         return status
+    }
+
+    /// Writes `--har`'s archive to its file.
+    private func writeArchive(_ archive: HARRecorder?) throws {
+        guard let archive, let path = output.har else { return }
+        do {
+            try archive.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CourierError(.invalidRequest, "cannot write the HAR file \(path): \(error.message)", source: "--har")
+        }
     }
 
     /// Opens `--session`'s session for the request's URL, and adopts its credentials when the

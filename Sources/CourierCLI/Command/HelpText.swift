@@ -54,6 +54,8 @@ enum HelpText {
                            NDJSON), each line formatted on its own
           --all            with --follow, print every redirect exchange too;
                            -P, --history-print HBhb chooses their parts
+          --har FILE       also record the exchange, as sent, in a HAR 1.2
+                           file (browsers' developer tools open it)
 
         SESSIONS AND CONFIG (HTTPie's, in its 3.2 file format):
           --session NAME|PATH      send the session's headers, cookies and

@@ -30,6 +30,10 @@ struct OutputOptions: ParsableArguments, Sendable {
             help: ArgumentHelp("As --print, for the redirect exchanges --all prints (default: the same as --print).", valueName: "HBhb"))
     var historyPrint: String?
 
+    @Option(help: ArgumentHelp("Also record the exchange in this HAR 1.2 file (browsers' developer tools open it), secrets redacted.",
+                               valueName: "file"))
+    var har: String?
+
     @Flag(help: "Print the equivalent curl command instead of sending the request.")
     var curl = false
 
@@ -49,6 +53,7 @@ struct OutputOptions: ParsableArguments, Sendable {
         }
         if curl, download { throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download") }
         if offline, download { throw ValidationError("--offline sends nothing, so it cannot be used with --download") }
+        if har != nil, offline || curl { throw ValidationError("--har records what is sent; --offline and --curl send nothing") }
         if stream, download { throw ValidationError("--stream prints the body as it arrives and --download saves it; choose one") }
         if offline, curl { throw ValidationError("--offline and --curl both print instead of sending; choose one") }
     }
