@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        // `swift package generate-documentation --target Courier` (DocC); a plugin, built only when run.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
         // A range over three majors, so CourierAPI never forces a swift-syntax version on its users.
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),

@@ -57,6 +57,7 @@ public struct RetryInterceptor: Interceptor {
     /// Creates a retry interceptor.
     ///
     /// - Parameters:
+    ///   - policy: what is retried, how often, and how long to wait between attempts.
     ///   - budget: shared by every request through this interceptor; pass one to share it wider.
     ///   - sleep: how to wait; `Task.sleep` unless a test injects a clock.
     ///   - random: a number in `0..<1` for jitter.

@@ -4,7 +4,10 @@ import HTTPTypes
 extension Client {
     /// Sends `request` and decodes a 2xx JSON body as `Value` with the request's `JSONDecoder`.
     ///
-    /// - Parameter keyPath: where the value sits in the JSON, as dot-separated keys (`"data.list"`).
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - type: the type to decode.
+    ///   - keyPath: where the value sits in the JSON, as dot-separated keys (`"data.list"`).
     /// - Throws: `unacceptableStatus` (with the response) for a status outside 200…299;
     ///   `decodingFailed` when the body does not decode, naming the coding path.
     public nonisolated(nonsending) func send<Value: Decodable>(_ request: Request, decoding type: Value.Type = Value.self,

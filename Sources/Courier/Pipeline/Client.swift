@@ -55,7 +55,9 @@ public struct Client: Sendable {
     /// Any status is returned as a response; use the decoding variants or a validation interceptor
     /// to turn unacceptable statuses into errors.
     ///
-    /// - Parameter interceptors: extra interceptors for this request only, inside the client's.
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - extra: interceptors for this request only (`interceptors:`), inside the client's.
     /// - Throws: `CourierError`; task cancellation aborts the transfer and throws `cancelled`.
     public nonisolated(nonsending) func send(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
         let response = try await stream(request, interceptors: extra)

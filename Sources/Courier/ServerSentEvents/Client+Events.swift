@@ -13,7 +13,8 @@ extension Client {
     /// it is meant to stay open; see `EventStream` for what ends it.
     ///
     /// - Parameters:
-    ///   - interceptors: extra interceptors for this stream only, inside the client's.
+    ///   - request: the request that opens the stream, sent again on each reconnection.
+    ///   - extra: interceptors for this stream only (`interceptors:`), inside the client's.
     ///   - reconnection: when to reconnect; by default after 3 s or the server's `retry`, forever.
     public func events(_ request: Request, interceptors extra: [any Interceptor] = [],
                        reconnection: ReconnectionPolicy = ReconnectionPolicy()) -> EventStream {
