@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        // A swift-openapi-runtime ClientTransport on Courier's pipeline; the only product that builds it.
+        .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         // Declarative API types (`@API`, `@GET`…); the only product that builds swift-syntax.
         .library(name: "CourierAPI", targets: ["CourierAPI"]),
         // libCourierC.so; scripts/build-libcourier.sh installs it as libcourier.so.1 (its SONAME),
@@ -41,7 +43,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         // `swift package generate-documentation --target Courier` (DocC); a plugin, built only when run.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        // For CourierOpenAPI only: a ClientTransport for clients swift-openapi-generator generates.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
         // A range over three majors, so CourierAPI never forces a swift-syntax version on its users.
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
@@ -92,6 +96,15 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierOpenAPI",
+            dependencies: [
+                "Courier",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),
@@ -323,6 +336,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "CourierOpenAPITests",
+            dependencies: [
+                "CourierOpenAPI",
+                "Courier",
+                "CourierCurl",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["OpenAPI"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CourierCLITests",
             dependencies: [
                 "TestProcesses",
@@ -397,7 +424,7 @@ if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     package.targets.removeAll { !needed.contains($0.name) }
     let neededProducts: Set<String> = ["Courier", "CourierCurl", "CourierAsyncHTTPClient", "CourierTestServer", "CourierC"]
     package.products.removeAll { !neededProducts.contains($0.name) }
-    let unneededPackages = ["swift-syntax", "swift-macro-testing", "swift-argument-parser"]
+    let unneededPackages = ["swift-syntax", "swift-macro-testing", "swift-argument-parser", "swift-openapi-runtime", "swift-docc-plugin"]
     package.dependencies.removeAll { dependency in
         unneededPackages.contains { "\(dependency.kind)".contains("/\($0).git") }
     }
