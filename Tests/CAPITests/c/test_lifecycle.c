@@ -200,6 +200,12 @@ static void count_completion(void *user_data, courier_response *response, courie
     completion_count *count = user_data;
     int status = 0;
     int ok = response && courier_response_status(response, &status, NULL) == COURIER_OK && status == 200;
+    if (!ok) {
+        /* Said on stderr, so a failed check below comes with its cause. */
+        fprintf(stderr, "completion without a 200: status %d, error %d (%s) in stage %s\n", status,
+                failure ? (int)courier_error_code(failure) : 0, failure ? courier_error_message(failure) : "none",
+                failure && courier_error_stage(failure) ? courier_error_stage(failure) : "none");
+    }
     courier_response_free(response);
     courier_error_free(failure);
     pthread_mutex_lock(&count->lock);

@@ -109,10 +109,26 @@ public struct NginxServer: Sendable {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx did not start listening on \(port): \(log)"])
     }
 
+    /// The whole of a /proc file, read until end of file: such a file reports a size of 0 and is
+    /// produced a page per read, so reading "its size" gets only the first page of a long table.
+    public static func readWhole(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes += buffer[0..<count]
+        }
+    }
+
     /// Whether process `pid` has a descriptor of the socket listening on 127.0.0.1:`port`, read
     /// from /proc/net/tcp (state 0A is LISTEN) and /proc/`pid`/fd.
     public static func process(_ pid: Int32, holdsListeningSocketOn port: Int) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        guard let table = readWhole("/proc/net/tcp") else { return false }
         let local = String(format: "0100007F:%04X", port)
         let inodes = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
