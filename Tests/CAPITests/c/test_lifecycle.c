@@ -233,6 +233,9 @@ static courier_client *new_client(courier_transport transport)
     courier_client_options options;
     courier_client_options_init(&options);
     options.transport = transport;
+    /* This program is about lifetimes, not deadlines: under valgrind on a loaded machine, eight
+     * connections at once may take longer than the default 10 s to be made. */
+    options.connect_timeout_ms = 60000;
     courier_client *client = NULL;
     CHECK_OK(courier_client_new(&options, &client, &error));
     return client;
