@@ -8,18 +8,6 @@ extension CourierExecutableTests {
     /// `--chunked` and `--compress`, checked by what the loopback server received.
     @Suite("body options as HTTPie 3.2")
     struct CommandLineBodyOptionsTests {
-        func echo(_ run: CourierRun) throws -> EchoedRequest {
-            try JSONDecoder().decode(EchoedRequest.self, from: run.stdout)
-        }
-
-        func header(_ name: String, in echoed: EchoedRequest) -> [String] {
-            echoed.headers.filter { $0.first?.lowercased() == name.lowercased() }.map { $0[1] }
-        }
-
-        func body(_ echoed: EchoedRequest) -> String {
-            String(decoding: echoed.body ?? Data(), as: UTF8.self)
-        }
-
         /// `data` inflated from the zlib format, or `nil` when it is not valid zlib data.
         func inflated(_ data: Data, capacity: Int = 1 << 20) -> Data? {
             var length = uLongf(capacity)
@@ -38,16 +26,16 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let text = try await CourierProcess.run(["--raw", "Hello, world!", ":\(server.port)/anything"])
                 #expect(text.status == 0, "\(text.err)")
-                let echoedText = try echo(text)
+                let echoedText = try text.echoed()
                 #expect(echoedText.method == "POST")
-                #expect(body(echoedText) == "Hello, world!")
-                #expect(header("Content-Type", in: echoedText) == ["text/plain; charset=utf-8"])
+                #expect(echoedText.text == "Hello, world!")
+                #expect(echoedText.values(of: "Content-Type") == ["text/plain; charset=utf-8"])
 
                 let json = try await CourierProcess.run(["--raw", #"{"name": "John"}"#, ":\(server.port)/anything"])
-                let echoedJSON = try echo(json)
-                #expect(body(echoedJSON) == #"{"name": "John"}"#)
-                #expect(header("Content-Type", in: echoedJSON) == ["application/json"])
-                #expect(header("Accept", in: echoedJSON) == ["application/json, */*;q=0.5"])
+                let echoedJSON = try json.echoed()
+                #expect(echoedJSON.text == #"{"name": "John"}"#)
+                #expect(echoedJSON.values(of: "Content-Type") == ["application/json"])
+                #expect(echoedJSON.values(of: "Accept") == ["application/json, */*;q=0.5"])
             }
         }
 
@@ -64,7 +52,7 @@ extension CourierExecutableTests {
 
                 let ignored = try await CourierProcess.run(["--ignore-stdin", "--raw", "x", ":\(server.port)/anything"], stdin: Data("piped".utf8))
                 #expect(ignored.status == 0, "\(ignored.err)")
-                #expect(body(try echo(ignored)) == "x")
+                #expect(try ignored.echoed().text == "x")
                 #expect(server.receivedRequests.count == 1)
             }
         }
@@ -73,14 +61,14 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let run = try await CourierProcess.run(["--multipart", ":\(server.port)/anything", "name=Ada", "age=36"])
                 #expect(run.status == 0, "\(run.err)")
-                let echoed = try echo(run)
-                let type = try #require(header("Content-Type", in: echoed).first)
+                let echoed = try run.echoed()
+                let type = try #require(echoed.values(of: "Content-Type").first)
                 #expect(type.hasPrefix("multipart/form-data; boundary="))
-                #expect(body(echoed).contains("Content-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n"))
-                #expect(body(echoed).contains("Content-Disposition: form-data; name=\"age\"\r\n\r\n36\r\n"))
+                #expect(echoed.text.contains("Content-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n"))
+                #expect(echoed.text.contains("Content-Disposition: form-data; name=\"age\"\r\n\r\n36\r\n"))
 
                 let empty = try await CourierProcess.run(["--multipart", "--boundary", "xyz", ":\(server.port)/anything"])
-                #expect(body(try echo(empty)) == "--xyz--\r\n")
+                #expect(try empty.echoed().text == "--xyz--\r\n")
             }
         }
 
@@ -88,16 +76,16 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let run = try await CourierProcess.run(["--multipart", "--boundary", "xoxo", ":\(server.port)/anything", "a=1"])
                 #expect(run.status == 0, "\(run.err)")
-                let echoed = try echo(run)
-                #expect(header("Content-Type", in: echoed) == ["multipart/form-data; boundary=xoxo"])
-                #expect(body(echoed) == "--xoxo\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--xoxo--\r\n")
+                let echoed = try run.echoed()
+                #expect(echoed.values(of: "Content-Type") == ["multipart/form-data; boundary=xoxo"])
+                #expect(echoed.text == "--xoxo\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--xoxo--\r\n")
 
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-boundary-\(UUID()).txt")
                 try Data("file text".utf8).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
                 let upload = try await CourierProcess.run(["--form", "--boundary", "b0undary", ":\(server.port)/anything", "doc@\(file.path)"])
                 #expect(upload.status == 0, "\(upload.err)")
-                #expect(header("Content-Type", in: try echo(upload)) == ["multipart/form-data; boundary=b0undary"])
+                #expect(try upload.echoed().values(of: "Content-Type") == ["multipart/form-data; boundary=b0undary"])
             }
         }
 
@@ -123,10 +111,10 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let run = try await CourierProcess.run(["--chunked", "--transport", transport, ":\(server.port)/anything", "hello=world"])
                 #expect(run.status == 0, "\(run.err)")
-                let echoed = try echo(run)
-                #expect(header("Transfer-Encoding", in: echoed) == ["chunked"])
-                #expect(header("Content-Length", in: echoed).isEmpty)
-                #expect(body(echoed) == #"{"hello": "world"}"#)
+                let echoed = try run.echoed()
+                #expect(echoed.values(of: "Transfer-Encoding") == ["chunked"])
+                #expect(echoed.values(of: "Content-Length").isEmpty)
+                #expect(echoed.text == #"{"hello": "world"}"#)
             }
         }
 
@@ -135,21 +123,21 @@ extension CourierExecutableTests {
                 let long = "data=" + String(repeating: "compressible ", count: 100)
                 let run = try await CourierProcess.run(["--compress", ":\(server.port)/anything", long])
                 #expect(run.status == 0, "\(run.err)")
-                let echoed = try echo(run)
-                #expect(header("Content-Encoding", in: echoed) == ["deflate"])
-                #expect(header("Content-Length", in: echoed) == ["\(echoed.bodyLength)"])
+                let echoed = try run.echoed()
+                #expect(echoed.values(of: "Content-Encoding") == ["deflate"])
+                #expect(echoed.values(of: "Content-Length") == ["\(echoed.bodyLength)"])
                 let expected = #"{"data": ""# + String(repeating: "compressible ", count: 100) + #""}"#
                 #expect(echoed.bodyLength < expected.utf8.count)
                 #expect(inflated(echoed.body ?? Data()).map { String(decoding: $0, as: UTF8.self) } == expected)
 
                 let short = try await CourierProcess.run(["-x", ":\(server.port)/anything", "a=1"])
-                let echoedShort = try echo(short)
-                #expect(header("Content-Encoding", in: echoedShort).isEmpty)
-                #expect(body(echoedShort) == #"{"a": "1"}"#)
+                let echoedShort = try short.echoed()
+                #expect(echoedShort.values(of: "Content-Encoding").isEmpty)
+                #expect(echoedShort.text == #"{"a": "1"}"#)
 
                 let forced = try await CourierProcess.run(["-xx", ":\(server.port)/anything", "a=1"])
-                let echoedForced = try echo(forced)
-                #expect(header("Content-Encoding", in: echoedForced) == ["deflate"])
+                let echoedForced = try forced.echoed()
+                #expect(echoedForced.values(of: "Content-Encoding") == ["deflate"])
                 #expect(inflated(echoedForced.body ?? Data()).map { String(decoding: $0, as: UTF8.self) } == #"{"a": "1"}"#)
             }
         }
@@ -158,9 +146,9 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let run = try await CourierProcess.run(["-xx", "--chunked", ":\(server.port)/anything", "a=1"])
                 #expect(run.status == 0, "\(run.err)")
-                let echoed = try echo(run)
-                #expect(header("Transfer-Encoding", in: echoed) == ["chunked"])
-                #expect(header("Content-Encoding", in: echoed) == ["deflate"])
+                let echoed = try run.echoed()
+                #expect(echoed.values(of: "Transfer-Encoding") == ["chunked"])
+                #expect(echoed.values(of: "Content-Encoding") == ["deflate"])
                 #expect(inflated(echoed.body ?? Data()).map { String(decoding: $0, as: UTF8.self) } == #"{"a": "1"}"#)
             }
         }

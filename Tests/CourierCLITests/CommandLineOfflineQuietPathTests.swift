@@ -7,10 +7,6 @@ extension CourierExecutableTests {
     /// what the loopback server received (or that it received nothing) and what was printed.
     @Suite("offline, quiet and path-as-is")
     struct CommandLineOfflineQuietPathTests {
-        func echo(_ run: CourierRun) throws -> EchoedRequest {
-            try JSONDecoder().decode(EchoedRequest.self, from: run.stdout)
-        }
-
         @Test func offlinePrintsTheRequestHeadAndBodyAndSendsNothing() async throws {
             try await withTestServer { server in
                 let run = try await CourierProcess.run(["--offline", ":\(server.port)/post", "hello=offline"])
@@ -100,11 +96,11 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let squashed = try await CourierProcess.run(["--transport", transport, ":\(server.port)/echo/a/../b/./c"])
                 #expect(squashed.status == 0, "\(squashed.err)")
-                #expect(try echo(squashed).path == "/echo/b/c")
+                #expect(try squashed.echoed().path == "/echo/b/c")
 
                 let asIs = try await CourierProcess.run(["--path-as-is", "--transport", transport, ":\(server.port)/echo/a/../b/./c"])
                 #expect(asIs.status == 0, "\(asIs.err)")
-                #expect(try echo(asIs).path == "/echo/a/../b/./c")
+                #expect(try asIs.echoed().path == "/echo/a/../b/./c")
             }
         }
 

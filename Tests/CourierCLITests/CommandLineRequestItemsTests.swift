@@ -7,33 +7,21 @@ extension CourierExecutableTests {
     /// headers, checked by what the loopback server received.
     @Suite("request items as HTTPie 3")
     struct CommandLineRequestItemsTests {
-        func echo(_ run: CourierRun) throws -> EchoedRequest {
-            try JSONDecoder().decode(EchoedRequest.self, from: run.stdout)
-        }
-
-        func header(_ name: String, in echoed: EchoedRequest) -> [String] {
-            echoed.headers.filter { $0.first?.lowercased() == name.lowercased() }.map { $0[1] }
-        }
-
-        func body(_ echoed: EchoedRequest) -> String {
-            String(decoding: echoed.body ?? Data(), as: UTF8.self)
-        }
-
         @Test func nestedJSONPathsBuildTheBody() async throws {
             try await withTestServer { server in
                 let nested = try await CourierProcess.run([":\(server.port)/anything", "user[name]=Ada", "user[tags][]=a",
                                                            "user[tags][]=b", "user[age]:=36", "kids[1]=Thelma", "kids[0]=Ashley",
                                                            #"foo\[bar\]:=1"#, #"baz[\[]:=2"#, #"object[\1]=one"#])
                 #expect(nested.status == 0, "\(nested.err)")
-                let echoed = try echo(nested)
+                let echoed = try nested.echoed()
                 #expect(echoed.method == "POST")
-                #expect(header("Content-Type", in: echoed) == ["application/json"])
-                #expect(body(echoed) == #"{"user": {"name": "Ada", "tags": ["a", "b"], "age": 36}, "kids": ["Ashley", "Thelma"], "#
+                #expect(echoed.values(of: "Content-Type") == ["application/json"])
+                #expect(echoed.text == #"{"user": {"name": "Ada", "tags": ["a", "b"], "age": 36}, "kids": ["Ashley", "Thelma"], "#
                     + #""foo[bar]": 1, "baz": {"[": 2}, "object": {"1": "one"}}"#)
 
                 let array = try await CourierProcess.run([":\(server.port)/anything", "[]:=1", "[]=two", "[3][x]=y"])
                 #expect(array.status == 0, "\(array.err)")
-                #expect(body(try echo(array)) == #"[1, "two", null, {"x": "y"}]"#)
+                #expect(try array.echoed().text == #"[1, "two", null, {"x": "y"}]"#)
             }
         }
 
@@ -61,57 +49,57 @@ extension CourierExecutableTests {
                 #expect(json.status == 1 && json.err.contains("Cannot set 'a' twice"), "\(json.err)")
 
                 let appended = try await CourierProcess.run([":\(server.port)/anything", "user[tags][]=a", "user[tags][]=b"])
-                #expect(body(try echo(appended)) == #"{"user": {"tags": ["a", "b"]}}"#)
+                #expect(try appended.echoed().text == #"{"user": {"tags": ["a", "b"]}}"#)
 
                 let form = try await CourierProcess.run(["--form", ":\(server.port)/anything", "a=1", "a=2", "a[b]=3"])
-                #expect(body(try echo(form)) == "a=1&a=2&a%5Bb%5D=3")
+                #expect(try form.echoed().text == "a=1&a=2&a%5Bb%5D=3")
 
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-repeat-\(UUID()).txt")
                 try Data("file".utf8).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
                 let multipart = try await CourierProcess.run([":\(server.port)/anything", "a=1", "a=2", "f@\(file.path)", "f@\(file.path)"])
-                let parts = body(try echo(multipart))
+                let parts = try multipart.echoed().text
                 #expect(parts.components(separatedBy: "name=\"a\"").count == 3, "\(parts)")
                 #expect(parts.components(separatedBy: "name=\"f\"").count == 3, "\(parts)")
 
                 let query = try await CourierProcess.run([":\(server.port)/anything?q=0", "q==1", "q==2"])
-                #expect(try echo(query).query == "q=0&q=1&q=2")
+                #expect(try query.echoed().query == "q=0&q=1&q=2")
 
                 let headers = try await CourierProcess.run([":\(server.port)/anything", "X-A:1", "X-A:2"])
-                #expect(header("X-A", in: try echo(headers)) == ["1", "2"])
+                #expect(try headers.echoed().values(of: "X-A") == ["1", "2"])
             }
         }
 
         @Test func defaultHeadersAreHTTPie32s() async throws {
             try await withTestServer { server in
                 let form = try await CourierProcess.run(["--form", ":\(server.port)/anything", "name=Ada"])
-                #expect(header("Content-Type", in: try echo(form)) == ["application/x-www-form-urlencoded; charset=utf-8"])
-                #expect(header("Accept", in: try echo(form)) == ["*/*"])
+                #expect(try form.echoed().values(of: "Content-Type") == ["application/x-www-form-urlencoded; charset=utf-8"])
+                #expect(try form.echoed().values(of: "Accept") == ["*/*"])
 
                 let emptyForm = try await CourierProcess.run(["--form", "POST", ":\(server.port)/anything"])
-                #expect(header("Content-Type", in: try echo(emptyForm)) == ["application/x-www-form-urlencoded; charset=utf-8"])
+                #expect(try emptyForm.echoed().values(of: "Content-Type") == ["application/x-www-form-urlencoded; charset=utf-8"])
 
                 let pipedForm = try await CourierProcess.run(["--form", ":\(server.port)/anything"], stdin: Data("a=1".utf8))
-                #expect(header("Content-Type", in: try echo(pipedForm)) == ["application/x-www-form-urlencoded; charset=utf-8"])
+                #expect(try pipedForm.echoed().values(of: "Content-Type") == ["application/x-www-form-urlencoded; charset=utf-8"])
 
                 let piped = try await CourierProcess.run([":\(server.port)/anything"], stdin: Data("plain text".utf8))
-                let echoedPiped = try echo(piped)
-                #expect(header("Accept", in: echoedPiped) == ["application/json, */*;q=0.5"])
-                #expect(body(echoedPiped) == "plain text")
+                let echoedPiped = try piped.echoed()
+                #expect(echoedPiped.values(of: "Accept") == ["application/json, */*;q=0.5"])
+                #expect(echoedPiped.text == "plain text")
 
                 let json = try await CourierProcess.run(["--json", ":\(server.port)/anything"])
-                let echoedJSON = try echo(json)
+                let echoedJSON = try json.echoed()
                 #expect(echoedJSON.method == "GET" && echoedJSON.bodyLength == 0)
-                #expect(header("Accept", in: echoedJSON) == ["application/json, */*;q=0.5"])
-                #expect(header("Content-Type", in: echoedJSON) == ["application/json"])
+                #expect(echoedJSON.values(of: "Accept") == ["application/json, */*;q=0.5"])
+                #expect(echoedJSON.values(of: "Content-Type") == ["application/json"])
 
                 let overridden = try await CourierProcess.run(["--json", ":\(server.port)/anything", "Accept:application/xml", "Content-Type:application/xml"])
-                #expect(header("Accept", in: try echo(overridden)) == ["application/xml"])
-                #expect(header("Content-Type", in: try echo(overridden)) == ["application/xml"])
+                #expect(try overridden.echoed().values(of: "Accept") == ["application/xml"])
+                #expect(try overridden.echoed().values(of: "Content-Type") == ["application/xml"])
 
                 let plain = try await CourierProcess.run([":\(server.port)/anything"])
-                #expect(header("Accept", in: try echo(plain)) == ["*/*"])
-                #expect(header("Content-Type", in: try echo(plain)).isEmpty)
+                #expect(try plain.echoed().values(of: "Accept") == ["*/*"])
+                #expect(try plain.echoed().values(of: "Content-Type").isEmpty)
             }
         }
     }

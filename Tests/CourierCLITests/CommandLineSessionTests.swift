@@ -15,14 +15,6 @@ extension CourierExecutableTests {
             return try await body(directory, ["COURIER_CONFIG_DIR": directory.path])
         }
 
-        func echo(_ run: CourierRun) throws -> EchoedRequest {
-            try JSONDecoder().decode(EchoedRequest.self, from: run.stdout)
-        }
-
-        func header(_ name: String, in echoed: EchoedRequest) -> [String] {
-            echoed.headers.filter { $0.first?.lowercased() == name.lowercased() }.map { $0[1] }
-        }
-
         func json(_ file: URL) throws -> [String: Any] {
             try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         }
@@ -45,10 +37,10 @@ extension CourierExecutableTests {
 
                     let second = try await CourierProcess.run(["--session", "user1", ":\(server.port)/anything"], environment: environment)
                     #expect(second.status == 0, "\(second.err)")
-                    let echoed = try echo(second)
-                    #expect(header("X-API", in: echoed) == ["k1"])
-                    #expect(header("Authorization", in: echoed) == ["Basic YWRhOnNlY3JldA=="])
-                    #expect(header("Cookie", in: echoed) == ["sid=abc"])
+                    let echoed = try second.echoed()
+                    #expect(echoed.values(of: "X-API") == ["k1"])
+                    #expect(echoed.values(of: "Authorization") == ["Basic YWRhOnNlY3JldA=="])
+                    #expect(echoed.values(of: "Cookie") == ["sid=abc"])
                 }
             }
         }
@@ -59,10 +51,10 @@ extension CourierExecutableTests {
                     _ = try await CourierProcess.run(["--session", "s", ":\(server.port)/anything", "X-API:k1", "User-Agent:agent/1"], environment: environment)
                     let run = try await CourierProcess.run(["--session", "s", "--bearer", "t0k", ":\(server.port)/anything", "X-API:k2"],
                                                            environment: environment)
-                    let echoed = try echo(run)
-                    #expect(header("X-API", in: echoed) == ["k2"])
-                    #expect(header("User-Agent", in: echoed) == ["agent/1"])
-                    #expect(header("Authorization", in: echoed) == ["Bearer t0k"])
+                    let echoed = try run.echoed()
+                    #expect(echoed.values(of: "X-API") == ["k2"])
+                    #expect(echoed.values(of: "User-Agent") == ["agent/1"])
+                    #expect(echoed.values(of: "Authorization") == ["Bearer t0k"])
                     let stored = try json(directory.appendingPathComponent("sessions/127.0.0.1_\(server.port)/s.json"))
                     #expect(stored["headers"] as? [[String: String]] == [["name": "User-Agent", "value": "agent/1"], ["name": "X-API", "value": "k2"]])
                     #expect(stored["auth"] as? [String: String] == ["type": "bearer", "raw_auth": "t0k"])
@@ -75,7 +67,7 @@ extension CourierExecutableTests {
                 try await withConfigDirectory { directory, environment in
                     let run = try await CourierProcess.run(["--session", "s", ":\(server.port)/anything", "If-None-Match:x",
                                                             "Content-Language:sv", "X-Kept:1"], environment: environment)
-                    #expect(header("If-None-Match", in: try echo(run)) == ["x"])
+                    #expect(try run.echoed().values(of: "If-None-Match") == ["x"])
                     let stored = try json(directory.appendingPathComponent("sessions/127.0.0.1_\(server.port)/s.json"))
                     #expect(stored["headers"] as? [[String: String]] == [["name": "X-Kept", "value": "1"]])
                 }
@@ -86,9 +78,9 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 try await withConfigDirectory { directory, environment in
                     let run = try await CourierProcess.run(["--session", "s", ":\(server.port)/anything", "Cookie:a=1; b=2"], environment: environment)
-                    #expect(header("Cookie", in: try echo(run)) == ["a=1; b=2"])
+                    #expect(try run.echoed().values(of: "Cookie") == ["a=1; b=2"])
                     let again = try await CourierProcess.run(["--session", "s", ":\(server.port)/anything"], environment: environment)
-                    #expect(header("Cookie", in: try echo(again)) == ["a=1; b=2"])
+                    #expect(try again.echoed().values(of: "Cookie") == ["a=1; b=2"])
                 }
             }
         }
@@ -104,8 +96,8 @@ extension CourierExecutableTests {
                     #expect(run.status == 0, "\(run.err)")
                     #expect(try Data(contentsOf: file) == before)
                     let sent = try await CourierProcess.run(["--session-read-only", "s", ":\(server.port)/anything"], environment: environment)
-                    #expect(header("X-API", in: try echo(sent)) == ["k1"])
-                    #expect(header("Cookie", in: try echo(sent)).isEmpty)
+                    #expect(try sent.echoed().values(of: "X-API") == ["k1"])
+                    #expect(try sent.echoed().values(of: "Cookie").isEmpty)
                 }
             }
         }
@@ -123,10 +115,10 @@ extension CourierExecutableTests {
                     """.utf8).write(to: modern)
                     let run = try await CourierProcess.run(["--session-read-only", modern.path, ":\(server.port)/anything"], environment: environment)
                     #expect(run.status == 0, "\(run.err)")
-                    let echoed = try echo(run)
-                    #expect(header("X-Team", in: echoed) == ["core"])
-                    #expect(header("Cookie", in: echoed) == ["sid=s1"])
-                    #expect(header("Authorization", in: echoed) == ["Basic YWRhOnNlY3JldA=="])
+                    let echoed = try run.echoed()
+                    #expect(echoed.values(of: "X-Team") == ["core"])
+                    #expect(echoed.values(of: "Cookie") == ["sid=s1"])
+                    #expect(echoed.values(of: "Authorization") == ["Basic YWRhOnNlY3JldA=="])
 
                     let legacy = directory.appendingPathComponent("httpie-2.json")
                     try Data("""
@@ -136,10 +128,10 @@ extension CourierExecutableTests {
                     """.utf8).write(to: legacy)
                     let old = try await CourierProcess.run(["--session", legacy.path, ":\(server.port)/anything"], environment: environment)
                     #expect(old.status == 0, "\(old.err)")
-                    let echoedOld = try echo(old)
-                    #expect(header("X-Legacy", in: echoedOld) == ["yes"])
-                    #expect(header("Cookie", in: echoedOld) == ["old=o1"])
-                    #expect(header("Authorization", in: echoedOld) == ["Basic Ym86cHc="])
+                    let echoedOld = try old.echoed()
+                    #expect(echoedOld.values(of: "X-Legacy") == ["yes"])
+                    #expect(echoedOld.values(of: "Cookie") == ["old=o1"])
+                    #expect(echoedOld.values(of: "Authorization") == ["Basic Ym86cHc="])
                     let rewritten = try json(legacy)
                     #expect(rewritten["headers"] as? [[String: String]] == [["name": "X-Legacy", "value": "yes"]])
                 }
@@ -177,7 +169,7 @@ extension CourierExecutableTests {
 
                     let overridden = try await CourierProcess.run(["--print", "b", ":\(server.port)/redirect/1"], environment: environment)
                     #expect(overridden.status == 0, "\(overridden.err)")
-                    #expect(try echo(overridden).path == "/echo/get")
+                    #expect(try overridden.echoed().path == "/echo/get")
                 }
             }
         }
