@@ -205,4 +205,16 @@ public enum ReadmeExamples {
         return recorder.last  // .text for a terminal, .json() for tools
     }
     // README: end
+
+    // README: recording
+    /// Sends `request` through a cassette (recorded from the server the first time, replayed after)
+    /// and writes what was sent and received to `archive` for a HAR viewer, secrets redacted.
+    public static func sendRecorded(_ request: Request, cassette: URL, archive: URL) async throws -> Response {
+        let recorder = HARRecorder()
+        let replaying = try CassetteTransport(cassette: cassette, mode: .once, recordingThrough: CurlTransport.shared)
+        let response = try await Client(transport: replaying, interceptors: [recorder]).send(request)
+        try recorder.write(to: archive)
+        return response
+    }
+    // README: end
 }

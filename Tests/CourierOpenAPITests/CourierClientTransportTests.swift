@@ -47,6 +47,22 @@ struct CourierClientTransportTests {
         }
     }
 
+    // README: openapi
+    /// The generated client (`Client`), sending through a Courier client (`Courier.Client`):
+    /// every operation goes through its retry and logging, on libcurl.
+    static func itemsClient(serverURL: URL) -> Client {
+        let courier = Courier.Client(transport: CurlTransport.shared, interceptors: [RetryInterceptor(), LoggingInterceptor()])
+        return Client(serverURL: serverURL, transport: CourierClientTransport(client: courier))
+    }
+    // README: end
+
+    @Test func theREADMEsClientSendsAnOperation() async throws {
+        try await withTestServer { server in
+            let echo = try await Self.itemsClient(serverURL: server.baseURL).getItem(path: .init(itemId: "42")).ok.body.json
+            #expect(echo.path == "/anything/items/42")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func pathQueryAndHeaderParametersArriveAsDeclared(kind: TransportKind) async throws {
         try await withGeneratedClient(kind) { client, _ in

@@ -25,7 +25,7 @@ struct ReadmeExamplesTests {
         }
         #expect(snippets.map(\.name) == ["transport", "declarative-networking", "loaders", "proxy", "intro", "login", "headers", "upload",
                                        "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
-                                       "explain", "tls"])
+                                       "explain", "recording", "tls"])
         for snippet in snippets {
             #expect(readme.contains("```swift\n" + snippet.code + "\n```"),
                     "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
@@ -162,6 +162,24 @@ struct ReadmeExamplesTests {
               -H 'User-Agent:' \\
               --data-binary '{"bio": "It'\\''s '\\''quoted'\\''"}'
             """)
+    }
+
+    @Test func theRecordingExampleRecordsOnceThenReplaysAndWritesAnArchive() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-recording-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cassette = directory.appendingPathComponent("users.har")
+        let archive = directory.appendingPathComponent("session.har")
+        try await withTestServer { server in
+            let request = try Request { BaseURL(server.baseURL); Endpoint("/echo/users") }
+            let live = try await ReadmeExamples.sendRecorded(request, cassette: cassette, archive: archive)
+            #expect(live.status == .ok)
+            #expect(server.receivedRequests.count == 1)
+            let replayed = try await ReadmeExamples.sendRecorded(request, cassette: cassette, archive: archive)
+            #expect(replayed.body == live.body)
+            #expect(server.receivedRequests.count == 1, "the second answer came from the cassette")
+            #expect(try HTTPArchive(contentsOf: archive).log.entries.count == 1)
+        }
     }
 
     @Test func sendGoesThroughTheInterceptorToARealServer() async throws {

@@ -25,6 +25,7 @@ struct ReadmeTies {
         ("Examples/ReadmeExamples", "the ReadmeExamples target, run by ReadmeExamplesTests"),
         ("Examples/APIReadmeExamples", "the APIReadmeExamples target, run by APIReadmeExamplesTests"),
         ("Examples/MyApp/Package.swift", "`swift package dump-package` in ReadmeManifestTests"),
+        ("Tests/CourierOpenAPITests", "the CourierOpenAPITests target, which sends through it to the loopback server"),
     ]
     /// Compiles and runs every `c` block against the loopback test server.
     static let cBlockRunner = "Tests/CAPITests/ReadmeCTests.swift"
