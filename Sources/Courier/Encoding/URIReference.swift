@@ -4,7 +4,7 @@
 /// normalizes: components keep their case and percent-encoding, and `%2E` is not a dot segment.
 /// Foundation's `URL` is not used because it rewrites some references and traps on others.
 /// Checking that a component is well formed is the caller's job (`BaseURL`, `Endpoint`).
-struct URIReference: Hashable, Sendable {
+package struct URIReference: Hashable, Sendable {
     /// The scheme without its `:`, as written; `nil` for a relative reference.
     var scheme: String?
     /// The authority without its `//`; `nil` when absent, `""` for `file:///x`.
@@ -128,8 +128,9 @@ struct URIReference: Hashable, Sendable {
         return basePath[...slash] + path
     }
 
-    /// Interprets and removes the `.` and `..` segments of a path (RFC 3986 §5.2.4).
-    static func removeDotSegments(_ path: String) -> String {
+    /// Interprets and removes the `.` and `..` segments of a path (RFC 3986 §5.2.4); also what
+    /// `courier` does to a URL's path unless `--path-as-is`.
+    package static func removeDotSegments(_ path: String) -> String {
         var input = Substring(path)
         var output = ""
         while !input.isEmpty {
