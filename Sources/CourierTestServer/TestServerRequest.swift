@@ -42,8 +42,14 @@ public struct TestServerRequest: Sendable {
     /// The query's `name=value` pairs in order, percent-decoded, with `+` read as a space
     /// (as HTML forms send it); a pair without `=` has the value `""`.
     public var queryItems: [(name: String, value: String)] {
-        guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&").map { pair in
+        Self.formPairs(query ?? "")
+    }
+
+    /// The `name=value` pairs of a query or an `application/x-www-form-urlencoded` body, in
+    /// order, percent-decoded with `+` as a space; a pair without `=` has the value `""`.
+    public static func formPairs(_ text: String) -> [(name: String, value: String)] {
+        guard !text.isEmpty else { return [] }
+        return text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (Self.decode(parts[0]), parts.count > 1 ? Self.decode(parts[1]) : "")
         }

@@ -39,7 +39,7 @@ struct HTTPBinEcho {
         let type = request.header("content-type") ?? ""
         let essence = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if essence == "application/x-www-form-urlencoded" {
-            form = TestServerRequest(method: "POST", target: "/?" + String(decoding: request.body, as: UTF8.self), headers: [], body: Data()).queryItems
+            form = TestServerRequest.formPairs(String(decoding: request.body, as: UTF8.self))
             data = ""
         } else if essence == "multipart/form-data", let boundary = MultipartFormParser.boundary(fromContentType: type) {
             for part in MultipartFormParser.parts(of: request.body, boundary: boundary) {
