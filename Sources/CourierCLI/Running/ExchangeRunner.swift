@@ -108,15 +108,18 @@ public struct ExchangeRunner: Sendable {
         var last: UInt8?
         for try await chunk in stream {
             pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[pending.startIndex..<newline]
-                pending.removeSubrange(...newline)
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(pending[start..<newline])
+                start = pending.index(after: newline)
                 guard !printer.isTerminal || !line.contains(0) else {
                     stream.discard()
-                    return write(printer.body(Data(line), contentType: contentType))
+                    return write(printer.body(line, contentType: contentType))
                 }
-                last = write(layOut(line: Data(line), contentType: contentType) + [UInt8(ascii: "\n")])
+                last = write(layOut(line: line, contentType: contentType) + [UInt8(ascii: "\n")])
             }
+            // The printed lines go once per chunk, not once per line.
+            pending.removeSubrange(..<start)
         }
         if !pending.isEmpty { last = write(layOut(line: pending, contentType: contentType)) }
         return last
