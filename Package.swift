@@ -68,7 +68,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // zlib, for `courier --compress` only: the core and the transports never deflate a body.
+        // zlib, for `courier --compress` and the test server's gzip routes: the core and the
+        // transports never deflate a body.
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
@@ -142,7 +143,9 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -399,6 +402,7 @@ let package = Package(
             name: "CAPITests",
             dependencies: [
                 "CCourier",
+                "Courier",
                 "CourierCAPI",
                 "TestProcesses",
                 "ReadmeBlocks",
@@ -417,7 +421,7 @@ let package = Package(
 // leaves out swift-syntax, the macro layer, the CLI and the fuzz targets, which those suites never run.
 if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     let needed: Set<String> = [
-        "Courier", "CCurl", "CourierCurl", "CourierAsyncHTTPClient", "CCourier", "CourierCAPI", "CourierCLibrary",
+        "Courier", "CCurl", "CZlib", "CourierCurl", "CourierAsyncHTTPClient", "CCourier", "CourierCAPI", "CourierCLibrary",
         "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
         "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",
     ]

@@ -150,7 +150,9 @@ typedef enum courier_code {
     /** The response's content type was not acceptable (raised by interceptors that validate). */
     COURIER_E_UNACCEPTABLE_CONTENT_TYPE = 20,
     /** A response body could not be decoded (raised by interceptors that decode). */
-    COURIER_E_DECODING = 21
+    COURIER_E_DECODING = 21,
+    /** Credentials were refused and could not be refreshed (the refresh failed or was rate-limited; ABI 1.1). */
+    COURIER_E_AUTHENTICATION = 22
 } courier_code;
 
 /** An error: a code, a message for people, and the pipeline stage it came from. */
@@ -217,7 +219,7 @@ typedef struct courier_request courier_request;
  * not a token or the URL has no scheme or host. Free with courier_request_free.
  */
 COURIER_API courier_code courier_request_new(const char *method, const char *url, courier_request **request,
-                                 courier_error **error);
+                                             courier_error **error);
 
 /**
  * Creates a request for `endpoint` resolved against `base_url` as the Swift builder's BaseURL and
@@ -227,11 +229,11 @@ COURIER_API courier_code courier_request_new(const char *method, const char *url
  * an endpoint starting with "/" replaces the whole path.
  */
 COURIER_API courier_code courier_request_new_endpoint(const char *method, const char *base_url, const char *endpoint,
-                                          courier_request **request, courier_error **error);
+                                                      courier_request **request, courier_error **error);
 
 /** Creates an independent copy of `request`, body and all. Free it with courier_request_free. */
 COURIER_API courier_code courier_request_clone(const courier_request *request, courier_request **clone,
-                                   courier_error **error);
+                                               courier_error **error);
 
 /** Frees a request. NULL is allowed. A request that is being sent may be freed: sends copy it. */
 COURIER_API courier_code courier_request_free(courier_request *request);
@@ -251,32 +253,32 @@ COURIER_API courier_code courier_request_set_url(courier_request *request, const
  * flag `name`.
  */
 COURIER_API courier_code courier_request_add_query(courier_request *request, const char *name, const char *value,
-                                       courier_error **error);
+                                                   courier_error **error);
 
 /**
  * Sets header `name` to `value`, replacing every existing line of that name. Names are
  * case-insensitive tokens; values may not contain CR, LF or NUL (COURIER_E_INVALID_REQUEST).
  */
 COURIER_API courier_code courier_request_set_header(courier_request *request, const char *name, const char *value,
-                                        courier_error **error);
+                                                    courier_error **error);
 
 /** Adds a line `name: value`, keeping existing lines of that name. */
 COURIER_API courier_code courier_request_add_header(courier_request *request, const char *name, const char *value,
-                                        courier_error **error);
+                                                    courier_error **error);
 
 /** Removes every line named `name`; COURIER_E_NOT_FOUND when there was none. */
 COURIER_API courier_code courier_request_remove_header(courier_request *request, const char *name, courier_error **error);
 
 /** Adds the cookie `name`=`value` to the request's Cookie header. */
 COURIER_API courier_code courier_request_add_cookie(courier_request *request, const char *name, const char *value,
-                                        courier_error **error);
+                                                    courier_error **error);
 
 /** Sets `Authorization: Bearer <token>`. */
 COURIER_API courier_code courier_request_set_bearer_auth(courier_request *request, const char *token, courier_error **error);
 
 /** Sets `Authorization: Basic <base64(username:password)>`; the username may not contain ':'. */
 COURIER_API courier_code courier_request_set_basic_auth(courier_request *request, const char *username, const char *password,
-                                            courier_error **error);
+                                                        courier_error **error);
 
 /** Sets how long the whole exchange may take, in milliseconds; 0 uses the client's timeout. */
 COURIER_API courier_code courier_request_set_timeout_ms(courier_request *request, int64_t milliseconds, courier_error **error);
@@ -288,11 +290,11 @@ COURIER_API courier_code courier_request_set_timeout_ms(courier_request *request
 
 /** Sends `length` bytes from `data` (copied). Default type: application/octet-stream. */
 COURIER_API courier_code courier_request_set_body_bytes(courier_request *request, const void *data, size_t length,
-                                            const char *content_type, courier_error **error);
+                                                        const char *content_type, courier_error **error);
 
 /** Sends the UTF-8 text `text`. Default type: text/plain; charset=utf-8. */
 COURIER_API courier_code courier_request_set_body_string(courier_request *request, const char *text,
-                                             const char *content_type, courier_error **error);
+                                                         const char *content_type, courier_error **error);
 
 /** Sends the JSON text `json`, which must parse as JSON (COURIER_E_ENCODING otherwise). Type: application/json. */
 COURIER_API courier_code courier_request_set_body_json(courier_request *request, const char *json, courier_error **error);
@@ -302,7 +304,7 @@ COURIER_API courier_code courier_request_set_body_json(courier_request *request,
  * replaces any other kind of body.
  */
 COURIER_API courier_code courier_request_add_form_field(courier_request *request, const char *name, const char *value,
-                                            courier_error **error);
+                                                        courier_error **error);
 
 /**
  * Streams the file at `path` as the body, read when the request is sent, with its length as
@@ -310,7 +312,7 @@ COURIER_API courier_code courier_request_add_form_field(courier_request *request
  * Default type: application/octet-stream.
  */
 COURIER_API courier_code courier_request_set_body_file(courier_request *request, const char *path, const char *content_type,
-                                           courier_error **error);
+                                                       courier_error **error);
 
 /*
  * Multipart bodies (multipart/form-data). Each call appends a part; the first replaces any other
@@ -319,23 +321,23 @@ COURIER_API courier_code courier_request_set_body_file(courier_request *request,
 
 /** Appends a text field part. */
 COURIER_API courier_code courier_request_add_multipart_field(courier_request *request, const char *name, const char *value,
-                                                 courier_error **error);
+                                                             courier_error **error);
 
 /**
  * Appends a part holding `length` bytes of `data` (copied), with an optional `filename` and a
  * `content_type` (default application/octet-stream).
  */
 COURIER_API courier_code courier_request_add_multipart_data(courier_request *request, const char *name, const char *filename,
-                                                const char *content_type, const void *data, size_t length,
-                                                courier_error **error);
+                                                            const char *content_type, const void *data, size_t length,
+                                                            courier_error **error);
 
 /**
  * Appends a part streamed from the file at `path`. `filename` defaults to the path's last
  * component and `content_type` to one guessed from its extension.
  */
 COURIER_API courier_code courier_request_add_multipart_file(courier_request *request, const char *name, const char *path,
-                                                const char *filename, const char *content_type,
-                                                courier_error **error);
+                                                            const char *filename, const char *content_type,
+                                                            courier_error **error);
 
 /**
  * Fills `buffer` with up to `capacity` bytes of a callback body. Returns how many bytes it
@@ -354,8 +356,8 @@ typedef int64_t (*courier_read_fn)(void *user_data, void *buffer, size_t capacit
  * every send of it are done with the callback. Default type: application/octet-stream.
  */
 COURIER_API courier_code courier_request_set_body_callback(courier_request *request, courier_read_fn read, void *user_data,
-                                               courier_destroy_fn destroy, int64_t length,
-                                               const char *content_type, courier_error **error);
+                                                           courier_destroy_fn destroy, int64_t length,
+                                                           const char *content_type, courier_error **error);
 
 /** The method, such as "GET". Borrowed. */
 COURIER_API courier_code courier_request_method(const courier_request *request, const char **method, courier_error **error);
@@ -368,14 +370,14 @@ COURIER_API courier_code courier_request_url(const courier_request *request, con
  * COURIER_E_NOT_FOUND when the request has no such header.
  */
 COURIER_API courier_code courier_request_header(const courier_request *request, const char *name, const char **value,
-                                    courier_error **error);
+                                                courier_error **error);
 
 /** How many header lines the request has. */
 COURIER_API courier_code courier_request_header_count(const courier_request *request, size_t *count, courier_error **error);
 
 /** The header line at `index`, from 0, in order. Borrowed. COURIER_E_NOT_FOUND past the end. */
 COURIER_API courier_code courier_request_header_at(const courier_request *request, size_t index, const char **name,
-                                       const char **value, courier_error **error);
+                                                   const char **value, courier_error **error);
 
 /**
  * The body's bytes, when they are in memory (bytes, text, JSON, form, multipart without files).
@@ -383,7 +385,7 @@ COURIER_API courier_code courier_request_header_at(const courier_request *reques
  * gives length 0. Bodies streamed from a file or a callback give COURIER_E_UNSUPPORTED.
  */
 COURIER_API courier_code courier_request_body(const courier_request *request, const void **data, size_t *length,
-                                  courier_error **error);
+                                              courier_error **error);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Responses                                                                                 */
@@ -409,39 +411,39 @@ COURIER_API courier_code courier_response_url(const courier_response *response, 
 
 /** The value of header `name`, lines joined with ", ". Borrowed. COURIER_E_NOT_FOUND when absent. */
 COURIER_API courier_code courier_response_header(const courier_response *response, const char *name, const char **value,
-                                     courier_error **error);
+                                                 courier_error **error);
 
 /** How many header lines the response has. */
 COURIER_API courier_code courier_response_header_count(const courier_response *response, size_t *count, courier_error **error);
 
 /** The header line at `index`, from 0. Borrowed. COURIER_E_NOT_FOUND past the end. */
 COURIER_API courier_code courier_response_header_at(const courier_response *response, size_t index, const char **name,
-                                        const char **value, courier_error **error);
+                                                    const char **value, courier_error **error);
 
 /**
  * The body. Borrowed; `*data` is followed by a NUL byte not counted in `*length`. Empty (length
  * 0) when the send streamed the body to an on_data callback.
  */
 COURIER_API courier_code courier_response_body(const courier_response *response, const void **data, size_t *length,
-                                   courier_error **error);
+                                               courier_error **error);
 
 /** Replaces the status. */
 COURIER_API courier_code courier_response_set_status(courier_response *response, int status, courier_error **error);
 
 /** Sets header `name` to `value`, replacing existing lines of that name; validated as for requests. */
 COURIER_API courier_code courier_response_set_header(courier_response *response, const char *name, const char *value,
-                                         courier_error **error);
+                                                     courier_error **error);
 
 /** Adds a header line, keeping existing lines of that name. */
 COURIER_API courier_code courier_response_add_header(courier_response *response, const char *name, const char *value,
-                                         courier_error **error);
+                                                     courier_error **error);
 
 /** Removes every line named `name`; COURIER_E_NOT_FOUND when there was none. */
 COURIER_API courier_code courier_response_remove_header(courier_response *response, const char *name, courier_error **error);
 
 /** Replaces the body with `length` bytes of `data` (copied). */
 COURIER_API courier_code courier_response_set_body(courier_response *response, const void *data, size_t length,
-                                       courier_error **error);
+                                                   courier_error **error);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Clients                                                                                   */
@@ -600,7 +602,7 @@ static inline void courier_client_options_init_sized_(courier_client_options *op
  * Free with courier_client_free.
  */
 COURIER_API courier_code courier_client_new(const courier_client_options *options, courier_client **client,
-                                courier_error **error);
+                                            courier_error **error);
 
 /**
  * Frees a client. Sends under way complete first, on either transport, each with the response or
@@ -638,7 +640,7 @@ typedef int (*courier_data_fn)(void *user_data, const void *data, size_t length)
  * Runs on the transport's I/O thread; it must return quickly and must not call Courier.
  */
 typedef void (*courier_progress_fn)(void *user_data, int64_t sent, int64_t send_total, int64_t received,
-                                    int64_t receive_total);
+              int64_t receive_total);
 
 /**
  * Receives the response head (status, headers, URL; an empty body) as soon as it arrives, before
@@ -694,12 +696,12 @@ static inline void courier_send_options_init_sized_(courier_send_options *option
  * COURIER_E_WOULD_BLOCK.
  */
 COURIER_API courier_code courier_client_send(courier_client *client, const courier_request *request,
-                                 courier_response **response, courier_error **error);
+                                             courier_response **response, courier_error **error);
 
 /** courier_client_send with per-send options (streaming body, progress); `options` may be NULL. */
 COURIER_API courier_code courier_client_send_with(courier_client *client, const courier_request *request,
-                                      const courier_send_options *options, courier_response **response,
-                                      courier_error **error);
+                                                  const courier_send_options *options, courier_response **response,
+                                                  courier_error **error);
 
 /** A send under way, returned by courier_client_send_async, to cancel or wait for it. */
 typedef struct courier_call courier_call;
@@ -719,8 +721,8 @@ typedef void (*courier_completion_fn)(void *user_data, courier_response *respons
  * nothing was started and `completion` never runs.
  */
 COURIER_API courier_code courier_client_send_async(courier_client *client, const courier_request *request,
-                                       const courier_send_options *options, courier_completion_fn completion,
-                                       void *user_data, courier_call **call, courier_error **error);
+                                                   const courier_send_options *options, courier_completion_fn completion,
+                                                   void *user_data, courier_call **call, courier_error **error);
 
 /**
  * Cancels the send: the transfer is aborted and the completion runs with COURIER_E_CANCELLED,
@@ -896,7 +898,7 @@ static inline void courier_interceptor_init_sized_(courier_interceptor *intercep
  * On failure nothing is registered and `destroy` is not called: `user_data` stays the caller's.
  */
 COURIER_API courier_code courier_client_add_interceptor(courier_client *client, const courier_interceptor *interceptor,
-                                            courier_error **error);
+                                                        courier_error **error);
 
 /**
  * Removes the interceptors named `name` from the client; COURIER_E_NOT_FOUND when none is.
@@ -943,7 +945,7 @@ COURIER_API courier_code courier_client_remove_interceptor(courier_client *clien
  * for a bad client. On failure nothing is added.
  */
 COURIER_API courier_code courier_client_add_builtin(courier_client *client, const char *kind, const char *config,
-                                        courier_error **error);
+                                                    courier_error **error);
 
 /*
  * The exchange functions below work only while the callback that received `exchange` runs (from
@@ -956,14 +958,14 @@ COURIER_API courier_code courier_client_add_builtin(courier_client *client, cons
  * around (before courier_exchange_proceed). Borrowed: do not free it.
  */
 COURIER_API courier_code courier_exchange_request(courier_exchange *exchange, courier_request **request,
-                                      courier_error **error);
+                                                  courier_error **error);
 
 /**
  * The response of this pass, editable; COURIER_E_NOT_FOUND before there is one (in on_request,
  * or in around before courier_exchange_proceed succeeded). Borrowed: do not free it.
  */
 COURIER_API courier_code courier_exchange_response(courier_exchange *exchange, courier_response **response,
-                                       courier_error **error);
+                                                   courier_error **error);
 
 /**
  * Sets the response to answer with when the callback returns COURIER_ACTION_RESPOND. Takes
@@ -972,7 +974,7 @@ COURIER_API courier_code courier_exchange_response(courier_exchange *exchange, c
  * passed too; it stays borrowed.
  */
 COURIER_API courier_code courier_exchange_respond(courier_exchange *exchange, courier_response *response,
-                                      courier_error **error);
+                                                  courier_error **error);
 
 /**
  * Sets the error to fail with when the callback returns COURIER_ACTION_FAIL. `message` is copied.
@@ -980,7 +982,7 @@ COURIER_API courier_code courier_exchange_respond(courier_exchange *exchange, co
  * courier_error_status gives its status.
  */
 COURIER_API courier_code courier_exchange_fail(courier_exchange *exchange, courier_code code, const char *message,
-                                   courier_error **error);
+                                               courier_error **error);
 
 /**
  * From `around` only: sends the current request through the rest of the chain and blocks until
@@ -999,7 +1001,7 @@ COURIER_API courier_code courier_exchange_attempt(const courier_exchange *exchan
 
 /** The identifier of this send, shared by all its passes. Borrowed for the callback's duration. */
 COURIER_API courier_code courier_exchange_request_id(const courier_exchange *exchange, const char **request_id,
-                                         courier_error **error);
+                                                     courier_error **error);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Plugins                                                                                   */
@@ -1021,7 +1023,7 @@ typedef struct courier_plugin courier_plugin;
  * with courier_plugin_free.
  */
 COURIER_API courier_code courier_plugin_load(courier_client *client, const char *path, const char *config,
-                                 courier_plugin **plugin, courier_error **error);
+                                             courier_plugin **plugin, courier_error **error);
 
 /**
  * Removes the plugin's interceptors from its client. The shared object stays mapped (Courier

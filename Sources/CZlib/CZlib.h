@@ -1,2 +1,2 @@
-// zlib for the command-line tool's --compress: Foundation on Linux has no compression API.
+// zlib for the command-line tool's --compress and the test server's /gzip: Foundation on Linux has no compression API.
 #include <zlib.h>

@@ -98,15 +98,14 @@ struct CAPIArtifacts: Sendable {
     /// allocator, so a C caller's over-read, use after free or leak is reported.
     static let sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 
-    /// Compiles Tests/CAPITests/c/`name`.c (plus `extraSources`) into an executable linked with
-    /// libcourier; `sanitized` adds ``sanitizers`` and names it `name-sanitized`; `headers` is the
-    /// directory of the courier.h to build against (an older ABI's), the current one by default.
-    func compileTest(_ name: String, extraSources: [String] = [], extraFlags: [String] = [],
-                     sanitized: Bool = false, headers: String? = nil) async throws -> URL {
+    /// Compiles Tests/CAPITests/c/`name`.c into an executable linked with libcourier; `sanitized`
+    /// adds ``sanitizers`` and names it `name-sanitized`; `headers` is the directory of the
+    /// courier.h to build against (an older ABI's), the current one by default.
+    func compileTest(_ name: String, sanitized: Bool = false, headers: String? = nil) async throws -> URL {
         let output = work.appendingPathComponent("bin").appendingPathComponent(sanitized ? "\(name)-sanitized" : name)
         try await require(ProcessRunner.run(
-            ["cc"] + Self.strictC + (sanitized ? Self.sanitizers : []) + ["-I\(headers ?? include)"] + extraFlags
-                + ["-o", output.path, cSources.appendingPathComponent("\(name).c").path] + extraSources + linkFlags))
+            ["cc"] + Self.strictC + (sanitized ? Self.sanitizers : []) + ["-I\(headers ?? include)"]
+                + ["-o", output.path, cSources.appendingPathComponent("\(name).c").path] + linkFlags))
         return output
     }
 

@@ -46,7 +46,8 @@ struct CurlStreamingTests {
         await transport.shutdown()
     }
 
-    @Test func aSmallBodyThatEndsWithItsHeadAndALargeStreamedOneBothArriveIntact() async throws {
+    /// A body that ends in its head's round reaches `send` whole, with no stream behind it; a large one streams.
+    @Test func aSmallBodyThatEndsWithItsHeadArrivesWholeAndALargeOneStreams() async throws {
         let server = try RawServer { connection, _ in
             // Head and body in one write, so curl reads them, and sees the end, in one round.
             while connection.readRequestHead() {
@@ -59,8 +60,10 @@ struct CurlStreamingTests {
         let transport = CurlTransport()
         do {
             let small = try await transport.send(Request(url: server.url("/small")), context: TransportContext())
+            #expect(small.bodyStream?.arrivedWhole == true)
             #expect(try await small.collectingBody(upTo: .max).body == Data("hello".utf8))
             let streamed = try await transport.send(Request(url: large.url("/bytes")), context: TransportContext())
+            #expect(streamed.bodyStream?.arrivedWhole == false)
             #expect(try await streamed.collectingBody(upTo: .max).body.count == 4_000_000)
         }
         await transport.shutdown()

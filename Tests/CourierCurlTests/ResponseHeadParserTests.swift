@@ -28,6 +28,17 @@ struct ResponseHeadParserTests {
         #expect(result?.fields.map { "\($0.name.rawName)=\($0.value)" } == ["B=2", "a=1", "B=3"])
     }
 
+    /// Common names take a prepared `HTTPField.Name`, but only when spelled exactly as prepared:
+    /// every name keeps the casing the server sent, and compares equal to the standard name.
+    @Test(arguments: ["Content-Type", "content-type", "CONTENT-TYPE", "Content-type"])
+    func aCommonNameKeepsTheSpellingItArrivedIn(spelling: String) {
+        let result = head(parse(["HTTP/1.1 200 OK\r\n", "\(spelling): text/plain\r\n", "Date: today\r\n",
+                                 "x-custom: 1\r\n", "\r\n"]))
+        #expect(result?.fields.map(\.name.rawName) == [spelling, "Date", "x-custom"])
+        #expect(result?.fields[.contentType] == "text/plain")
+        #expect(result?.fields[.date] == "today")
+    }
+
     @Test func interimResponsesAreSkipped() {
         let result = head(parse(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </a>\r\n", "\r\n",
                                  "HTTP/1.1 200 OK\r\n", "X: y\r\n", "\r\n"]))

@@ -118,7 +118,7 @@ struct CurlCommandTests {
     @Test func expectIsSwitchedOffOnlyForABodySomeCurlAsksToContinueBefore() throws {
         let url = try #require(URL(string: "https://api.example.com/upload"))
         func command(_ body: RequestBody) -> String { Request(method: .post, url: url, body: body).curlCommand }
-        let limit = CurlCommand.largestBodyWithoutExpect
+        let limit = CurlCommandLine.largestBodyWithoutExpect
         #expect(limit == 1024)
         #expect(!command(.string(String(repeating: "a", count: limit))).contains("-H 'Expect:'"))
         #expect(command(.string(String(repeating: "a", count: limit + 1))).contains("\n  -H 'Expect:' \\\n"))
@@ -128,7 +128,7 @@ struct CurlCommandTests {
         #expect(command(smallFile).contains("\n  -H 'Expect:' \\\n"), "a file may have grown by the time the command runs")
     }
 
-    @Test(arguments: [CurlCommand.largestBodyWithoutExpect, CurlCommand.largestBodyWithoutExpect + 1])
+    @Test(arguments: [CurlCommandLine.largestBodyWithoutExpect, CurlCommandLine.largestBodyWithoutExpect + 1])
     func aBodyAroundTheOneKibibyteThresholdReachesTheServerWithoutExpect(bodyLength: Int) async throws {
         try await withTestServer { server in
             let request = try EndToEndCase.request(server.baseURL.absoluteString + "/echo/expect") {
@@ -177,7 +177,7 @@ struct CurlCommandTests {
     }
 
     @Test func textTooLongForOneArgumentIsPipedFromPrintf() throws {
-        let text = String(repeating: "a", count: CurlCommand.maximumArgumentLength + 1)
+        let text = String(repeating: "a", count: CurlCommandLine.maximumArgumentLength + 1)
         let request = Request(method: .post, url: try #require(URL(string: "https://api.example.com/long")),
                               body: .string(text))
         #expect(request.curlCommand.hasPrefix("printf '\(text)' | curl 'https://api.example.com/long' \\\n"))

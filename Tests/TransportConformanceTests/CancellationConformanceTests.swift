@@ -2,6 +2,7 @@ import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
+import Synchronization
 import Testing
 
 @Suite("Transport conformance: cancellation, timeouts and streaming", .timeLimit(.minutes(1)))
@@ -98,8 +99,6 @@ struct CancellationConformanceTests {
         #expect(downloaded.largest > 500_000)
     }
 }
-
-import Synchronization
 
 /// The largest progress figure a callback reported.
 final class ProgressRecord: Sendable {

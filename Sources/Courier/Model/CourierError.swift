@@ -50,45 +50,55 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
 extension CourierError {
     /// The kind of a `CourierError`. A struct rather than an enum so new codes are not a breaking change.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
+        /// The closed set behind the open-looking struct, so code inside the package (the C
+        /// mapping) switches over every code and a new one fails to compile until it is mapped.
+        package enum Kind: String, CaseIterable, Sendable {
+            case invalidRequest, encodingFailed, bodyNotReplayable, cannotConnect, timedOut, cancelled
+            case insecureConnection, invalidResponse, unacceptableStatus, unacceptableContentType
+            case decodingFailed, limitExceeded, tooManyRedirects, authenticationFailed, interceptorFailed
+            case pluginFailed, unknown
+        }
+
+        /// Which code this is.
+        package let kind: Kind
+        package init(_ kind: Kind) { self.kind = kind }
+        public var description: String { kind.rawValue }
 
         /// The request could not be built: bad URL, header, body, or option.
-        public static let invalidRequest = Code("invalidRequest")
+        public static let invalidRequest = Code(.invalidRequest)
         /// A body could not be encoded (JSON, form, multipart, or an unreadable file).
-        public static let encodingFailed = Code("encodingFailed")
+        public static let encodingFailed = Code(.encodingFailed)
         /// The body cannot be sent again (a one-shot stream already consumed).
-        public static let bodyNotReplayable = Code("bodyNotReplayable")
+        public static let bodyNotReplayable = Code(.bodyNotReplayable)
         /// No connection could be made to the server.
-        public static let cannotConnect = Code("cannotConnect")
+        public static let cannotConnect = Code(.cannotConnect)
         /// A connect or total deadline passed.
-        public static let timedOut = Code("timedOut")
+        public static let timedOut = Code(.timedOut)
         /// The request was cancelled (task cancellation or an explicit cancel).
-        public static let cancelled = Code("cancelled")
+        public static let cancelled = Code(.cancelled)
         /// TLS failed or was refused (bad certificate, plain HTTP where HTTPS is required).
-        public static let insecureConnection = Code("insecureConnection")
+        public static let insecureConnection = Code(.insecureConnection)
         /// The server's reply was not valid HTTP, or broke off mid-message.
-        public static let invalidResponse = Code("invalidResponse")
+        public static let invalidResponse = Code(.invalidResponse)
         /// The response status was not one the caller accepts.
-        public static let unacceptableStatus = Code("unacceptableStatus")
+        public static let unacceptableStatus = Code(.unacceptableStatus)
         /// The response content type was not one the caller accepts.
-        public static let unacceptableContentType = Code("unacceptableContentType")
+        public static let unacceptableContentType = Code(.unacceptableContentType)
         /// The response body could not be decoded into the requested type.
-        public static let decodingFailed = Code("decodingFailed")
+        public static let decodingFailed = Code(.decodingFailed)
         /// A configured bound (header size, body size, redirects, decompression ratio) was exceeded.
-        public static let limitExceeded = Code("limitExceeded")
+        public static let limitExceeded = Code(.limitExceeded)
         /// Too many redirects were followed, or a redirect loop was found.
-        public static let tooManyRedirects = Code("tooManyRedirects")
+        public static let tooManyRedirects = Code(.tooManyRedirects)
         /// Credentials were refused and could not be refreshed (the refresh failed or was rate-limited).
-        public static let authenticationFailed = Code("authenticationFailed")
+        public static let authenticationFailed = Code(.authenticationFailed)
         /// An interceptor failed; `source` names it.
-        public static let interceptorFailed = Code("interceptorFailed")
+        public static let interceptorFailed = Code(.interceptorFailed)
         /// An interceptor plugin could not be loaded: a missing file or symbol, another ABI, or a failed init.
-        public static let pluginFailed = Code("pluginFailed")
+        public static let pluginFailed = Code(.pluginFailed)
         /// None of the above: an error that was not Courier's, seen where a `CourierError` must be given
         /// (`Client.load(_:)`); its `underlying` is the original.
-        public static let unknown = Code("unknown")
+        public static let unknown = Code(.unknown)
     }
 }
 

@@ -23,7 +23,11 @@ public struct RequestOptions: Sendable {
 
     /// The value for `key`, or the key's default when it was never set.
     public subscript<Key: RequestOptionKey>(_ key: Key.Type) -> Key.Value {
-        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        get {
+            // No hashing or dynamic cast for an option never set, which every send asks about.
+            guard !values.isEmpty, let value = values[ObjectIdentifier(key)] else { return Key.defaultValue }
+            return value as? Key.Value ?? Key.defaultValue
+        }
         set { values[ObjectIdentifier(key)] = newValue }
     }
 

@@ -1,3 +1,5 @@
+public import Logging
+
 /// A stage of the request pipeline, wrapped around everything after it.
 ///
 /// An interceptor receives the request and `next`, the rest of the chain. It may:
@@ -119,5 +121,3 @@ public struct ClosureInterceptor: Interceptor {
         try await body(request, context, next)
     }
 }
-
-public import Logging

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// How the client follows redirects; applied the same way whatever the transport.
@@ -88,5 +89,3 @@ enum RedirectFollower {
         return origin(a) == origin(b)
     }
 }
-
-import Foundation

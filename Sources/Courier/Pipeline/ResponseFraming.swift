@@ -12,7 +12,7 @@ extension HTTPFields {
         switch contentLengthShape {
         case .absent:
             return nil
-        case .single(let length) where self[.transferEncoding] == nil && Self.isDecimal(length):
+        case .single(let length) where !contains(.transferEncoding) && Self.isDecimal(length):
             return nil
         case .single, .several:
             break

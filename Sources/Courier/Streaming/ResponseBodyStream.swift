@@ -17,20 +17,22 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
 
     /// The body length announced by the server (`Content-Length`), when known.
     public let expectedLength: Int64?
-    private let source: Source
+    // Where the chunks come from; exactly one is set: a producer still writing, a body that was
+    // complete before anyone read it (a small response that arrived with its head, read without
+    // locks or waiting), or another stream read through a `ResponseBodyObserver`.
+    // Three optionals rather than one enum with three class payloads: such an enum keeps its
+    // case in the reference's spare bits, a pointer valgrind cannot follow, and valgrind reported
+    // a complete body held that way as definitely lost in the C programs.
+    private let live: ConsumerHandle?
+    private let complete: CompleteBody?
+    private let observedBody: ObservedBody?
 
-    /// Where the chunks come from: a producer still writing, or a body that was complete before
-    /// anyone read it (a small response that arrived with its head), read without locks or waiting.
-    private enum Source: Sendable {
-        case live(ConsumerHandle)
-        case complete(CompleteBody)
-        /// Another stream, read through a `ResponseBodyObserver` that sees each chunk as it passes.
-        case observed(ObservedBody)
-    }
-
-    private init(expectedLength: Int64?, storage: Storage) {
+    private init(expectedLength: Int64?, live: ConsumerHandle? = nil, complete: CompleteBody? = nil,
+                 observedBody: ObservedBody? = nil) {
         self.expectedLength = expectedLength
-        self.source = .live(ConsumerHandle(storage: storage))
+        self.live = live
+        self.complete = complete
+        self.observedBody = observedBody
     }
 
     /// Creates a stream and the writer that feeds it.
@@ -50,24 +52,25 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     ) -> (stream: ResponseBodyStream, writer: Writer) {
         let storage = Storage(buffer: ResponseBodyBuffer(highWatermark: highWatermark, lowWatermark: lowWatermark),
                               onResume: onResume, onAbort: onAbort)
-        return (ResponseBodyStream(expectedLength: expectedLength, storage: storage), Writer(storage: storage))
+        return (ResponseBodyStream(expectedLength: expectedLength, live: ConsumerHandle(storage: storage)),
+                Writer(storage: storage))
     }
 
     /// A complete body of known bytes: for transports whose whole response arrived with its head,
     /// mock transports, and interceptors that answer on their own. It is read once, like any body,
     /// without locks or suspension.
     public init(_ data: Data) {
-        expectedLength = Int64(data.count)
-        source = .complete(CompleteBody(data: data))
+        self.init(expectedLength: Int64(data.count), complete: CompleteBody(data: data))
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        switch source {
-        case .live(let handle): AsyncIterator(reader: Reader(handle: handle))
-        case .complete(let body): AsyncIterator(complete: body)
-        case .observed(let body): AsyncIterator(observed: ObservedReader(body: body))
-        }
+        if let live { return AsyncIterator(reader: Reader(handle: live)) }
+        if let observedBody { return AsyncIterator(observed: ObservedReader(body: observedBody)) }
+        return AsyncIterator(complete: complete ?? CompleteBody(data: Data()))
     }
+
+    /// Whether the whole body was there before anyone read it: no producer, no locks, no waiting.
+    package var arrivedWhole: Bool { complete != nil }
 
     /// This body, read through `observer`: each chunk is shown to it as the reader takes it, and
     /// the end (or the failure, or the reader giving up) is reported once.
@@ -75,12 +78,7 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     /// Nothing is buffered or delayed: the reader still pulls from the original stream, with its
     /// backpressure, and dropping the observed stream aborts the transfer as before.
     package func observed(by observer: any ResponseBodyObserver) -> ResponseBodyStream {
-        ResponseBodyStream(expectedLength: expectedLength, source: .observed(ObservedBody(inner: self, observer: observer)))
-    }
-
-    private init(expectedLength: Int64?, source: Source) {
-        self.expectedLength = expectedLength
-        self.source = source
+        ResponseBodyStream(expectedLength: expectedLength, observedBody: ObservedBody(inner: self, observer: observer))
     }
 
     /// Gives up on the body: the transfer is aborted unless it already ended.
@@ -88,12 +86,12 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     /// Call it for a response you will not read, such as a failed attempt before a retry; dropping
     /// every copy of the response does the same, later.
     public func discard() {
-        if case .observed(let body) = source {
+        if let body = observedBody {
             body.inner.discard()
             body.end(with: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
             return
         }
-        guard case .live(let handle) = source else { return }
+        guard let handle = live else { return }
         handle.storage.abandon(error: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
     }
 
@@ -101,7 +99,7 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     ///
     /// - Throws: `limitExceeded` past `limit` bytes (the transfer is then aborted), or the error the body ended with.
     public func collect(upTo limit: Int64) async throws -> Data {
-        if case .complete(let body) = source {
+        if let body = complete {
             let data = try body.claim()
             guard Int64(data.count) <= limit else { throw Self.tooLarge(limit) }
             return data

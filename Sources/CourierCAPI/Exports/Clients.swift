@@ -23,16 +23,16 @@ public func courier_client_options_init(_ options: UnsafeMutablePointer<courier_
 public func courier_client_new(_ options: UnsafePointer<courier_client_options>?,
                                _ client: UnsafeMutablePointer<OpaquePointer?>?,
                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        guard let client else { throw CAPIFailure.invalidArgument("client is NULL", in: #function) }
+    reporting(error) {
+        guard let client else { throw CAPIFailure.invalidArgument("client is NULL") }
         var settings = courier_client_options()
         courier_client_options_init(&settings)
         if let options {
             settings = try ExtensibleStruct.read(options, over: settings,
                                                  firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions,
-                                                 name: "courier_client_options", in: #function)
+                                                 name: "courier_client_options")
         }
-        client.pointee = try register(ClientOptions(settings).makeClient(), in: #function)
+        client.pointee = try register(ClientOptions(settings).makeClient())
     }
 }
 
@@ -46,27 +46,27 @@ public func courier_client_free(_ client: OpaquePointer?) -> courier_code {
 
 @c @implementation
 public func courier_client_save_cookies(_ client: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        try clientBox(client, in: #function).saveCookies(in: #function)
+    reporting(error) {
+        try clientBox(client).saveCookies()
     }
 }
 
 @c @implementation
 public func courier_client_completion_fd(_ client: OpaquePointer?, _ fd: UnsafeMutablePointer<Int32>?,
                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let queue = try completionQueue(of: clientBox(client, in: #function), in: #function)
-        try CInput.store(queue.fileDescriptor, into: fd, "fd", in: #function)
+    reporting(error) {
+        let queue = try completionQueue(of: clientBox(client))
+        try CInput.store(queue.fileDescriptor, into: fd, "fd")
     }
 }
 
 @c @implementation
 public func courier_client_run_completions(_ client: OpaquePointer?, _ ran: UnsafeMutablePointer<Int>?,
                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let queue = try completionQueue(of: clientBox(client, in: #function), in: #function)
+    reporting(error) {
+        let queue = try completionQueue(of: clientBox(client))
         guard !ThreadRole.isInsideCallback else {
-            throw CAPIFailure(COURIER_E_WOULD_BLOCK, "\(#function): completions cannot be run from inside a Courier callback")
+            throw CAPIFailure(COURIER_E_WOULD_BLOCK, detail: "completions cannot be run from inside a Courier callback")
         }
         let count = queue.runWaiting()
         ran?.pointee = count
@@ -74,7 +74,7 @@ public func courier_client_run_completions(_ client: OpaquePointer?, _ ran: Unsa
 }
 
 /// The client's completion queue, or a failure saying it was made without one.
-private func completionQueue(of box: ClientBox, in function: StaticString) throws -> CompletionQueue {
+private func completionQueue(of box: ClientBox, in function: StaticString = #function) throws -> CompletionQueue {
     guard let queue = box.completionQueue else {
         throw CAPIFailure.invalidArgument("the client was not created with queue_completions = 1", in: function)
     }
@@ -82,9 +82,9 @@ private func completionQueue(of box: ClientBox, in function: StaticString) throw
 }
 
 /// Looks up a client handle or fails naming the function.
-func clientBox(_ handle: OpaquePointer?, in function: StaticString) throws -> ClientBox {
+func clientBox(_ handle: OpaquePointer?, in function: StaticString = #function) throws -> ClientBox {
     guard let box = HandleRegistry.shared.object(handle, as: ClientBox.self) else {
-        throw CAPIFailure.invalidHandle("client", in: "\(function)")
+        throw CAPIFailure.invalidHandle("client", in: function)
     }
     return box
 }

@@ -31,6 +31,7 @@ private func description(of code: courier_code) -> StaticString {
     case COURIER_E_INTERNAL: "internal error"
     case COURIER_E_UNACCEPTABLE_CONTENT_TYPE: "unacceptable content type"
     case COURIER_E_DECODING: "decoding failed"
+    case COURIER_E_AUTHENTICATION: "authentication failed"
     default: "unknown error code"
     }
 }

@@ -5,18 +5,18 @@ import Courier
 public func courier_plugin_load(_ client: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ config: UnsafePointer<CChar>?,
                                 _ plugin: UnsafeMutablePointer<OpaquePointer?>?,
                                 _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try clientBox(client, in: #function)
-        let path = try CInput.string(path, "path", in: #function)
-        let config = try CInput.optionalString(config, "config", in: #function)
+    reporting(error) {
+        let box = try clientBox(client)
+        let path = try CInput.string(path, "path")
+        let config = try CInput.optionalString(config, "config")
         guard !ThreadRole.isInsideCallback else {
-            throw CAPIFailure(COURIER_E_WOULD_BLOCK, "\(#function): loading a plugin from inside a Courier callback is refused")
+            throw CAPIFailure(COURIER_E_WOULD_BLOCK, detail: "loading a plugin from inside a Courier callback is refused")
         }
         let loaded = try PluginLoader.load(path: path, config: config, defaultTimeout: box.timeout)
         box.append(loaded.interceptors)
         if let plugin {
             do {
-                plugin.pointee = try register(PluginBox(plugin: loaded, client: box), in: #function)
+                plugin.pointee = try register(PluginBox(plugin: loaded, client: box))
             } catch {
                 let mine = loaded.interceptors.map { ObjectIdentifier($0 as AnyObject) }
                 box.removeInterceptors(where: { mine.contains(ObjectIdentifier($0 as AnyObject)) })
@@ -28,12 +28,12 @@ public func courier_plugin_load(_ client: OpaquePointer?, _ path: UnsafePointer<
 
 @c @implementation
 public func courier_plugin_unload(_ plugin: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
+    reporting(error) {
         guard let box = HandleRegistry.shared.object(plugin, as: PluginBox.self) else {
-            throw CAPIFailure.invalidHandle("plugin", in: #function)
+            throw CAPIFailure.invalidHandle("plugin")
         }
         guard box.unload() else {
-            throw CAPIFailure(COURIER_E_NOT_FOUND, "\(#function): plugin \(box.plugin.name) is not registered on a live client")
+            throw CAPIFailure(COURIER_E_NOT_FOUND, detail: "plugin \(box.plugin.name) is not registered on a live client")
         }
     }
 }
@@ -41,11 +41,11 @@ public func courier_plugin_unload(_ plugin: OpaquePointer?, _ error: UnsafeMutab
 @c @implementation
 public func courier_plugin_name(_ plugin: OpaquePointer?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                 _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
+    reporting(error) {
         guard let box = HandleRegistry.shared.object(plugin, as: PluginBox.self) else {
-            throw CAPIFailure.invalidHandle("plugin", in: #function)
+            throw CAPIFailure.invalidHandle("plugin")
         }
-        guard let name else { throw CAPIFailure.invalidArgument("name is NULL", in: #function) }
+        guard let name else { throw CAPIFailure.invalidArgument("name is NULL") }
         name.pointee = box.borrowed.withLock { $0.cString("name", box.plugin.name) }
     }
 }
@@ -53,11 +53,11 @@ public func courier_plugin_name(_ plugin: OpaquePointer?, _ name: UnsafeMutableP
 @c @implementation
 public func courier_plugin_version(_ plugin: OpaquePointer?, _ version: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                    _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
+    reporting(error) {
         guard let box = HandleRegistry.shared.object(plugin, as: PluginBox.self) else {
-            throw CAPIFailure.invalidHandle("plugin", in: #function)
+            throw CAPIFailure.invalidHandle("plugin")
         }
-        guard let version else { throw CAPIFailure.invalidArgument("version is NULL", in: #function) }
+        guard let version else { throw CAPIFailure.invalidArgument("version is NULL") }
         version.pointee = box.borrowed.withLock { $0.cString("version", box.plugin.version) }
     }
 }

@@ -6,10 +6,10 @@ import Foundation
 public func courier_request_set_body_bytes(_ request: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
                                            _ contentType: UnsafePointer<CChar>?,
                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let bytes = try CInput.bytes(data, length, "data", in: #function)
-        let type = try mediaType(contentType, default: .octetStream, in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let bytes = try CInput.bytes(data, length, "data")
+        let type = try mediaType(contentType, default: .octetStream)
         try box.edit { state in try RequestBox.setBody(.data(bytes, type: type), on: &state) }
     }
 }
@@ -18,10 +18,10 @@ public func courier_request_set_body_bytes(_ request: OpaquePointer?, _ data: Un
 public func courier_request_set_body_string(_ request: OpaquePointer?, _ text: UnsafePointer<CChar>?,
                                             _ contentType: UnsafePointer<CChar>?,
                                             _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let text = try CInput.string(text, "text", in: #function)
-        let type = try mediaType(contentType, default: MIMEType.plainText.charset("utf-8"), in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let text = try CInput.string(text, "text")
+        let type = try mediaType(contentType, default: MIMEType.plainText.charset("utf-8"))
         try box.edit { state in try RequestBox.setBody(.string(text, type: type), on: &state) }
     }
 }
@@ -29,13 +29,13 @@ public func courier_request_set_body_string(_ request: OpaquePointer?, _ text: U
 @c @implementation
 public func courier_request_set_body_json(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?,
                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let json = try CInput.string(json, "json", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let json = try CInput.string(json, "json")
         do {
             _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
         } catch {
-            throw CAPIFailure(COURIER_E_ENCODING, "\(#function): json is not valid JSON text")
+            throw CAPIFailure(COURIER_E_ENCODING, detail: "json is not valid JSON text")
         }
         try box.edit { state in try RequestBox.setBody(.json(text: json), on: &state) }
     }
@@ -45,10 +45,10 @@ public func courier_request_set_body_json(_ request: OpaquePointer?, _ json: Uns
 public func courier_request_add_form_field(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                            _ value: UnsafePointer<CChar>?,
                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.string(value, "value", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let name = try CInput.string(name, "name")
+        let value = try CInput.string(value, "value")
         try box.edit { state in
             let items = (state.formItems ?? []) + [URLQueryItem(name: name, value: value)]
             try RequestBox.setBody(.urlEncoded(items), on: &state)
@@ -61,10 +61,10 @@ public func courier_request_add_form_field(_ request: OpaquePointer?, _ name: Un
 public func courier_request_set_body_file(_ request: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                                           _ contentType: UnsafePointer<CChar>?,
                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let path = try readableFile(path, in: #function)
-        let type = try mediaType(contentType, default: .octetStream, in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let path = try readableFile(path)
+        let type = try mediaType(contentType, default: .octetStream)
         try box.edit { state in try RequestBox.setBody(.file(URL(fileURLWithPath: path), type: type), on: &state) }
     }
 }
@@ -73,10 +73,10 @@ public func courier_request_set_body_file(_ request: OpaquePointer?, _ path: Uns
 public func courier_request_add_multipart_field(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                                 _ value: UnsafePointer<CChar>?,
                                                 _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.string(value, "value", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let name = try CInput.string(name, "name")
+        let value = try CInput.string(value, "value")
         try box.edit { state in try addPart(.field(name: name, value: value), to: &state) }
     }
 }
@@ -87,12 +87,12 @@ public func courier_request_add_multipart_data(_ request: OpaquePointer?, _ name
                                                _ contentType: UnsafePointer<CChar>?, _ data: UnsafeRawPointer?,
                                                _ length: Int,
                                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let filename = try CInput.optionalString(filename, "filename", in: #function)
-        let type = try mediaType(contentType, default: .octetStream, in: #function)
-        let bytes = try CInput.bytes(data, length, "data", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let name = try CInput.string(name, "name")
+        let filename = try CInput.optionalString(filename, "filename")
+        let type = try mediaType(contentType, default: .octetStream)
+        let bytes = try CInput.bytes(data, length, "data")
         try box.edit { state in
             try addPart(.data(name: name, filename: filename, data: bytes, type: type), to: &state)
         }
@@ -104,12 +104,12 @@ public func courier_request_add_multipart_file(_ request: OpaquePointer?, _ name
                                                _ path: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
                                                _ contentType: UnsafePointer<CChar>?,
                                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let path = try readableFile(path, in: #function)
-        let filename = try CInput.optionalString(filename, "filename", in: #function)
-        let type = try contentType.map { _ in try mediaType(contentType, default: .octetStream, in: #function) }
+    reporting(error) {
+        let box = try requestBox(request)
+        let name = try CInput.string(name, "name")
+        let path = try readableFile(path)
+        let filename = try CInput.optionalString(filename, "filename")
+        let type = try contentType.map { _ in try mediaType(contentType, default: .octetStream) }
         try box.edit { state in
             try addPart(.file(name: name, fileURL: URL(fileURLWithPath: path), filename: filename, type: type), to: &state)
         }
@@ -121,11 +121,11 @@ public func courier_request_set_body_callback(_ request: OpaquePointer?, _ read:
                                               _ userData: UnsafeMutableRawPointer?, _ destroy: courier_destroy_fn?,
                                               _ length: Int64, _ contentType: UnsafePointer<CChar>?,
                                               _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        guard let read else { throw CAPIFailure.invalidArgument("read is NULL", in: #function) }
-        guard length >= -1 else { throw CAPIFailure.invalidArgument("length is below -1", in: #function) }
-        let type = try mediaType(contentType, default: .octetStream, in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        guard let read else { throw CAPIFailure.invalidArgument("read is NULL") }
+        guard length >= -1 else { throw CAPIFailure.invalidArgument("length is below -1") }
+        let type = try mediaType(contentType, default: .octetStream)
         let source = CallbackBodySource(read: read, userData: userData, destroy: destroy, length: length >= 0 ? length : nil)
         try box.edit { state in
             try RequestBox.setBody(.stream(source.chunks(), length: source.length, type: type), on: &state)
@@ -142,19 +142,19 @@ private func addPart(_ part: MultipartPart, to state: inout RequestBox.State) th
 
 /// A media type C passed, or `fallback` for NULL; control characters are refused.
 private func mediaType(_ pointer: UnsafePointer<CChar>?, default fallback: MIMEType,
-                       in function: StaticString) throws -> MIMEType {
+                       in function: StaticString = #function) throws -> MIMEType {
     guard let value = try CInput.optionalString(pointer, "content_type", in: function) else { return fallback }
     return MIMEType(rawValue: try CInput.headerValue(value, "content_type", in: function))
 }
 
 /// A path C passed that names a readable regular file now.
-private func readableFile(_ pointer: UnsafePointer<CChar>?, in function: StaticString) throws -> String {
+private func readableFile(_ pointer: UnsafePointer<CChar>?, in function: StaticString = #function) throws -> String {
     let path = try CInput.string(pointer, "path", in: function)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
           FileManager.default.isReadableFile(atPath: path)
     else {
-        throw CAPIFailure(COURIER_E_ENCODING, "\(function): \(path) is not a readable file")
+        throw CAPIFailure(COURIER_E_ENCODING, in: function, detail: "\(path) is not a readable file")
     }
     return path
 }

@@ -7,15 +7,15 @@ import HTTPTypes
 public func courier_request_new(_ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
                                 _ request: UnsafeMutablePointer<OpaquePointer?>?,
                                 _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let method = try CInput.string(method, "method", in: #function)
-        let url = try CInput.string(url, "url", in: #function)
-        guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
+    reporting(error) {
+        let method = try CInput.string(method, "method")
+        let url = try CInput.string(url, "url")
+        guard let request else { throw CAPIFailure.invalidArgument("request is NULL") }
         let built = try Request {
             Method.custom(method)
             BaseURL(url)
         }
-        request.pointee = try register(RequestBox(built), in: #function)
+        request.pointee = try register(RequestBox(built))
     }
 }
 
@@ -24,30 +24,30 @@ public func courier_request_new_endpoint(_ method: UnsafePointer<CChar>?, _ base
                                          _ endpoint: UnsafePointer<CChar>?,
                                          _ request: UnsafeMutablePointer<OpaquePointer?>?,
                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let method = try CInput.string(method, "method", in: #function)
-        let baseURL = try CInput.string(baseURL, "base_url", in: #function)
-        let endpoint = try CInput.string(endpoint, "endpoint", in: #function)
-        guard let request else { throw CAPIFailure.invalidArgument("request is NULL", in: #function) }
+    reporting(error) {
+        let method = try CInput.string(method, "method")
+        let baseURL = try CInput.string(baseURL, "base_url")
+        let endpoint = try CInput.string(endpoint, "endpoint")
+        guard let request else { throw CAPIFailure.invalidArgument("request is NULL") }
         let built = try Request {
             Method.custom(method)
             BaseURL(baseURL)
             Endpoint(endpoint)
         }
-        request.pointee = try register(RequestBox(built), in: #function)
+        request.pointee = try register(RequestBox(built))
     }
 }
 
 @c @implementation
 public func courier_request_clone(_ request: OpaquePointer?, _ clone: UnsafeMutablePointer<OpaquePointer?>?,
                                   _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        guard let clone else { throw CAPIFailure.invalidArgument("clone is NULL", in: #function) }
+    reporting(error) {
+        let box = try requestBox(request)
+        guard let clone else { throw CAPIFailure.invalidArgument("clone is NULL") }
         let copy = box.withLock { $0.withoutBorrowed }
         let cloned = RequestBox(copy.request)
         cloned.withLock { $0 = copy }
-        clone.pointee = try register(cloned, in: #function)
+        clone.pointee = try register(cloned)
     }
 }
 
@@ -60,9 +60,9 @@ public func courier_request_free(_ request: OpaquePointer?) -> courier_code {
 @c @implementation
 public func courier_request_set_method(_ request: OpaquePointer?, _ method: UnsafePointer<CChar>?,
                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let method = try CInput.string(method, "method", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let method = try CInput.string(method, "method")
         try box.update { Method.custom(method) }
     }
 }
@@ -70,9 +70,9 @@ public func courier_request_set_method(_ request: OpaquePointer?, _ method: Unsa
 @c @implementation
 public func courier_request_set_url(_ request: OpaquePointer?, _ url: UnsafePointer<CChar>?,
                                     _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let url = try CInput.string(url, "url", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let url = try CInput.string(url, "url")
         // Validated as courier_request_new validates it, before anything changes.
         let validated = try Request { BaseURL(url) }.url
         box.edit { state in state.request.url = validated }
@@ -83,10 +83,10 @@ public func courier_request_set_url(_ request: OpaquePointer?, _ url: UnsafePoin
 public func courier_request_add_query(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                       _ value: UnsafePointer<CChar>?,
                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.optionalString(value, "value", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let name = try CInput.string(name, "name")
+        let value = try CInput.optionalString(value, "value")
         try box.update {
             if let value { Query(name, value) } else { Query(flag: name) }
         }
@@ -97,9 +97,9 @@ public func courier_request_add_query(_ request: OpaquePointer?, _ name: UnsafeP
 public func courier_request_set_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                        _ value: UnsafePointer<CChar>?,
                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let field = try HeaderEditing.field(name, value, function: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let field = try HeaderEditing.field(name, value)
         box.edit { state in HeaderEditing.set(field.name, field.value, in: &state.request.headerFields) }
     }
 }
@@ -108,9 +108,9 @@ public func courier_request_set_header(_ request: OpaquePointer?, _ name: Unsafe
 public func courier_request_add_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                        _ value: UnsafePointer<CChar>?,
                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let field = try HeaderEditing.field(name, value, function: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let field = try HeaderEditing.field(name, value)
         box.edit { state in state.request.headerFields.append(HTTPField(name: field.name, value: field.value)) }
     }
 }
@@ -118,11 +118,11 @@ public func courier_request_add_header(_ request: OpaquePointer?, _ name: Unsafe
 @c @implementation
 public func courier_request_remove_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let name = try CInput.string(name, "name")
         try box.edit { state in
-            try HeaderEditing.remove(name, from: &state.request.headerFields, in: #function)
+            try HeaderEditing.remove(name, from: &state.request.headerFields)
         }
     }
 }
@@ -131,10 +131,10 @@ public func courier_request_remove_header(_ request: OpaquePointer?, _ name: Uns
 public func courier_request_add_cookie(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                        _ value: UnsafePointer<CChar>?,
                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let name = try CInput.string(name, "name", in: #function)
-        let value = try CInput.string(value, "value", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let name = try CInput.string(name, "name")
+        let value = try CInput.string(value, "value")
         try box.update { Cookie(name, value) }
     }
 }
@@ -142,9 +142,9 @@ public func courier_request_add_cookie(_ request: OpaquePointer?, _ name: Unsafe
 @c @implementation
 public func courier_request_set_bearer_auth(_ request: OpaquePointer?, _ token: UnsafePointer<CChar>?,
                                             _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let token = try CInput.string(token, "token", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let token = try CInput.string(token, "token")
         try box.update { Authorization.bearer(token) }
     }
 }
@@ -153,10 +153,10 @@ public func courier_request_set_bearer_auth(_ request: OpaquePointer?, _ token: 
 public func courier_request_set_basic_auth(_ request: OpaquePointer?, _ username: UnsafePointer<CChar>?,
                                            _ password: UnsafePointer<CChar>?,
                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        let username = try CInput.string(username, "username", in: #function)
-        let password = try CInput.string(password, "password", in: #function)
+    reporting(error) {
+        let box = try requestBox(request)
+        let username = try CInput.string(username, "username")
+        let password = try CInput.string(password, "password")
         try box.update { Authorization.basic(username: username, password: password) }
     }
 }
@@ -164,25 +164,25 @@ public func courier_request_set_basic_auth(_ request: OpaquePointer?, _ username
 @c @implementation
 public func courier_request_set_timeout_ms(_ request: OpaquePointer?, _ milliseconds: Int64,
                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let box = try requestBox(request, in: #function)
-        guard milliseconds >= 0 else { throw CAPIFailure.invalidArgument("milliseconds is negative", in: #function) }
+    reporting(error) {
+        let box = try requestBox(request)
+        guard milliseconds >= 0 else { throw CAPIFailure.invalidArgument("milliseconds is negative") }
         box.edit { state in state.request.timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds) }
     }
 }
 
 /// Looks up a request handle or fails naming the function.
-func requestBox(_ handle: OpaquePointer?, in function: StaticString) throws -> RequestBox {
+func requestBox(_ handle: OpaquePointer?, in function: StaticString = #function) throws -> RequestBox {
     guard let box = HandleRegistry.shared.object(handle, as: RequestBox.self) else {
-        throw CAPIFailure.invalidHandle("request", in: "\(function)")
+        throw CAPIFailure.invalidHandle("request", in: function)
     }
     return box
 }
 
 /// Registers `object`, failing when no handle is left.
-func register(_ object: some HandleObject, in function: StaticString) throws -> OpaquePointer {
+func register(_ object: some HandleObject, in function: StaticString = #function) throws -> OpaquePointer {
     guard let handle = HandleRegistry.shared.register(object) else {
-        throw CAPIFailure(COURIER_E_INTERNAL, "\(function): too many live handles")
+        throw CAPIFailure(COURIER_E_INTERNAL, in: function, detail: "too many live handles")
     }
     return handle
 }

@@ -21,20 +21,20 @@ public func courier_client_send_with(_ client: OpaquePointer?, _ request: Opaque
                                      _ options: UnsafePointer<courier_send_options>?,
                                      _ response: UnsafeMutablePointer<OpaquePointer?>?,
                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
+    reporting(error) {
         guard !ThreadRole.isInsideCallback else {
             throw CAPIFailure(COURIER_E_WOULD_BLOCK,
-                              "\(#function): a blocking send from inside a Courier callback would deadlock; use courier_client_send_async")
+                              detail: "a blocking send from inside a Courier callback would deadlock; use courier_client_send_async")
         }
-        let client = try clientBox(client, in: #function)
-        let request = try requestBox(request, in: #function)
-        guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: #function) }
-        let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
+        let client = try clientBox(client)
+        let request = try requestBox(request)
+        guard let response else { throw CAPIFailure.invalidArgument("response is NULL") }
+        let operation = try SendOperation(client: client.snapshot, request: request.request, options: options)
         // Counted as under way, so that a courier_client_free racing it waits for it to finish.
-        guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client", in: #function) }
+        guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client") }
         defer { client.pool.end() }
         let result = ThreadRole.current.sendWorker.run { try await operation.run(drivingCurlHere: true) }
-        response.pointee = try register(ResponseBox(try result.get()), in: #function)
+        response.pointee = try register(ResponseBox(try result.get()))
     }
 }
 
@@ -44,20 +44,20 @@ public func courier_client_send_async(_ client: OpaquePointer?, _ request: Opaqu
                                       _ completion: courier_completion_fn?, _ userData: UnsafeMutableRawPointer?,
                                       _ call: UnsafeMutablePointer<OpaquePointer?>?,
                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
-        let client = try clientBox(client, in: #function)
-        let request = try requestBox(request, in: #function)
-        guard let completion else { throw CAPIFailure.invalidArgument("completion is NULL", in: #function) }
-        let operation = try SendOperation(client: client.snapshot, request: request.request, options: options, in: #function)
+    reporting(error) {
+        let client = try clientBox(client)
+        let request = try requestBox(request)
+        guard let completion else { throw CAPIFailure.invalidArgument("completion is NULL") }
+        let operation = try SendOperation(client: client.snapshot, request: request.request, options: options)
         let pool = client.pool
         let queue = client.completionQueue
         // A courier_client_free racing this call either waits for this send or refuses it here:
         // the completion runs exactly once, or this call returns an error and it never runs.
-        guard pool.begin() else { throw CAPIFailure.invalidHandle("client", in: #function) }
+        guard pool.begin() else { throw CAPIFailure.invalidHandle("client") }
         let callBox = CallBox()
         if let call {
             do {
-                call.pointee = try register(callBox, in: #function)
+                call.pointee = try register(callBox)
             } catch {
                 pool.end()
                 throw error
@@ -81,9 +81,9 @@ public func courier_client_send_async(_ client: OpaquePointer?, _ request: Opaqu
 
 @c @implementation
 public func courier_call_cancel(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
+    reporting(error) {
         guard let box = HandleRegistry.shared.object(call, as: CallBox.self) else {
-            throw CAPIFailure.invalidHandle("call", in: #function)
+            throw CAPIFailure.invalidHandle("call")
         }
         box.cancel()
     }
@@ -91,12 +91,12 @@ public func courier_call_cancel(_ call: OpaquePointer?, _ error: UnsafeMutablePo
 
 @c @implementation
 public func courier_call_wait(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
-    reporting(error, #function) {
+    reporting(error) {
         guard let box = HandleRegistry.shared.object(call, as: CallBox.self) else {
-            throw CAPIFailure.invalidHandle("call", in: #function)
+            throw CAPIFailure.invalidHandle("call")
         }
         guard !ThreadRole.isInsideCallback else {
-            throw CAPIFailure(COURIER_E_WOULD_BLOCK, "\(#function): waiting from inside a Courier callback would deadlock")
+            throw CAPIFailure(COURIER_E_WOULD_BLOCK, detail: "waiting from inside a Courier callback would deadlock")
         }
         box.wait()
     }

@@ -11,25 +11,33 @@ struct CAPIFailure: Error {
 
     init(_ code: courier_code, _ message: String, stage: String? = nil, status: Int = 0) {
         self.code = code
-        // `#function` spells `courier_x(_:_:)`; C callers know the function as `courier_x`.
-        self.message = message.replacing(/\((?:_:)+\)/, with: "")
+        self.message = cNames(in: message)
         self.stage = stage
         self.status = status
     }
 
+    /// The failure `function: detail`, the shape of every message that names the exported function.
+    init(_ code: courier_code, in function: String, detail: String) {
+        self.init(code, "\(function): \(detail)")
+    }
+
+    init(_ code: courier_code, in function: StaticString = #function, detail: String) {
+        self.init(code, in: "\(function)", detail: detail)
+    }
+
     static func invalidHandle(_ kind: String, in function: String) -> CAPIFailure {
-        CAPIFailure(COURIER_E_INVALID_HANDLE, "\(function): the \(kind) handle is NULL, freed, or not a \(kind)")
+        CAPIFailure(COURIER_E_INVALID_HANDLE, in: function, detail: "the \(kind) handle is NULL, freed, or not a \(kind)")
     }
 
     static func invalidArgument(_ message: String, in function: String) -> CAPIFailure {
-        CAPIFailure(COURIER_E_INVALID_ARGUMENT, "\(function): \(message)")
+        CAPIFailure(COURIER_E_INVALID_ARGUMENT, in: function, detail: message)
     }
 
-    static func invalidArgument(_ message: String, in function: StaticString) -> CAPIFailure {
+    static func invalidArgument(_ message: String, in function: StaticString = #function) -> CAPIFailure {
         invalidArgument(message, in: "\(function)")
     }
 
-    static func invalidHandle(_ kind: String, in function: StaticString) -> CAPIFailure {
+    static func invalidHandle(_ kind: String, in function: StaticString = #function) -> CAPIFailure {
         invalidHandle(kind, in: "\(function)")
     }
 
@@ -43,15 +51,17 @@ struct CAPIFailure: Error {
             let code = (error.underlying as? InterceptorCode)?.code ?? Self.code(for: error.code)
             self.init(code, error.message, stage: error.stage, status: error.response.map { $0.status.code } ?? 0)
             if let source = error.source, source != error.stage, !message.hasPrefix(source) {
-                message = "\(source): \(message)".replacing(/\((?:_:)+\)/, with: "")
+                message = cNames(in: "\(source): \(message)")
             }
         default:
-            self.init(COURIER_E_INTERNAL, "\(function): \(error)")
+            self.init(COURIER_E_INTERNAL, in: function, detail: "\(error)")
         }
     }
 
+    /// The C twin of each Swift code: a switch over the closed `Kind`, so a code added in Swift
+    /// does not compile until it has its own `courier_code`.
     static func code(for code: CourierError.Code) -> courier_code {
-        switch code {
+        switch code.kind {
         case .invalidRequest: COURIER_E_INVALID_REQUEST
         case .encodingFailed: COURIER_E_ENCODING
         case .bodyNotReplayable: COURIER_E_BODY_NOT_REPLAYABLE
@@ -65,9 +75,11 @@ struct CAPIFailure: Error {
         case .decodingFailed: COURIER_E_DECODING
         case .limitExceeded: COURIER_E_LIMIT_EXCEEDED
         case .tooManyRedirects: COURIER_E_TOO_MANY_REDIRECTS
+        case .authenticationFailed: COURIER_E_AUTHENTICATION
         case .interceptorFailed: COURIER_E_INTERCEPTOR
         case .pluginFailed: COURIER_E_PLUGIN
-        default: COURIER_E_INTERNAL
+        // An error that was not Courier's, as a failure outside any CourierError is.
+        case .unknown: COURIER_E_INTERNAL
         }
     }
 
@@ -87,6 +99,7 @@ struct CAPIFailure: Error {
         case COURIER_E_DECODING: .decodingFailed
         case COURIER_E_LIMIT_EXCEEDED: .limitExceeded
         case COURIER_E_TOO_MANY_REDIRECTS: .tooManyRedirects
+        case COURIER_E_AUTHENTICATION: .authenticationFailed
         case COURIER_E_PLUGIN: .pluginFailed
         default: .interceptorFailed
         }
@@ -103,7 +116,7 @@ struct InterceptorCode: Error, Sendable, CustomStringConvertible {
 /// Runs the body of an exported function: returns `COURIER_OK`, or the failure's code after
 /// storing a new error object in `*error` when the caller asked for one.
 @inline(__always)
-func reporting(_ errorOut: UnsafeMutablePointer<OpaquePointer?>?, _ function: StaticString,
+func reporting(_ errorOut: UnsafeMutablePointer<OpaquePointer?>?, _ function: StaticString = #function,
                _ body: () throws -> Void) -> courier_code {
     do {
         try body()

@@ -1,43 +1,43 @@
+import CCourier
 import Foundation
 
 /// Reads what C passes in, refusing NULL and invalid UTF-8 with a message naming the argument.
 enum CInput {
-    static func string(_ pointer: UnsafePointer<CChar>?, _ argument: String, in function: StaticString) throws -> String {
-        guard let pointer else { throw CAPIFailure.invalidArgument("\(argument) is NULL", in: "\(function)") }
+    static func string(_ pointer: UnsafePointer<CChar>?, _ argument: String,
+                       in function: StaticString = #function) throws -> String {
+        guard let pointer else { throw CAPIFailure.invalidArgument("\(argument) is NULL", in: function) }
         guard let string = String(validatingCString: pointer) else {
-            throw CAPIFailure.invalidArgument("\(argument) is not valid UTF-8", in: "\(function)")
+            throw CAPIFailure.invalidArgument("\(argument) is not valid UTF-8", in: function)
         }
         return string
     }
 
     static func optionalString(_ pointer: UnsafePointer<CChar>?, _ argument: String,
-                               in function: StaticString) throws -> String? {
+                               in function: StaticString = #function) throws -> String? {
         guard let pointer else { return nil }
         return try string(pointer, argument, in: function)
     }
 
     static func bytes(_ pointer: UnsafeRawPointer?, _ length: Int, _ argument: String,
-                      in function: StaticString) throws -> Data {
+                      in function: StaticString = #function) throws -> Data {
         guard length > 0 else { return Data() }
-        guard let pointer else { throw CAPIFailure.invalidArgument("\(argument) is NULL with length \(length)", in: "\(function)") }
+        guard let pointer else { throw CAPIFailure.invalidArgument("\(argument) is NULL with length \(length)", in: function) }
         return Data(bytes: pointer, count: length)
     }
 
     /// Stores `value` through `pointer`, refusing a NULL out parameter.
     static func store<T>(_ value: T, into pointer: UnsafeMutablePointer<T>?, _ argument: String,
-                         in function: StaticString) throws {
-        guard let pointer else { throw CAPIFailure.invalidArgument("\(argument) is NULL", in: "\(function)") }
+                         in function: StaticString = #function) throws {
+        guard let pointer else { throw CAPIFailure.invalidArgument("\(argument) is NULL", in: function) }
         pointer.pointee = value
     }
 
     /// Checks a media type or header value C passed: no control characters but tab.
-    static func headerValue(_ value: String, _ argument: String, in function: StaticString) throws -> String {
+    static func headerValue(_ value: String, _ argument: String, in function: StaticString = #function) throws -> String {
         if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            throw CAPIFailure(COURIER_E_INVALID_REQUEST,
-                              "\(function): \(argument) contains a control character (CR, LF or another)")
+            throw CAPIFailure(COURIER_E_INVALID_REQUEST, in: function,
+                              detail: "\(argument) contains a control character (CR, LF or another)")
         }
         return value
     }
 }
-
-import CCourier

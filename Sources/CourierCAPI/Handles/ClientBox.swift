@@ -39,7 +39,7 @@ final class ClientBox: HandleObject {
     }
 
     /// Writes the cookie jar to the cookie file.
-    func saveCookies(in function: StaticString) throws {
+    func saveCookies(in function: StaticString = #function) throws {
         guard let cookieFile, let jar = snapshot.configuration.cookieJar else {
             throw CAPIFailure.invalidArgument("the client keeps no cookies: it was created without cookie_file", in: function)
         }

@@ -121,7 +121,7 @@ struct ClientOptions {
         maxConnections = Int(options.max_connections)
         if options.max_idle_connections > 0 {
             guard transport == COURIER_TRANSPORT_CURL else {
-                throw CAPIFailure(COURIER_E_UNSUPPORTED, "\(function): max_idle_connections is curl's: AsyncHTTPClient keeps each idle connection until idle_timeout_ms")
+                throw CAPIFailure(COURIER_E_UNSUPPORTED, in: function, detail: "max_idle_connections is curl's: AsyncHTTPClient keeps each idle connection until idle_timeout_ms")
             }
             maxIdleConnections = Int(options.max_idle_connections)
         }

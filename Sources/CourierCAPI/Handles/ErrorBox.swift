@@ -1,4 +1,9 @@
 import CCourier
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// What a `courier_error` handle names: a code, a message and a stage, fixed at creation.
 final class ErrorBox: HandleObject, @unchecked Sendable {
@@ -26,9 +31,3 @@ final class ErrorBox: HandleObject, @unchecked Sendable {
         HandleRegistry.shared.register(ErrorBox(failure))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif

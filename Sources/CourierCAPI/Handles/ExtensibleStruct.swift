@@ -62,7 +62,7 @@ enum ExtensibleStruct {
     }
 
     static func read<Value>(_ pointer: UnsafePointer<Value>, over defaults: Value, firstVersionSize: Int,
-                            name: String, in function: StaticString) throws -> Value {
+                            name: String, in function: StaticString = #function) throws -> Value {
         try read(pointer, over: defaults, firstVersionSize: firstVersionSize, name: name, in: "\(function)")
     }
 }

@@ -1,3 +1,4 @@
+import CCourier
 import Courier
 import HTTPTypes
 
@@ -16,7 +17,7 @@ enum HeaderEditing {
     /// with no space at either end needs one scan. Anything else takes the builder's path, with
     /// its messages.
     static func field(_ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
-                      function: StaticString) throws -> (name: HTTPField.Name, value: String) {
+                      function: StaticString = #function) throws -> (name: HTTPField.Name, value: String) {
         let role = ThreadRole.current
         if let name, let value, let fieldName = role.headerNames.name(spelled: name), let plain = plainValue(value) {
             return (fieldName, plain)
@@ -65,39 +66,32 @@ enum HeaderEditing {
     }
 
     /// Removes every line named `name`, or fails with `COURIER_E_NOT_FOUND` when there is none.
-    static func remove(_ name: String, from fields: inout HTTPFields, in function: StaticString) throws {
+    static func remove(_ name: String, from fields: inout HTTPFields, in function: StaticString = #function) throws {
         guard let fieldName = HTTPField.Name(name) else {
             throw CourierError(.invalidRequest, "\"\(name)\" is not a valid header name", source: cName(function))
         }
         guard fields[fieldName] != nil else {
-            throw CAPIFailure(COURIER_E_NOT_FOUND, "\(function): there is no header \(name)")
+            throw CAPIFailure(COURIER_E_NOT_FOUND, in: function, detail: "there is no header \(name)")
         }
         fields[fieldName] = nil
     }
 
     /// The value of header `name` as C reads it: lines joined with ", " ("; " for Cookie).
-    static func value(of name: String, in fields: HTTPFields, function: StaticString) throws -> String {
+    static func value(of name: String, in fields: HTTPFields, function: StaticString = #function) throws -> String {
         guard let fieldName = HTTPField.Name(name) else {
-            throw CAPIFailure(COURIER_E_INVALID_ARGUMENT, "\(function): \"\(name)\" is not a valid header name")
+            throw CAPIFailure(COURIER_E_INVALID_ARGUMENT, in: function, detail: "\"\(name)\" is not a valid header name")
         }
         let values = fields[values: fieldName]
-        guard !values.isEmpty else { throw CAPIFailure(COURIER_E_NOT_FOUND, "\(function): there is no header \(name)") }
+        guard !values.isEmpty else { throw CAPIFailure(COURIER_E_NOT_FOUND, in: function, detail: "there is no header \(name)") }
         return values.joined(separator: fieldName == .cookie ? "; " : ", ")
     }
 
     /// The line at `index`, or `COURIER_E_NOT_FOUND` past the end.
-    static func line(at index: Int, in fields: HTTPFields, function: StaticString) throws -> HTTPField {
+    static func line(at index: Int, in fields: HTTPFields, function: StaticString = #function) throws -> HTTPField {
         guard index >= 0, index < fields.count else {
-            throw CAPIFailure(COURIER_E_NOT_FOUND, "\(function): index \(index) is past the last of \(fields.count) header lines")
+            throw CAPIFailure(COURIER_E_NOT_FOUND, in: function,
+                              detail: "index \(index) is past the last of \(fields.count) header lines")
         }
         return fields[fields.index(fields.startIndex, offsetBy: index)]
     }
-}
-
-import CCourier
-
-/// A C function's name from `#function`, which spells it `courier_x(_:_:)`.
-func cName(_ function: StaticString) -> String {
-    let name = "\(function)"
-    return name.firstIndex(of: "(").map { String(name[..<$0]) } ?? name
 }

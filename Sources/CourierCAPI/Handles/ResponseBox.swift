@@ -29,9 +29,9 @@ final class ResponseBox: Locked<ResponseBox.State>, HandleObject, @unchecked Sen
 }
 
 /// Looks up a response handle or fails naming the function.
-func responseBox(_ handle: OpaquePointer?, in function: StaticString) throws -> ResponseBox {
+func responseBox(_ handle: OpaquePointer?, in function: StaticString = #function) throws -> ResponseBox {
     guard let box = HandleRegistry.shared.object(handle, as: ResponseBox.self) else {
-        throw CAPIFailure.invalidHandle("response", in: "\(function)")
+        throw CAPIFailure.invalidHandle("response", in: function)
     }
     return box
 }

@@ -24,7 +24,7 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
     static let maxRetries = 8
 
     /// Reads the caller's `courier_interceptor` by the extensible-struct rule and checks it.
-    init(_ pointer: UnsafePointer<courier_interceptor>, defaultTimeout: Duration?, in function: StaticString) throws {
+    init(_ pointer: UnsafePointer<courier_interceptor>, defaultTimeout: Duration?, in function: StaticString = #function) throws {
         var defaults = courier_interceptor()
         courier_interceptor_init(&defaults)
         let definition = try ExtensibleStruct.read(pointer, over: defaults,

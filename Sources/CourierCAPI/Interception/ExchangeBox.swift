@@ -103,10 +103,10 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// could pass it and then reach the next callback's state, or an ended exchange. Checked
     /// under the lock, such a call is refused instead.
     @inline(__always)
-    func withLive<Result>(_ handle: OpaquePointer?, in function: StaticString,
+    func withLive<Result>(_ handle: OpaquePointer?, in function: StaticString = #function,
                           _ body: (inout State) throws -> Result) throws -> Result {
         try withLock { state in
-            guard let handle, state.handle == handle else { throw CAPIFailure.invalidHandle("exchange", in: "\(function)") }
+            guard let handle, state.handle == handle else { throw CAPIFailure.invalidHandle("exchange", in: function) }
             return try body(&state)
         }
     }
@@ -226,9 +226,9 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
 }
 
 /// Looks up an exchange handle or fails naming the function.
-func exchangeBox(_ handle: OpaquePointer?, in function: StaticString) throws -> ExchangeBox {
+func exchangeBox(_ handle: OpaquePointer?, in function: StaticString = #function) throws -> ExchangeBox {
     guard let box = HandleRegistry.shared.object(handle, as: ExchangeBox.self) else {
-        throw CAPIFailure.invalidHandle("exchange", in: "\(function)")
+        throw CAPIFailure.invalidHandle("exchange", in: function)
     }
     return box
 }

@@ -13,7 +13,8 @@ struct SendOperation: @unchecked Sendable {
     private let onHead: courier_head_fn?
     private let userData: UnsafeMutableRawPointer?
 
-    init(client: Client, request: Request, options: UnsafePointer<courier_send_options>?, in function: StaticString) throws {
+    init(client: Client, request: Request, options: UnsafePointer<courier_send_options>?,
+         in function: StaticString = #function) throws {
         var request = request
         var onData: courier_data_fn?
         var onHead: courier_head_fn?

@@ -1,3 +1,6 @@
+import Courier
+import Synchronization
+
 /// Runs a blocking send's tasks on the thread that called it, while that thread waits.
 ///
 /// `courier_client_send` blocks its caller anyway, so instead of handing the work to Swift's
@@ -21,27 +24,21 @@ final class CallerThreadExecutor: DrainingExecutor, @unchecked Sendable {
 }
 
 /// A result set once by one thread and read by another after it is set.
-final class ResultSlot<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<T, any Error>?
+///
+/// A `Mutex` rather than an `NSLock`: made once per blocking send, and a `Mutex` lives inside
+/// the object instead of being two more allocations.
+final class ResultSlot<T: Sendable>: Sendable {
+    private let stored = Mutex<Result<T, any Error>?>(nil)
 
     func set(_ result: Result<T, any Error>) {
-        lock.lock()
-        stored = result
-        lock.unlock()
+        stored.withCheckedLock { $0 = result }
     }
 
     var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored != nil
+        stored.withCheckedLock { $0 != nil }
     }
 
     var value: Result<T, any Error>? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
+        stored.withCheckedLock { $0 }
     }
 }
-
-import Foundation

@@ -10,27 +10,8 @@ import Synchronization
 /// command and runs `CurlLoopDriver`; it stops on `shutdown()`, or once the transport is released
 /// and its last transfer has ended.
 final class CurlLoop: Sendable {
-    /// How the driver should go on after a round of work.
-    enum NextStep {
-        /// More commands are queued: run them without sleeping.
-        case work
-        /// Sleep in `SocketPoller.wait` until a socket, curl's timer or a wakeup.
-        case poll
-        /// Stop: end the remaining transfers (`failTransfers`), refuse `leftovers`, then resume `waiters`.
-        case exit(failTransfers: Bool, leftovers: [CurlCommand], waiters: [CheckedContinuation<Void, Never>])
-    }
-
-    private enum Phase { case idle, running, stopped }
-
-    private struct State {
-        var phase = Phase.idle
-        var commands: [CurlCommand] = []
-        var isPolling = false
-        var ownerReleased = false
-        var shutdownRequested = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        var driverOwnsMulti = false
-    }
+    typealias State = CurlLoopState<CurlLoopCommand, CheckedContinuation<Void, Never>>
+    typealias NextStep = State.NextStep
 
     let configuration: CurlTransport.Configuration
     /// The multi handle; used on the I/O thread only (and freed here if that thread never ran).
@@ -38,8 +19,10 @@ final class CurlLoop: Sendable {
     /// Rung by `submit` and friends while the I/O thread sleeps.
     let wakeup: LoopWakeup?
     private let state = Mutex(State())
+    /// The I/O thread's identity once it runs (0 before): its members check they are called there.
+    private let ioThread = Atomic<UInt>(0)
     private let lastID = Atomic<UInt64>(0)
-    /// Whether `commands` is non-empty, readable without the lock while the I/O thread spins.
+    /// Whether commands are queued, readable without the lock while the I/O thread spins.
     private let hasCommands = Atomic<Bool>(false)
     /// Connections opened so far (curl's `CURLINFO_NUM_CONNECTS` summed over transfers).
     let connectionsOpened = Atomic<Int>(0)
@@ -65,80 +48,56 @@ final class CurlLoop: Sendable {
     func makeID() -> UInt64 { lastID.add(1, ordering: .relaxed).newValue }
 
     /// Whether the loop has stopped for good (shut down): later requests are refused.
-    var hasStopped: Bool { state.withCheckedLock { $0.phase == .stopped || $0.shutdownRequested } }
+    var hasStopped: Bool { state.withCheckedLock { $0.hasStopped } }
 
     /// Whether the I/O thread is running (for tests: it must stop once the transport is gone).
-    var isRunning: Bool { state.withCheckedLock { $0.phase == .running } }
+    var isRunning: Bool { state.withCheckedLock { $0.isRunning } }
 
     /// Queues `command` for the I/O thread, starting the thread on first use; never blocks.
-    func submit(_ command: CurlCommand) {
-        enum Action { case queued, start, reject }
-        let action = state.withCheckedLock { state -> Action in
-            switch state.phase {
-            case .stopped:
-                return .reject
-            case .idle:
-                guard multi != nil, wakeup != nil else { return .reject }
-                state.phase = .running
-                state.driverOwnsMulti = true
-                state.commands.append(command)
-                return .start
-            case .running:
-                state.commands.append(command)
-                hasCommands.store(true, ordering: .releasing)
-                wakeIfPolling(&state)
-                return .queued
-            }
+    func submit(_ command: CurlLoopCommand) {
+        let canStart = multi != nil && wakeup != nil
+        let action = state.withCheckedLock { state in
+            let action = state.submit(command, canStart: canStart)
+            if case .queued = action { hasCommands.store(true, ordering: .releasing) }
+            return action
         }
         switch action {
-        case .queued: break
+        case .queued(let ring): if ring { wakeup?.ring() }
         case .start: startThread()
-        case .reject: Self.refuse(command)
+        case .refuse(let command): Self.refuse(command)
         }
     }
 
     /// Stops the I/O thread: transfers still running fail with `cancelled`. Returns once the thread is done.
     func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withCheckedLock { state -> Bool in
-                switch state.phase {
-                case .idle, .stopped:
-                    state.phase = .stopped
-                    return true
-                case .running:
-                    state.shutdownRequested = true
-                    state.waiters.append(continuation)
-                    wakeIfPolling(&state)
-                    return false
-                }
+            switch state.withCheckedLock({ $0.shutdown(continuation) }) {
+            case .resumeNow(let waiter): waiter.resume()
+            case .wait(let ring): if ring { wakeup?.ring() }
             }
-            if resumeNow { continuation.resume() }
         }
     }
 
     /// The transport is gone: the thread stops once its last transfer has ended.
     func ownerReleased() {
-        state.withCheckedLock { state in
-            switch state.phase {
-            case .idle:
-                state.phase = .stopped
-            case .running:
-                state.ownerReleased = true
-                wakeIfPolling(&state)
-            case .stopped:
-                break
-            }
-        }
+        if state.withCheckedLock({ $0.ownerReleased() }) { wakeup?.ring() }
     }
 
     // MARK: - Called by the driver on the I/O thread
 
+    /// Stops a debug build unless called on the I/O thread.
+    func assertOnIOThread(file: StaticString = #fileID, line: UInt = #line) {
+        assert(ThreadIdentity(raw: ioThread.load(ordering: .acquiring)) == .current,
+               "a curl I/O thread member called off that thread", file: file, line: line)
+    }
+
     /// Takes every queued command by swapping arrays: `batch` must come empty, and leaves
     /// with the commands; its storage goes back to the queue, so neither side allocates.
-    func takeCommands(into batch: inout [CurlCommand]) {
+    func takeCommands(into batch: inout [CurlLoopCommand]) {
+        assertOnIOThread()
         state.withCheckedLock { state in
             hasCommands.store(false, ordering: .relaxed)
-            swap(&state.commands, &batch)
+            state.takeCommands(into: &batch)
         }
     }
 
@@ -147,57 +106,34 @@ final class CurlLoop: Sendable {
 
     /// Decides, atomically with respect to `submit`, whether the thread works on, sleeps or stops.
     func nextStep(activeTransfers: Int) -> NextStep {
-        state.withCheckedLock { state in
-            if state.shutdownRequested || (state.ownerReleased && activeTransfers == 0 && state.commands.isEmpty) {
-                state.phase = .stopped
-                defer {
-                    state.commands = []
-                    state.waiters = []
-                }
-                return .exit(failTransfers: state.shutdownRequested, leftovers: state.commands, waiters: state.waiters)
-            }
-            if !state.commands.isEmpty { return .work }
-            state.isPolling = true
-            return .poll
-        }
+        assertOnIOThread()
+        return state.withCheckedLock { $0.nextStep(activeTransfers: activeTransfers) }
     }
 
     /// The thread is back from `SocketPoller.wait`.
     func didWake() {
-        state.withCheckedLock { $0.isPolling = false }
+        assertOnIOThread()
+        state.withCheckedLock { $0.didWake() }
     }
 
     /// The I/O thread could not make its poller (no descriptor left): stop as a shutdown would,
     /// refusing what is queued; the multi handle goes with this object.
     private func abandonStart() {
-        let (leftovers, waiters) = state.withCheckedLock { state in
-            state.phase = .stopped
-            state.driverOwnsMulti = false
-            defer {
-                state.commands = []
-                state.waiters = []
-            }
-            return (state.commands, state.waiters)
-        }
+        let (leftovers, waiters) = state.withCheckedLock { $0.abandonStart() }
         leftovers.forEach(Self.refuse)
         for waiter in waiters { waiter.resume() }
     }
 
     /// Answers a command that can no longer run: a transfer that was never added fails with `cancelled`.
-    static func refuse(_ command: CurlCommand) {
+    static func refuse(_ command: CurlLoopCommand) {
         guard case .start(let transfer, let continuation) = command else { return }
         transfer.upload?.close()
         continuation.resume(throwing: transfer.error(.cancelled, "the transport was shut down"))
     }
 
-    private func wakeIfPolling(_ state: inout State) {
-        guard state.isPolling else { return }
-        state.isPolling = false
-        wakeup?.ring()
-    }
-
     private func startThread() {
         let thread = Thread { [self] in
+            ioThread.store(ThreadIdentity.current.raw, ordering: .releasing)
             guard let multi, let wakeup else { return }
             guard let driver = CurlLoopDriver(loop: self, multi: multi, wakeup: wakeup) else {
                 abandonStart()

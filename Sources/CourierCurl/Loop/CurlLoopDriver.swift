@@ -38,7 +38,7 @@ final class CurlLoopDriver {
     private var readyHeads: [TransferState] = []
     private lazy var headReady: (TransferState) -> Void = { [unowned self] state in readyHeads.append(state) }
     /// This round's commands and ready sockets; kept between rounds so they never reallocate.
-    private var commands: [CurlCommand] = []
+    private var commands: [CurlLoopCommand] = []
     private var readySockets: [SocketPoller.Readiness] = []
     /// When curl wants `CURL_SOCKET_TIMEOUT` handled (its timer callback); `nil` for never.
     private var timerDeadline: ContinuousClock.Instant?
@@ -56,6 +56,7 @@ final class CurlLoopDriver {
     }
 
     func run() {
+        loop.assertOnIOThread()
         installMultiCallbacks()
         while true {
             loop.takeCommands(into: &commands)
@@ -113,6 +114,7 @@ final class CurlLoopDriver {
 
     /// curl's socket callback: watch `socket` as `what` says, or stop watching it.
     private func curlWantsSocket(_ socket: curl_socket_t, what: Int32, known: Bool) {
+        loop.assertOnIOThread()
         if what == CURL_POLL_REMOVE {
             poller.unwatch(socket)
             return
@@ -126,6 +128,7 @@ final class CurlLoopDriver {
 
     /// curl's timer callback: come back with `CURL_SOCKET_TIMEOUT` after `milliseconds` (-1: never).
     private func curlWantsTimer(milliseconds: Int) {
+        loop.assertOnIOThread()
         timerDeadline = milliseconds < 0 ? nil : clock.now + .milliseconds(milliseconds)
     }
 
@@ -145,7 +148,7 @@ final class CurlLoopDriver {
         return Int32(min(milliseconds, Int64(Self.pollMilliseconds)))
     }
 
-    private func run(_ command: CurlCommand) {
+    private func run(_ command: CurlLoopCommand) {
         switch command {
         case .start(let transfer, let continuation):
             start(transfer, continuation)

@@ -27,7 +27,8 @@ struct ResponseHeadParser {
     let maxHeaderCount: Int
     private var receivedBytes = 0
     private var status: HTTPResponse.Status?
-    private var fields = HTTPFields()
+    /// The head's fields so far, as an array: `HTTPFields` is made once, when the head is complete.
+    private var fields: [HTTPField] = []
     private var foldedValue: [UInt8]?
 
     init(limits: Limits) {
@@ -60,13 +61,14 @@ struct ResponseHeadParser {
             flushFoldedValue()
             if current.kind == .informational, current.code != 101 {
                 status = nil
-                fields = HTTPFields()
+                fields.removeAll(keepingCapacity: true)
                 return .needMore
             }
-            if let problem = fields.framingProblem {
+            let complete = HTTPFields(fields)
+            if let problem = complete.framingProblem {
                 return .failed(code: .invalidResponse, message: problem)
             }
-            return .complete(Head(status: current, fields: fields))
+            return .complete(Head(status: current, fields: complete))
         }
         if bytes[0] == UInt8(ascii: " ") || bytes[0] == UInt8(ascii: "\t") {
             guard let last = fields.last else {
@@ -103,7 +105,8 @@ struct ResponseHeadParser {
 
     private mutating func parseField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              let name = HTTPField.Name(String(decoding: bytes[..<colon], as: UTF8.self))
+              let name = CommonFieldNames.name(spelledAs: UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
+                ?? HTTPField.Name(String(decoding: bytes[..<colon], as: UTF8.self))
         else {
             let text = String(decoding: bytes.prefix(80), as: UTF8.self)
             return .failed(code: .invalidResponse, message: "the response has an invalid header line: \(text)")

@@ -53,6 +53,9 @@ final class TransferState {
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
     private var isHead: Bool { transfer.request.method == .head }
+    /// The thread driving the transfer (the I/O thread, or a blocking caller's): curl's callbacks
+    /// and the driver's calls check they run there (debug builds).
+    private let drivingThread = ThreadIdentity.current
 
     /// The first failure this side decided on (limit, bad head, abandoned body); it wins over curl's code.
     private(set) var failure: CourierError?
@@ -197,6 +200,7 @@ final class TransferState {
     // MARK: - Callbacks
 
     private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        drivingThread.assertCurrent()
         guard failure == nil else { return 0 }
         guard !headDelivered else { return line.count }
         switch parser.consume(line) {
@@ -212,6 +216,7 @@ final class TransferState {
     }
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
+        drivingThread.assertCurrent()
         guard failure == nil else { return 0 }
         guard headDelivered else {
             failure = transfer.error(.invalidResponse, "the server sent body bytes before a complete response head")
@@ -264,6 +269,7 @@ final class TransferState {
     }
 
     private func sendBody(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        drivingThread.assertCurrent()
         guard let upload = transfer.upload else { return 0 }
         switch upload.read(into: buffer) {
         case .bytes(let count):
@@ -308,16 +314,28 @@ final class TransferState {
 
     private func deliver(_ head: ResponseHeadParser.Head) {
         var fields = head.fields
-        if requestsDecoding, !isHead, fields[.contentEncoding] != nil {
+        if requestsDecoding, !isHead, fields.contains(.contentEncoding) {
             decoding = true
             fields[.contentEncoding] = nil
             fields[.contentLength] = nil
         }
         if !isHead, head.status.code != 204, head.status.code != 304 {
-            expectedLength = fields[.contentLength].flatMap { Int64($0) }
+            expectedLength = Self.contentLength(in: fields)
         }
         self.head = ResponseHeadParser.Head(status: head.status, fields: fields)
         onHeadReady(self)
+    }
+
+    /// The one `Content-Length` value as a number; `nil` without one, or with several (the head
+    /// parser already refused several that differ). One pass, with no array or joined string.
+    private static func contentLength(in fields: HTTPFields) -> Int64? {
+        var length: Int64?
+        var count = 0
+        for field in fields where field.name == .contentLength {
+            count += 1
+            length = Int64(field.value)
+        }
+        return count == 1 ? length : nil
     }
 
     /// Makes the live body stream, once, and feeds it what the round brought so far.
@@ -355,17 +373,21 @@ final class TransferState {
     /// wakeup of the caller per request instead of two. A body that ended in the round arrives
     /// whole (`ResponseBodyStream(data)`): no lock, no suspension and no second copy to collect it.
     func handOverHead() {
+        drivingThread.assertCurrent()
         guard let head, let continuation else { return }
         self.continuation = nil
-        // A body that ended in this round goes into a finished live stream, not a complete
-        // `ResponseBodyStream(data)`: valgrind reported the latter's storage as definitely lost in
-        // the C programs (a fresh-clone run), and the live stream is what it checked clean before.
-        startStreaming()
-        guard let body = unclaimedStream else {
-            preconditionFailure("startStreaming keeps the live stream until it is handed over")
+        let body: ResponseBodyStream
+        if bodyComplete, writer == nil {
+            body = ResponseBodyStream(Data(pendingBody))
+            pendingBody = []
+        } else {
+            startStreaming()
+            guard let stream = unclaimedStream else {
+                preconditionFailure("startStreaming keeps the live stream until it is handed over")
+            }
+            body = stream
+            unclaimedStream = nil
         }
-        unclaimedStream = nil
-        if bodyComplete { writer?.finish() }
         continuation.resume(returning: Response(status: head.status, headerFields: head.fields, bodyStream: body,
                                                 request: transfer.request))
     }
@@ -387,6 +409,7 @@ final class TransferState {
 
     /// Ends the transfer after the handle left the multi: finishes or fails the body, or answers `send`.
     func complete(_ code: CURLcode) {
+        drivingThread.assertCurrent()
         transfer.upload?.close()
         if code == CURLE_OK, transfer.context.uploadProgress != nil || transfer.context.downloadProgress != nil {
             reportProgress(downloaded: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),

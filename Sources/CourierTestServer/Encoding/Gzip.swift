@@ -1,39 +1,55 @@
+import CZlib
 import Foundation
 
-/// gzip members (RFC 1952) written by hand, so the test server needs no zlib.
-///
-/// `stored(_:)` wraps data in uncompressed deflate blocks: valid gzip that any decoder accepts,
-/// which is all `/gzip` needs. Real compression is only needed for the bomb, see `GzipBomb`.
+/// gzip (RFC 1952) with zlib: the `/gzip` body, and the checksum the gzip bomb's trailer needs.
 enum Gzip {
-    /// The member header: magic, deflate, no flags, no time, unknown OS.
-    static let header: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF]
-
-    /// The largest stored deflate block.
-    private static let maximumStoredBlock = 0xFFFF
-
-    /// `data` as a gzip member of stored deflate blocks.
-    static func stored(_ data: Data) -> Data {
-        var output = Data(header)
-        var offset = data.startIndex
-        repeat {
-            let count = min(maximumStoredBlock, data.endIndex - offset)
-            let isFinal = offset + count == data.endIndex
-            output.append(isFinal ? 0x01 : 0x00)  // BFINAL, BTYPE 00, then padding to the byte
-            output.append(contentsOf: littleEndian(UInt16(count)))
-            output.append(contentsOf: littleEndian(~UInt16(count)))
-            output.append(data[offset..<offset + count])
-            offset += count
-        } while offset < data.endIndex
-        output.append(contentsOf: trailer(crc: CRC32.checksum(data), length: data.count))
-        return output
+    /// A zlib call that failed, which only running out of memory causes; the route answers 500.
+    struct Failure: Error, CustomStringConvertible {
+        let call: String
+        let status: Int32
+        var description: String { "zlib's \(call) failed with status \(status)" }
     }
 
-    /// The member trailer: CRC-32 of the uncompressed data and its length modulo 2³².
-    static func trailer(crc: UInt32, length: Int) -> [UInt8] {
-        littleEndian(crc) + littleEndian(UInt32(truncatingIfNeeded: length))
+    /// `data` as one gzip member, deflated at zlib's default level.
+    static func compressed(_ data: Data) throws -> Data {
+        var stream = z_stream()
+        // windowBits 15 + 16: zlib writes the gzip header and trailer around the deflate stream.
+        var status = deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw Failure(call: "deflateInit2", status: status) }
+        defer { deflateEnd(&stream) }
+        var input = [UInt8](data)
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))
+        status = input.withUnsafeMutableBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                stream.next_in = input.baseAddress
+                stream.avail_in = uInt(input.count)
+                stream.next_out = output.baseAddress
+                stream.avail_out = uInt(output.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        // deflateBound leaves room for the whole member, so one call finishes it.
+        guard status == Z_STREAM_END else { throw Failure(call: "deflate", status: status) }
+        return Data(output.prefix(Int(stream.total_out)))
     }
 
-    private static func littleEndian<Integer: FixedWidthInteger>(_ value: Integer) -> [UInt8] {
-        (0..<Integer.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    /// The CRC-32 of `count` zero bytes, in time logarithmic in `count`: zlib's `crc32_combine`
+    /// joins the checksums of two runs, so runs of 1, 2, 4… zeros add up to `count` and a
+    /// multi-gigabyte gzip bomb carries a correct trailer without a pass over its bytes.
+    static func crcOfZeros(count: Int) -> UInt32 {
+        var crc: uLong = 0  // of no bytes
+        var run: uLong = crc32(0, [0], 1)  // of `length` zeros
+        var length = 1
+        var remaining = count
+        while remaining > 0 {
+            if remaining & 1 == 1 { crc = crc32_combine(crc, run, length) }
+            remaining >>= 1
+            if remaining > 0 {
+                run = crc32_combine(run, run, length)
+                length *= 2
+            }
+        }
+        return UInt32(crc)
     }
 }

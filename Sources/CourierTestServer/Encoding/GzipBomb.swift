@@ -1,7 +1,7 @@
 import Foundation
 
 /// A gzip member that inflates to `inflatedSize` zero bytes while being about 1/1000 of that size,
-/// the best ratio deflate allows.
+/// the best ratio deflate allows. zlib makes no such block, so it is written here bit by bit.
 ///
 /// One dynamic-Huffman block whose code gives the length 258 and the distance 1 one-bit codes,
 /// both `0`: after a single literal zero, every further 258 zeros cost two zero bits. So the
@@ -23,9 +23,9 @@ struct GzipBomb {
     /// Builds the bomb for `inflatedSize` bytes (any size ≥ 0).
     init(inflatedSize: Int) {
         self.inflatedSize = inflatedSize
-        let trailer = Gzip.trailer(crc: CRC32.checksumOfZeros(count: inflatedSize), length: inflatedSize)
+        let trailer = Self.trailer(crc: Gzip.crcOfZeros(count: inflatedSize), length: inflatedSize)
         guard inflatedSize > 0 else {
-            head = Data(Gzip.header + [0x01, 0x00, 0x00, 0xFF, 0xFF] + trailer)  // one empty stored block
+            head = Data(Self.header + [0x01, 0x00, 0x00, 0xFF, 0xFF] + trailer)  // one empty stored block
             zeroCount = 0
             tail = Data()
             return
@@ -40,7 +40,7 @@ struct GzipBomb {
             // Small enough to write bit by bit.
             for _ in 0..<copies { start.write(code: 0, length: 2) }
             Self.writeEnd(literals: literals, to: &start)
-            head = Data(Gzip.header + start.bytes + trailer)
+            head = Data(Self.header + start.bytes + trailer)
             zeroCount = 0
             tail = Data()
             return
@@ -48,9 +48,21 @@ struct GzipBomb {
         var end = BitWriter()
         end.write(0, bits: tailOffset % 8)
         Self.writeEnd(literals: literals, to: &end)
-        head = Data(Gzip.header + start.bytes)
+        head = Data(Self.header + start.bytes)
         zeroCount = tailOffset / 8 - start.bytes.count
         tail = Data(end.bytes + trailer)
+    }
+
+    /// The member header: magic, deflate, no flags, no time, unknown OS.
+    private static let header: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF]
+
+    /// The member trailer: CRC-32 of the uncompressed data and its length modulo 2³².
+    private static func trailer(crc: UInt32, length: Int) -> [UInt8] {
+        littleEndian(crc) + littleEndian(UInt32(truncatingIfNeeded: length))
+    }
+
+    private static func littleEndian<Integer: FixedWidthInteger>(_ value: Integer) -> [UInt8] {
+        (0..<Integer.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 
     /// BFINAL, BTYPE 2, and the code tables: literal 0 and end-of-block get 2-bit codes (`10`, `11`),

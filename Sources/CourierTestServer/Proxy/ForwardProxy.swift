@@ -1,4 +1,5 @@
 public import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -83,18 +84,18 @@ public final class ForwardProxy: Sendable {
 /// What a running proxy shares across its connections: the requests received so far, and the open
 /// connections (client and target sides), so shutting down can close them.
 final class ProxyState: Sendable {
-    private let log = Locked<[ForwardedRequest]>([])
+    private let log = NIOLockedValueBox<[ForwardedRequest]>([])
     /// The open connections, client and target sides.
     let connections = OpenConnections()
 
     /// Adds a request to the log; called from any connection's event loop.
     func record(_ request: ForwardedRequest) {
-        log.withLock { $0.append(request) }
+        log.withLockedValue { $0.append(request) }
     }
 
     /// The requests received so far, oldest first.
     var forwarded: [ForwardedRequest] {
-        log.withLock { $0 }
+        log.withLockedValue { $0 }
     }
 
     /// Tracks a new connection until it closes; one opened after shutdown is closed at once.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 
 extension Route {
     /// httpbin's Digest routes (RFC 7616), verified with swift-crypto so the client's own hashing
@@ -15,7 +16,7 @@ extension Route {
     /// "user": …}` for a correct answer to a nonce this route issued, with a nonce count above the
     /// last one seen; otherwise 401 with a fresh challenge.
     public static func digestAuth() -> [Route] {
-        let nonces = Locked([String: DigestNonceUse]())
+        let nonces = NIOLockedValueBox([String: DigestNonceUse]())
         let handler: @Sendable (TestServerRequest) async throws -> TestServerResponse = { request in
             try DigestAuthCheck(request: request, nonces: nonces).response()
         }
@@ -39,7 +40,7 @@ struct DigestAuthCheck {
     static let opaque = "b2F0bWVhbA"
 
     let request: TestServerRequest
-    let nonces: Locked<[String: DigestNonceUse]>
+    let nonces: NIOLockedValueBox<[String: DigestNonceUse]>
 
     var user: String { request.parameters["user"] ?? "" }
     var algorithm: String { request.parameters["algorithm"] ?? "MD5" }
@@ -55,7 +56,7 @@ struct DigestAuthCheck {
         guard let nonce = fields["nonce"] else { return try challenge(stale: false) }
         let count = Int(fields["nc"] ?? "0", radix: 16) ?? 0
         enum Verdict { case unknown, stale, replayed, fresh }
-        let verdict = nonces.withLock { nonces -> Verdict in
+        let verdict = nonces.withLockedValue { nonces -> Verdict in
             guard var use = nonces[nonce] else { return .unknown }
             if let staleAfter, use.uses >= staleAfter { return .stale }
             if qop == "auth", count <= use.lastCount { return .replayed }
@@ -95,7 +96,7 @@ struct DigestAuthCheck {
     /// A 401 with a new nonce.
     func challenge(stale: Bool) throws -> TestServerResponse {
         let nonce = UUID().uuidString.lowercased()
-        nonces.withLock { $0[nonce] = DigestNonceUse() }
+        nonces.withLockedValue { $0[nonce] = DigestNonceUse() }
         var parts = ["realm=\"\(Self.realm)\"", "nonce=\"\(nonce)\"", "opaque=\"\(Self.opaque)\"", "algorithm=\(algorithm)"]
         if qop != "none" { parts.append("qop=\"\(qop)\"") }
         if stale { parts.append("stale=true") }

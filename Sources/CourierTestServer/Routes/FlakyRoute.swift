@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 extension Route {
     /// `/flaky/{key}/{failures}`, any method: the first `failures` requests for `key` fail, later
@@ -9,12 +9,12 @@ extension Route {
     /// `Retry-After` on failures. Each call of `flaky()` counts on its own, so each test server
     /// starts from zero; the response carries `X-Attempt` (1 for the first request for `key`).
     public static func flaky() -> Route {
-        let hits = Locked<[String: Int]>([:])
+        let hits = NIOLockedValueBox<[String: Int]>([:])
         return Route("/flaky/{key}/{failures}") { request in
             let key = request.parameters["key"] ?? ""
             let failures = try request.integer(parameter: "failures", in: 0...1_000)
             let status = try request.integer(query: "status", default: 503, in: 200...599)
-            let attempt = hits.withLock { hits in
+            let attempt = hits.withLockedValue { hits in
                 hits[key, default: 0] += 1
                 return hits[key, default: 0]
             }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What `/inflight/{ms}` answers: how many requests it was handling, this one included.
 public struct InFlightCount: Codable, Sendable, Equatable {
@@ -14,16 +14,16 @@ extension Route {
     /// then answers `InFlightCount` as JSON, so a test can see how many requests a client had in
     /// flight at once. Each call of `inFlight()` counts on its own.
     public static func inFlight() -> Route {
-        let counts = Locked((current: 0, max: 0))
+        let counts = NIOLockedValueBox((current: 0, max: 0))
         return Route("/inflight/{ms}") { request in
             let milliseconds = try request.integer(parameter: "ms", in: 0...10_000)
-            let current = counts.withLock { counts in
+            let current = counts.withLockedValue { counts in
                 counts.current += 1
                 counts.max = Swift.max(counts.max, counts.current)
                 return counts.current
             }
             try? await Task.sleep(for: .milliseconds(milliseconds))
-            let most = counts.withLock { counts in
+            let most = counts.withLockedValue { counts in
                 counts.current -= 1
                 return counts.max
             }

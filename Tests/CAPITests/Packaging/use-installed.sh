@@ -24,8 +24,7 @@ cd "$work"
 # shellcheck disable=SC2046 # pkg-config's flags are meant to be split.
 cc -o app "$repo/Examples/c/courier_get.c" $(pkg-config --cflags --libs courier)
 # shellcheck disable=SC2046
-cc -shared -fPIC -o hmac_signer.so "$repo/Examples/plugins/hmac_signer.c" "$repo/Examples/plugins/sha256.c" \
-    $(pkg-config --cflags courier)
+cc -shared -fPIC -o hmac_signer.so "$repo/Examples/plugins/hmac_signer.c" $(pkg-config --cflags courier) -lcrypto
 ldd ./app "$libdir/libcourier.so.1" /usr/bin/courier "$swift_plugin"
 
 echo "== C example"

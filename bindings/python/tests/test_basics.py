@@ -188,6 +188,15 @@ def test_version_info() -> None:
     assert courier.library_path
 
 
+def test_an_authentication_failure_is_an_http_status_error() -> None:
+    from courier._errors import error_class
+    from courier._lib import lib
+
+    error = error_class(lib.COURIER_E_AUTHENTICATION)("refused", code=lib.COURIER_E_AUTHENTICATION)
+    assert isinstance(error, courier.AuthenticationError) and isinstance(error, courier.HTTPStatusError)
+    assert error_class(lib.COURIER_E_INTERNAL) is courier.CourierError
+
+
 def test_streamed_upload_from_generator_and_file(client: courier.Client, tmp_path) -> None:
     import base64
 

@@ -31,7 +31,7 @@ extension URLRequest {
         do {
             var request = try Request(self)
             request.timeout = nil
-            return CurlCommand(request, minimal: true).text
+            return CurlCommandLine(request, minimal: true).text
         } catch {
             return "# no curl command: \(error)"
         }

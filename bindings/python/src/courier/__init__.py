@@ -20,6 +20,7 @@ from ._client import (
 )
 from ._courier_cffi import ffi as _ffi
 from ._errors import (
+    AuthenticationError,
     BodyNotReplayable,
     Cancelled,
     ClosedError,
@@ -59,6 +60,6 @@ __all__ = [
     "Limits", "Builtin", "Retry", "Logging", "Validation", "ConcurrencyLimit", "DigestAuth", "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
     "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",
-    "BodyNotReplayable", "HTTPStatusError", "UnacceptableContentType", "InvalidRequest", "PluginError",
+    "BodyNotReplayable", "HTTPStatusError", "AuthenticationError", "UnacceptableContentType", "InvalidRequest", "PluginError",
     "WouldBlock", "ClosedError", "StreamError", "library_path", "library_version", "abi_version",
 ]

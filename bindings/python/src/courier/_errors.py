@@ -85,6 +85,11 @@ class HTTPStatusError(CourierError):
     """A response had an unacceptable status (raise_for_status, or COURIER_E_UNACCEPTABLE_STATUS)."""
 
 
+class AuthenticationError(HTTPStatusError):
+    """Credentials were refused and could not be refreshed (COURIER_E_AUTHENTICATION); `response`
+    is the refusal, as httpx's raise_for_status would report the 401."""
+
+
 class UnacceptableContentType(CourierError):
     """A response had an unacceptable content type (COURIER_E_UNACCEPTABLE_CONTENT_TYPE)."""
 
@@ -131,6 +136,7 @@ _CLASSES: dict[int, type[CourierError]] = {
     19: CourierError,
     20: UnacceptableContentType,
     21: DecodingError,
+    22: AuthenticationError,
 }
 
 # Python exceptions raised in callbacks, keyed by the token their failure message carries, so

@@ -11,7 +11,7 @@ from ._courier_cffi import ffi
 from ._errors import ClosedError, InvalidRequest, check, encode, invoke
 from ._handles import handles
 from ._lib import lib
-from ._models import Headers, HeaderTypes, Request, Response
+from ._models import Headers, HeaderTypes, Request, Response, garbage
 
 NULL = ffi.NULL
 QueryTypes = Union[Mapping[str, Any], Iterable[tuple[str, Any]], None]
@@ -331,8 +331,6 @@ def materialize(copied: Response, response: Any, free: bool = True) -> None:
 
 def free_garbage() -> None:
     """Frees the handles of Responses collected unread (see _models.garbage)."""
-    from ._models import garbage
-
     while garbage:
         try:
             handle = garbage.pop()

@@ -1,7 +1,7 @@
 import Courier
 
 /// What other threads ask of the I/O thread; queued by `CurlLoop.submit`, run in order by `CurlLoopDriver`.
-enum CurlCommand: Sendable {
+enum CurlLoopCommand: Sendable {
     /// Add a transfer; `send` waits on the continuation for the response head.
     case start(CurlTransfer, CheckedContinuation<Response, any Error>)
     /// The sending task was cancelled: abort the transfer if its head has not been delivered yet.
