@@ -10,8 +10,10 @@ import Synchronization
 /// `refresh`; a request refused with a credential that has since been replaced simply retries
 /// with the new one, and a request that starts while a refresh runs waits for it. A request is
 /// retried at most once, so a server that refuses every credential gets two attempts, not a loop.
-/// Refreshes are limited to `maxRefreshes` per `refreshWindow`, so a server that always answers
-/// 401 cannot make the client hammer the token endpoint.
+/// Refreshes are limited to `maxRefreshes` per `refreshWindow`, measured on the clock the
+/// interceptor is given, so a server that always answers 401 cannot make the client hammer the
+/// token endpoint. A request cancelled while it waits for a refresh leaves at once; the refresh
+/// goes on for the others and for later requests.
 ///
 /// ```swift
 /// let auth = AuthenticationInterceptor.bearer(token: storedToken) { _ in try await tokenStore.renew() }
@@ -43,22 +45,23 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     /// What a request about to be sent does for its credential.
     private enum SendStep {
         case ready(Credential, Int)
-        case wait(Task<Credential, any Error>, Int)
+        case wait(SharedTask<Credential>, Int)
         case first(Int)
     }
 
     /// What a refused request does for a newer credential.
     private enum RefreshStep {
         case ready(Credential)
-        case wait(Task<Credential, any Error>)
+        case wait(SharedTask<Credential>)
         case limited
     }
 
     private struct State {
         var credential: Credential?
         var generation = 0
-        var refreshing: Task<Credential, any Error>?
-        var recentRefreshes: [ContinuousClock.Instant] = []
+        var refreshing: SharedTask<Credential>?
+        /// When the recent refreshes started, as time since the interceptor was made.
+        var recentRefreshes: [Duration] = []
     }
 
     /// `AuthenticationInterceptor`, without the credential type, in errors and explanations.
@@ -67,14 +70,26 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     public let policy: Policy
     private let apply: Apply
     private let refresh: Refresh
+    /// Time since the interceptor was made, on its clock: what `refreshWindow` is measured in.
+    private let elapsed: @Sendable () -> Duration
     private let state: Mutex<State>
 
     /// Creates an interceptor that starts with `credential` (or refreshes before the first
     /// request when it is `nil`), puts it on requests with `apply`, and renews it with `refresh`.
-    public init(credential: Credential?, policy: Policy = Policy(), apply: @escaping Apply, refresh: @escaping Refresh) {
+    ///
+    /// - Parameters:
+    ///   - credential: the credential to start with; `nil` obtains one before the first request.
+    ///   - policy: when to refresh and how often at most.
+    ///   - clock: what `policy.refreshWindow` is measured on; a test passes one it advances by hand.
+    ///   - apply: puts the credential on a request.
+    ///   - refresh: obtains a new credential, given the refused one.
+    public init(credential: Credential?, policy: Policy = Policy(), clock: some Clock<Duration> = ContinuousClock(),
+                apply: @escaping Apply, refresh: @escaping Refresh) {
         self.policy = policy
         self.apply = apply
         self.refresh = refresh
+        let start = clock.now
+        self.elapsed = { start.duration(to: clock.now) }
         self.state = Mutex(State(credential: credential))
     }
 
@@ -113,7 +128,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     /// The credential to send with, waiting for a refresh under way or obtaining the first one.
     private func current(for request: Request) async throws -> (Credential, Int) {
         let step = state.withCheckedLock { state -> SendStep in
-            if let refreshing = state.refreshing { return .wait(refreshing, state.generation) }
+            if let refreshing = state.refreshing, refreshing.join() { return .wait(refreshing, state.generation) }
             if let credential = state.credential { return .ready(credential, state.generation) }
             return .first(state.generation)
         }
@@ -133,15 +148,15 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     /// one a refresh under way will produce, or the result of a new refresh.
     private func renewedCredential(after generation: Int, refused: Response?, request: Request? = nil) async throws -> Credential {
         let failingRequest = refused?.request ?? request
-        let now = ContinuousClock.now
+        let now = elapsed()
         let step = state.withCheckedLock { state -> RefreshStep in
             if state.generation > generation, let credential = state.credential { return .ready(credential) }
-            if let refreshing = state.refreshing { return .wait(refreshing) }
+            if let refreshing = state.refreshing, refreshing.join() { return .wait(refreshing) }
             state.recentRefreshes.removeAll { now - $0 >= policy.refreshWindow }
             guard state.recentRefreshes.count < policy.maxRefreshes else { return .limited }
             state.recentRefreshes.append(now)
             let stale = state.credential
-            let task = Task { [refresh, self] in
+            let task = SharedTask<Credential>(cancelsWhenAbandoned: false) { [refresh, self] in
                 do {
                     let renewed = try await refresh(stale)
                     self.state.withCheckedLock { state in
@@ -170,20 +185,11 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
         }
     }
 
-    /// The refresh's credential; a waiter whose task is cancelled leaves at once with `cancelled`
-    /// while the refresh goes on for the others.
-    private static func outcome(of task: Task<Credential, any Error>, request: Request?, refused: Response?) async throws -> Credential {
-        let waiter = RefreshWaiter<Credential>()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Credential, any Error>, Never>) in
-                waiter.wait(with: continuation)
-                Task { waiter.finish(await task.result) }
-            }
-        } onCancel: {
-            waiter.finish(.failure(CancellationError()))
-        }
+    /// The refresh's credential, for a member of it; a waiter whose task is cancelled leaves at
+    /// once with `cancelled` while the refresh goes on for the others.
+    private static func outcome(of task: SharedTask<Credential>, request: Request?, refused: Response?) async throws -> Credential {
         do {
-            return try result.get()
+            return try await task.value()
         } catch is CancellationError {
             throw CourierError(.cancelled, "the request was cancelled while its credential was refreshed",
                                source: "AuthenticationInterceptor", request: request)
@@ -196,48 +202,10 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
 
 extension AuthenticationInterceptor where Credential == String {
     /// Sends `Authorization: Bearer <token>` and renews the token with `refresh` when it is refused.
-    public static func bearer(token: String?, policy: Policy = Policy(),
+    public static func bearer(token: String?, policy: Policy = Policy(), clock: some Clock<Duration> = ContinuousClock(),
                               refresh: @escaping Refresh) -> AuthenticationInterceptor<String> {
-        AuthenticationInterceptor(credential: token, policy: policy, apply: { token, request in
+        AuthenticationInterceptor(credential: token, policy: policy, clock: clock, apply: { token, request in
             request.headerFields[.authorization] = "Bearer \(token)"
         }, refresh: refresh)
-    }
-}
-
-/// One waiter for a refresh: resumed once, by the refresh finishing or by its own cancellation,
-/// whichever comes first.
-private final class RefreshWaiter<Credential: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Result<Credential, any Error>, Never>?
-        var early: Result<Credential, any Error>?
-        var isDone = false
-    }
-
-    private let state = Mutex(State())
-
-    func wait(with continuation: CheckedContinuation<Result<Credential, any Error>, Never>) {
-        let early = state.withCheckedLock { state -> Result<Credential, any Error>? in
-            if let early = state.early {
-                state.isDone = true
-                return early
-            }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(returning: early) }
-    }
-
-    func finish(_ result: Result<Credential, any Error>) {
-        let continuation = state.withCheckedLock { state -> CheckedContinuation<Result<Credential, any Error>, Never>? in
-            guard !state.isDone else { return nil }
-            guard let continuation = state.continuation else {
-                if state.early == nil { state.early = result }
-                return nil
-            }
-            state.isDone = true
-            state.continuation = nil
-            return continuation
-        }
-        continuation?.resume(returning: result)
     }
 }

@@ -19,7 +19,7 @@ import Synchronization
 /// before retry, so callers share one retry loop as well as one call. Authentication after it is
 /// safe when the client has one credential; a credential set per request is part of the key.
 public final class SingleFlightInterceptor: Interceptor {
-    private let calls = Mutex<[String: SharedCall]>([:])
+    private let calls = Mutex<[String: SharedTask<Response>]>([:])
 
     /// The header fields that do not make two requests different.
     public let ignoredHeaders: Set<HTTPField.Name>
@@ -38,24 +38,32 @@ public final class SingleFlightInterceptor: Interceptor {
             return try await next(request)
         }
         let key = sharingKey(for: request)
-        let (call, leads) = calls.withCheckedLock { calls -> (SharedCall, Bool) in
-            if let existing = calls[key], existing.join() { return (existing, false) }
-            let call = SharedCall()
-            _ = call.join()
-            calls[key] = call
-            return (call, true)
-        }
-        if leads {
-            let limit = context.limits.maxBodyBytes
-            call.start({
+        let limit = context.limits.maxBodyBytes
+        let call = calls.withCheckedLock { calls -> SharedTask<Response> in
+            if let existing = calls[key], existing.join() { return existing }
+            let call = SharedTask<Response>(cancelsWhenAbandoned: true, operation: {
                 try await next(request).collectingBody(upTo: limit)
-            }, finished: { [self] in
+            }, finished: { [self] finished in
+                // An abandoned call may have been replaced by a fresh one, which stays.
                 self.calls.withCheckedLock { calls in
-                    if calls[key] === call { calls[key] = nil }
+                    if calls[key] === finished { calls[key] = nil }
                 }
             })
+            calls[key] = call
+            return call
         }
-        var response = try await call.value(for: request)
+        var response: Response
+        do {
+            response = try await call.value()
+        } catch is CancellationError {
+            throw CourierError(.cancelled, "the request was cancelled while waiting for an identical one in flight",
+                               source: name, request: request)
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw CourierError(.interceptorFailed, "the shared request failed: \(error)", source: name,
+                               request: request, underlying: error)
+        }
         response.request = request
         return response
     }

@@ -189,6 +189,37 @@ struct AuthenticationInterceptorTests {
         }
     }
 
+    @Test func theRefreshWindowIsMeasuredOnTheInterceptorsClock() async throws {
+        var policy = AuthenticationInterceptor<String>.Policy()
+        policy.maxRefreshes = 2
+        policy.refreshWindow = .seconds(30)
+        let clock = TestClock()
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor.bearer(token: "t0", policy: policy, clock: clock) { _ in
+            refreshes.increment()
+            return "t\(refreshes.value)"
+        }
+        let client = Client(transport: MockTransport { _ in .status(.unauthorized) }, interceptors: [auth])
+        let request = Request(url: URL(string: "https://example.test/private")!)
+        func sendExpectingRefusal() async throws -> CourierError.Code? {
+            do {
+                #expect(try await client.send(request).status == .unauthorized)
+                return nil
+            } catch let error as CourierError {
+                return error.code
+            }
+        }
+        #expect(try await sendExpectingRefusal() == nil)
+        clock.advance(by: .seconds(10))
+        #expect(try await sendExpectingRefusal() == nil)
+        clock.advance(by: .seconds(19))
+        #expect(try await sendExpectingRefusal() == .authenticationFailed, "two refreshes in the last 29 s")
+        clock.advance(by: .seconds(1))
+        #expect(try await sendExpectingRefusal() == nil, "the first refresh left the window at 30 s")
+        #expect(try await sendExpectingRefusal() == .authenticationFailed, "the second is still in it")
+        #expect(refreshes.value == 3)
+    }
+
     @Test(arguments: ServerTransport.all)
     func withoutACredentialTheFirstRequestObtainsOne(transport: ServerTransport) async throws {
         try await withTestServer { server async throws in
