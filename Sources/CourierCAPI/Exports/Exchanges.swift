@@ -25,11 +25,11 @@ public func courier_exchange_response(_ exchange: OpaquePointer?, _ response: Un
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL") }
         response.pointee = try box.withLive(exchange) { state in
             if let handle = state.responseHandle { return handle }
-            guard let current = state.responseBox ?? state.response.map(ResponseBox.init) else {
+            guard var held = state.response else {
                 throw CAPIFailure(COURIER_E_NOT_FOUND, detail: "there is no response yet in this exchange")
             }
-            let handle = try register(current)
-            state.responseBox = current
+            let handle = try register(held.boxing(with: ResponseBox.init))
+            state.response = held
             state.responseHandle = handle
             return handle
         }

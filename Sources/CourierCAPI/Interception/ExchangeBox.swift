@@ -21,13 +21,11 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         var interceptorName: String
         /// What `courier_exchange_attempt` reports.
         var attempt: Int
-        /// The request while no callback asked for it; moved into `requestBox` when one does.
-        var request: Request?
-        /// Owns the request once a callback asked for it, for the rest of the phase.
-        var requestBox: RequestBox?
+        /// The request: a value, or from a callback's asking on, the box its handle names.
+        var request: ExchangeHeld<RequestBox>
         var requestHandle: OpaquePointer?
-        var response: Response?
-        var responseBox: ResponseBox?
+        /// The response, once there is one: a value, or the box a callback's handle names.
+        var response: ExchangeHeld<ResponseBox>?
         var responseHandle: OpaquePointer?
         var answer: Response?
         var failure: CAPIFailure?
@@ -38,10 +36,10 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         var handle: OpaquePointer?
 
         /// The request as the callbacks left it, wherever it lives now.
-        var currentRequest: Request { requestBox?.request ?? request! }
+        var currentRequest: Request { request.current }
 
         /// The response as the callbacks left it, if there is one.
-        var currentResponse: Response? { responseBox?.response ?? response }
+        var currentResponse: Response? { response?.current }
     }
 
     let context: InterceptorContext
@@ -55,8 +53,8 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         self.context = context
         self.next = next
         self.executor = executor
-        super.init(State(phase: phase, interceptorName: interceptorName, attempt: context.attempt, request: request,
-                         response: response))
+        super.init(State(phase: phase, interceptorName: interceptorName, attempt: context.attempt, request: .value(request),
+                         response: response.map { .value($0) }))
     }
 
     /// The request as the callbacks left it.
@@ -88,10 +86,8 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
             state.attempt = attempt
             Self.removeRequestHandle(&state)
             Self.removeResponseHandle(&state)
-            state.request = request
-            Self.recycle(state.requestBox.take())
-            state.response = response
-            state.responseBox = nil
+            Self.recycle(state.request.replace(with: request))
+            state.response = .value(response)
             state.answer = nil
             state.failure = nil
         }
@@ -140,7 +136,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
             Self.removeResponseHandle(&state)
             free(state.requestID)
             state.requestID = nil
-            return state.requestBox.take()
+            return state.request.unbox()
         }
         Self.recycle(requestBox)
     }
@@ -148,10 +144,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// The request box for a callback that asked for the request: the one it already has, or
     /// one made (from the thread's spare, if any) that takes the request over.
     func requestBox(_ state: inout State) -> RequestBox {
-        if let box = state.requestBox { return box }
-        let box = ThreadRole.current.takeSpareRequestBox(holding: state.request.take()!)
-        state.requestBox = box
-        return box
+        state.request.boxing { ThreadRole.current.takeSpareRequestBox(holding: $0) }
     }
 
     /// Gives a request box whose handle is gone back to this thread for the next exchange, when
@@ -219,8 +212,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         let response = try slot.value!.get()
         withLock { state in
             Self.removeResponseHandle(&state)
-            state.responseBox = nil
-            state.response = response
+            state.response = .value(response)
         }
     }
 }
