@@ -136,8 +136,10 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [
                 // The ABI major in the SONAME, and only courier_* symbols exported (versioned COURIER_1).
-                .unsafeFlags(["-Xlinker", "-soname=libcourier.so.1",
-                              "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map"]),
+                .unsafeFlags([
+                    "-Xlinker", "-soname=libcourier.so.1",
+                    "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
+                ])
             ]
         ),
         .target(
@@ -193,7 +195,10 @@ let package = Package(
         ),
         .target(
             name: "ReadmeExamples",
-            dependencies: ["Courier", "CourierCurl", "CourierAsyncHTTPClient", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "Courier", "CourierCurl", "CourierAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Examples/ReadmeExamples",
             swiftSettings: strictSettings
         ),
@@ -258,7 +263,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "fuzz-response-head",
-            dependencies: ["Courier", "CourierCurl", "CourierFuzzDriver", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "Courier", "CourierCurl", "CourierFuzzDriver", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Fuzz/Targets/fuzz-response-head",
             swiftSettings: strictSettings
         ),
@@ -421,14 +428,19 @@ let package = Package(
 // leaves out swift-syntax, the macro layer, the CLI and the fuzz targets, which those suites never run.
 if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     let needed: Set<String> = [
-        "Courier", "CCurl", "CZlib", "CourierCurl", "CourierAsyncHTTPClient", "CCourier", "CourierCAPI", "CourierCLibrary",
+        "Courier", "CCurl", "CZlib", "CourierCurl", "CourierAsyncHTTPClient", "CCourier", "CourierCAPI",
+        "CourierCLibrary",
         "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
         "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",
     ]
     package.targets.removeAll { !needed.contains($0.name) }
-    let neededProducts: Set<String> = ["Courier", "CourierCurl", "CourierAsyncHTTPClient", "CourierTestServer", "CourierC"]
+    let neededProducts: Set<String> = [
+        "Courier", "CourierCurl", "CourierAsyncHTTPClient", "CourierTestServer", "CourierC",
+    ]
     package.products.removeAll { !neededProducts.contains($0.name) }
-    let unneededPackages = ["swift-syntax", "swift-macro-testing", "swift-argument-parser", "swift-openapi-runtime", "swift-docc-plugin"]
+    let unneededPackages = [
+        "swift-syntax", "swift-macro-testing", "swift-argument-parser", "swift-openapi-runtime", "swift-docc-plugin",
+    ]
     package.dependencies.removeAll { dependency in
         unneededPackages.contains { "\(dependency.kind)".contains("/\($0).git") }
     }

@@ -57,7 +57,9 @@ public struct APIRequest: Sendable {
     }
 
     /// Replaces the placeholder with a wrapped path value.
-    public mutating func path<Value: LosslessStringConvertible>(_ name: String, _ value: Path<Value>, encoded: Bool = false) {
+    public mutating func path<Value: LosslessStringConvertible>(
+        _ name: String, _ value: Path<Value>, encoded: Bool = false
+    ) {
         path(name, value.wrappedValue, encoded: encoded || value.encoded)
     }
 
@@ -180,13 +182,18 @@ public struct APIRequest: Sendable {
     }
 
     /// Adds one text part per entry of a dictionary, in key order.
-    public mutating func part(name: String, filename: String? = nil, mimeType: String? = nil, _ value: [String: String]) {
+    public mutating func part(name: String, filename: String? = nil, mimeType: String? = nil, _ value: [String: String])
+    {
         for key in value.keys.sorted() { part(.field(name: key, value: value[key] ?? "")) }
     }
 
     /// Adds the part of a `Part<Value>` parameter, with its own name, filename and type when given.
-    public mutating func part<Value: PartValue>(name: String, filename: String? = nil, mimeType: String? = nil, _ value: Part<Value>) {
-        part(name: value.name ?? name, filename: value.filename ?? filename, mimeType: value.mimeType ?? mimeType, value.wrappedValue)
+    public mutating func part<Value: PartValue>(
+        name: String, filename: String? = nil, mimeType: String? = nil, _ value: Part<Value>
+    ) {
+        part(
+            name: value.name ?? name, filename: value.filename ?? filename, mimeType: value.mimeType ?? mimeType,
+            value.wrappedValue)
     }
 
     // MARK: Options

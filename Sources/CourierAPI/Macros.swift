@@ -76,7 +76,8 @@ public macro Headers(_ headers: [String: String]) = #externalMacro(module: "Cour
 
 /// A static `Authorization` header: `@Authorization(.bearer("…"))`, `.basic(username:password:)`.
 @attached(peer)
-public macro Authorization(_ authorization: Authorization) = #externalMacro(module: "CourierAPIMacros", type: "OptionMacro")
+public macro Authorization(_ authorization: Authorization) =
+    #externalMacro(module: "CourierAPIMacros", type: "OptionMacro")
 
 /// JSON bodies and responses (the default), optionally with your own coders.
 @attached(peer)
@@ -95,7 +96,8 @@ public macro URLForm(encoder: URLFormEncoder = URLFormEncoder(), decoder: JSONDe
 
 /// `multipart/form-data` bodies; parameters become parts, files streamed from disk.
 @attached(peer)
-public macro Multipart(decoder: JSONDecoder = JSONDecoder()) = #externalMacro(module: "CourierAPIMacros", type: "OptionMacro")
+public macro Multipart(decoder: JSONDecoder = JSONDecoder()) =
+    #externalMacro(module: "CourierAPIMacros", type: "OptionMacro")
 
 /// How query, field and body keys are written and response keys read: `@KeyMapping(.snakeCase)`.
 @attached(peer)

@@ -19,8 +19,10 @@ enum PathTemplate {
         var searchStart = result.startIndex
         while let range = result.range(of: ":\(name)", range: searchStart..<result.endIndex) {
             let after = range.upperBound
-            let endsName = after == result.endIndex || !(result[after].isLetter || result[after].isNumber || result[after] == "_")
-            let startsSegment = range.lowerBound == result.startIndex || result[result.index(before: range.lowerBound)] == "/"
+            let endsName =
+                after == result.endIndex || !(result[after].isLetter || result[after].isNumber || result[after] == "_")
+            let startsSegment =
+                range.lowerBound == result.startIndex || result[result.index(before: range.lowerBound)] == "/"
             if endsName && startsSegment {
                 result.replaceSubrange(range, with: value)
                 searchStart = result.index(range.lowerBound, offsetBy: value.count)

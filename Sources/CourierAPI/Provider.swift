@@ -42,11 +42,12 @@ public struct Provider: Sendable {
     ///
     /// It runs as the innermost interceptor added so far, so it sees the request after earlier ones.
     public func modifyRequests(_ modify: @escaping @Sendable (inout Request) throws -> Void) -> Provider {
-        adding(ClosureInterceptor("modifyRequests") { request, _, next in
-            var request = request
-            try modify(&request)
-            return try await next(request)
-        })
+        adding(
+            ClosureInterceptor("modifyRequests") { request, _, next in
+                var request = request
+                try modify(&request)
+                return try await next(request)
+            })
     }
 
     /// A new provider whose exchanges pass through `body`, which must call `next` for the request to go on.

@@ -49,11 +49,15 @@ public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
 
     /// For requirements with parameter types such as `Body<Todo>`, overloads taking the plain values,
     /// so call sites pass `todo` as they do with Papyrus, whose parameter types are type aliases.
-    static func plainValueOverloads(of protocolDecl: ProtocolDeclSyntax, type: some TypeSyntaxProtocol) throws -> [ExtensionDeclSyntax] {
+    static func plainValueOverloads(
+        of protocolDecl: ProtocolDeclSyntax, type: some TypeSyntaxProtocol
+    ) throws -> [ExtensionDeclSyntax] {
         let access = protocolDecl.modifiers.accessLevel.map { "\($0) " } ?? ""
         var overloads: [String] = []
         for member in protocolDecl.memberBlock.members {
-            guard let function = member.decl.as(FunctionDeclSyntax.self), function.genericParameterClause == nil else { continue }
+            guard let function = member.decl.as(FunctionDeclSyntax.self), function.genericParameterClause == nil else {
+                continue
+            }
             var wrapped = false
             var parameters: [String] = []
             var arguments: [String] = []
@@ -63,7 +67,9 @@ public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
                 let argumentName = name == "_" ? "value\(arguments.count)" : name
                 var declared = parameter.with(\.trailingComma, nil)
                 var argument = argumentName
-                if let nominal = parameter.type.nominal, MockMacro.wrapperTypes.contains(nominal.name), nominal.arguments.count == 1 {
+                if let nominal = parameter.type.nominal, MockMacro.wrapperTypes.contains(nominal.name),
+                    nominal.arguments.count == 1
+                {
                     wrapped = true
                     declared.type = nominal.arguments[0].with(\.leadingTrivia, []).with(\.trailingTrivia, [])
                     argument = "\(nominal.name)(wrappedValue: \(argumentName))"
@@ -74,13 +80,15 @@ public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
             }
             guard wrapped else { continue }
             let effects = function.signature.effectSpecifiers
-            let call = (effects?.throwsClause != nil ? "try " : "") + (effects?.asyncSpecifier != nil ? "await " : "")
+            let call =
+                (effects?.throwsClause != nil ? "try " : "") + (effects?.asyncSpecifier != nil ? "await " : "")
                 + "\(function.name.text)(\(arguments.joined(separator: ", ")))"
             var signature = "\(function.name.text)(\(parameters.joined(separator: ", ")))"
             if let effects { signature += " " + effects.trimmedDescription }
             if let returnClause = function.signature.returnClause { signature += " " + returnClause.trimmedDescription }
             let returns = function.signature.returnClause.map { !$0.type.isVoid } ?? false
-            overloads.append("""
+            overloads.append(
+                """
                 /// `\(function.name.text)` with plain values for its parameter types.
                 \(access)func \(signature) {
                     \(returns ? "return " : "")\(call)
@@ -88,8 +96,10 @@ public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
                 """)
         }
         guard !overloads.isEmpty else { return [] }
-        let body = overloads.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
-            .joined(separator: "\n\n")
+        let body = overloads.map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        }
+        .joined(separator: "\n\n")
         return [try ExtensionDeclSyntax("extension \(type.trimmed) {\n\(raw: body)\n}")]
     }
 

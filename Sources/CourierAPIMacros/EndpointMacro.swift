@@ -11,7 +11,8 @@ public struct EndpointMacro: BodyMacro, PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [CodeBlockItemSyntax] {
         guard let function = declaration.as(FunctionDeclSyntax.self), let typeAttributes = typeAttributes(context),
-              isFirstMethodAttribute(node, of: function) else { return [] }
+            isFirstMethodAttribute(node, of: function)
+        else { return [] }
         var analyzer = EndpointAnalyzer(function: function, typeAttributes: typeAttributes)
         let endpoint = analyzer.analyze()
         analyzer.diagnostics.forEach(context.diagnose)
@@ -26,7 +27,8 @@ public struct EndpointMacro: BodyMacro, PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let function = declaration.as(FunctionDeclSyntax.self), let typeAttributes = typeAttributes(context),
-              isFirstMethodAttribute(node, of: function) else { return [] }
+            isFirstMethodAttribute(node, of: function)
+        else { return [] }
         var analyzer = EndpointAnalyzer(function: function, typeAttributes: typeAttributes)
         guard let endpoint = analyzer.analyze() else { return [] }
         let generator = EndpointGenerator(endpoint: endpoint)

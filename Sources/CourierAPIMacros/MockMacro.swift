@@ -42,13 +42,15 @@ public struct MockMacro: PeerMacro {
         var completion: (name: String, valueType: String?)?
         var returnsTask = false
         if let last = parameters.last, let closure = last.type.withoutAttributes.as(FunctionTypeSyntax.self),
-           let argument = closure.parameters.first?.type {
+            let argument = closure.parameters.first?.type
+        {
             parameters.removeLast()
-            let valueType: String? = if let nominal = argument.nominal, nominal.name == "Result", let value = nominal.arguments.first {
-                value.isVoid ? "Void" : value.trimmedDescription
-            } else {
-                nil
-            }
+            let valueType: String? =
+                if let nominal = argument.nominal, nominal.name == "Result", let value = nominal.arguments.first {
+                    value.isVoid ? "Void" : value.trimmedDescription
+                } else {
+                    nil
+                }
             completion = ((last.secondName ?? last.firstName).text, valueType)
             returnsTask = function.signature.returnClause != nil
         }
@@ -64,14 +66,16 @@ public struct MockMacro: PeerMacro {
                 arguments.append(name)
             }
         }
-        let resultType: String = if let completion {
-            completion.valueType ?? "Response"
-        } else {
-            function.signature.returnClause?.type.trimmedDescription ?? "Void"
-        }
+        let resultType: String =
+            if let completion {
+                completion.valueType ?? "Response"
+            } else {
+                function.signature.returnClause?.type.trimmedDescription ?? "Void"
+            }
         let handlerType = "@Sendable (\(types.joined(separator: ", "))) async throws -> \(resultType)"
         let endpointName = function.name.text
-        let selector = "\(endpointName)(\(function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()))"
+        let selector =
+            "\(endpointName)(\(function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()))"
         let mockName = "mock" + endpointName.prefix(1).uppercased() + endpointName.dropFirst()
         let lookup = "\(literal(selector)), mockFunction: \(literal(mockName)), as: (\(handlerType)).self"
         let call = "handler(\(arguments.joined(separator: ", ")))"

@@ -74,17 +74,21 @@ public final class AsyncHTTPClientTransport: Transport {
     /// naming the file, as the curl transport does.
     public init(configuration: Configuration = Configuration()) {
         let (tls, problem) = configuration.tlsConfiguration()
-        self.client = HTTPClient(eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
-                                 configuration: configuration.clientConfiguration(tls: tls))
+        self.client = HTTPClient(
+            eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
+            configuration: configuration.clientConfiguration(tls: tls))
         self.decompressesResponses = configuration.decompressesResponses
         self.ownership = Mutex(.owned)
         self.configurationProblem = problem
         let router = ProxyRouter(configuration.proxy)
-        self.proxyRoutes = router.mayUseProxy ? ProxyRoutes(router: router, configuration: configuration, tls: tls) : nil
+        self.proxyRoutes =
+            router.mayUseProxy ? ProxyRoutes(router: router, configuration: configuration, tls: tls) : nil
         self.userAgent = configuration.userAgent
-        self.requestLimit = configuration.maxConnections > 0
-            ? ConcurrencyLimitInterceptor(maxConcurrentRequests: configuration.maxConnections,
-                                          maxConcurrentRequestsPerHost: configuration.maxConnections)
+        self.requestLimit =
+            configuration.maxConnections > 0
+            ? ConcurrencyLimitInterceptor(
+                maxConcurrentRequests: configuration.maxConnections,
+                maxConcurrentRequestsPerHost: configuration.maxConnections)
             : nil
     }
 
@@ -131,8 +135,9 @@ public final class AsyncHTTPClientTransport: Transport {
             guard !Task.isCancelled else {
                 throw CourierError(mapping: CancellationError(), request: request, deadline: deadline)
             }
-            head = try ResponseHead(clientResponse, method: request.method, limits: context.limits,
-                                    decompresses: decompressesResponses, request: request)
+            head = try ResponseHead(
+                clientResponse, method: request.method, limits: context.limits,
+                decompresses: decompressesResponses, request: request)
         } catch {
             releaseSlot()
             throw error
@@ -142,10 +147,11 @@ public final class AsyncHTTPClientTransport: Transport {
             expectedLength: head.expectedLength,
             onResume: { bridge.resume() },
             onAbort: { bridge.abort() })
-        bridge.start(body: clientResponse.body, writer: writer, expectedLength: head.expectedLength,
-                     progress: context.downloadProgress,
-                     deadline: deadline.map { ($0, client.eventLoopGroup.any()) },
-                     onEnd: releaseSlot)
+        bridge.start(
+            body: clientResponse.body, writer: writer, expectedLength: head.expectedLength,
+            progress: context.downloadProgress,
+            deadline: deadline.map { ($0, client.eventLoopGroup.any()) },
+            onEnd: releaseSlot)
         return Response(status: head.status, headerFields: head.fields, bodyStream: stream, request: request)
     }
 }
@@ -220,14 +226,16 @@ extension AsyncHTTPClientTransport {
         func clientConfiguration(tls: TLSConfiguration) -> HTTPClient.Configuration {
             var pool = HTTPClient.Configuration.ConnectionPool(
                 idleTimeout: TimeAmount(idleTimeout),
-                concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerHost > 0 ? maxConnectionsPerHost : Int(Int32.max))
+                concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerHost > 0
+                    ? maxConnectionsPerHost : Int(Int32.max))
             pool.retryConnectionEstablishment = false
             var configuration = HTTPClient.Configuration(
                 tlsConfiguration: tls,
                 redirectConfiguration: .disallow,
                 timeout: HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout)),
                 connectionPool: pool,
-                decompression: decompressesResponses ? .enabled(limit: .ratio(max(1, maxDecompressionRatio))) : .disabled)
+                decompression: decompressesResponses
+                    ? .enabled(limit: .ratio(max(1, maxDecompressionRatio))) : .disabled)
             configuration.httpVersion = httpVersion
             return configuration
         }
@@ -239,7 +247,9 @@ extension AsyncHTTPClientTransport {
         func tlsConfiguration() -> (TLSConfiguration, problem: CourierError?) {
             var configuration = TLSConfiguration.makeClientConfiguration()
             var problem: CourierError?
-            configuration.certificateVerification = !tls.verifiesPeer ? .none
+            configuration.certificateVerification =
+                !tls.verifiesPeer
+                ? .none
                 : tls.verifiesHost ? .fullVerification : .noHostnameVerification
             switch (tls.caFile, tls.caDirectory) {
             case (let file?, let directory?):
@@ -255,13 +265,14 @@ extension AsyncHTTPClientTransport {
             if let certificate = tls.clientCertificate {
                 do {
                     let chain = try NIOSSLCertificate.fromPEMFile(certificate.certificateFile)
-                    let key = if let password = certificate.keyPassword {
-                        try NIOSSLPrivateKey(file: certificate.keyFile, format: .pem) { setPassword in
-                            setPassword(Array(password.utf8))
+                    let key =
+                        if let password = certificate.keyPassword {
+                            try NIOSSLPrivateKey(file: certificate.keyFile, format: .pem) { setPassword in
+                                setPassword(Array(password.utf8))
+                            }
+                        } else {
+                            try NIOSSLPrivateKey(file: certificate.keyFile, format: .pem)
                         }
-                    } else {
-                        try NIOSSLPrivateKey(file: certificate.keyFile, format: .pem)
-                    }
                     configuration.certificateChain = chain.map { .certificate($0) }
                     configuration.privateKey = .privateKey(key)
                 } catch {
@@ -272,12 +283,13 @@ extension AsyncHTTPClientTransport {
                 }
             }
             if let minimum = tls.minimumVersion {
-                configuration.minimumTLSVersion = switch minimum {
-                case .tls1_0: .tlsv1
-                case .tls1_1: .tlsv11
-                case .tls1_2: .tlsv12
-                case .tls1_3: .tlsv13
-                }
+                configuration.minimumTLSVersion =
+                    switch minimum {
+                    case .tls1_0: .tlsv1
+                    case .tls1_1: .tlsv11
+                    case .tls1_2: .tlsv12
+                    case .tls1_3: .tlsv13
+                    }
             }
             return (configuration, problem)
         }

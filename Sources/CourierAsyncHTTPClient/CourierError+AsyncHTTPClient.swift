@@ -28,8 +28,9 @@ extension CourierError {
         } else if Task.isCancelled {
             self.init(.cancelled, "the request was cancelled", source: source, request: request, underlying: error)
         } else if let deadline, NIODeadline.now() >= deadline {
-            self.init(.timedOut, "the total timeout passed before the response head arrived", source: source,
-                      request: request, underlying: error)
+            self.init(
+                .timedOut, "the total timeout passed before the response head arrived", source: source,
+                request: request, underlying: error)
         } else {
             let (code, message) = Self.classify(error)
             self.init(code, message, source: source, request: request, underlying: error)
@@ -69,7 +70,7 @@ extension CourierError {
     private static func classify(_ error: HTTPClientError) -> (Code, String) {
         switch error {
         case .connectTimeout, .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
-             .getConnectionFromPoolTimeout:
+            .getConnectionFromPoolTimeout:
             (.timedOut, "connecting to the server timed out")
         case .deadlineExceeded, .readTimeout, .writeTimeout:
             (.timedOut, "the request timed out")

@@ -21,8 +21,9 @@ extension HTTPClientRequest {
     /// Like `init(_:)`, also reporting body bytes as AsyncHTTPClient takes them for sending.
     init(_ request: Request, uploadProgress: (@Sendable (_ sent: Int64, _ total: Int64?) -> Void)?) throws {
         guard let scheme = request.scheme, scheme == "http" || scheme == "https", request.host?.isEmpty == false else {
-            throw CourierError(.invalidRequest, "AsyncHTTPClient sends only http and https URLs with a host, not \(request.url)",
-                               source: "AsyncHTTPClientTransport", request: request)
+            throw CourierError(
+                .invalidRequest, "AsyncHTTPClient sends only http and https URLs with a host, not \(request.url)",
+                source: "AsyncHTTPClientTransport", request: request)
         }
         self.init(url: request.url.absoluteString)
         method = HTTPMethod(rawValue: request.method.rawValue)
@@ -89,8 +90,9 @@ private struct UploadSequence: AsyncSequence, Sendable {
             } catch let error as CourierError {
                 throw error
             } catch {
-                throw CourierError(.encodingFailed, "the request body failed after \(sent) bytes were sent",
-                                   source: "RequestBody", underlying: error)
+                throw CourierError(
+                    .encodingFailed, "the request body failed after \(sent) bytes were sent",
+                    source: "RequestBody", underlying: error)
             }
         }
     }

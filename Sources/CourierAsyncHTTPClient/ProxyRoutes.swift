@@ -43,8 +43,9 @@ final class ProxyRoutes: Sendable {
             if let existing = clients[server] { return existing }
             var settings = configuration.clientConfiguration(tls: tls)
             settings.proxy = proxy
-            let created = HTTPClient(eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
-                                     configuration: settings)
+            let created = HTTPClient(
+                eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
+                configuration: settings)
             clients[server] = created
             state = .open(clients)
             return created
@@ -60,18 +61,25 @@ final class ProxyRoutes: Sendable {
         }
     }
 
-    private static func asyncHTTPClientProxy(_ server: ProxyServer, request: Request) throws(CourierError) -> HTTPClient.Configuration.Proxy {
+    private static func asyncHTTPClientProxy(
+        _ server: ProxyServer, request: Request
+    ) throws(CourierError) -> HTTPClient.Configuration.Proxy {
         switch server.kind {
         case .http:
-            let authorization = server.username.map { HTTPClient.Authorization.basic(username: $0, password: server.password ?? "") }
+            let authorization = server.username.map {
+                HTTPClient.Authorization.basic(username: $0, password: server.password ?? "")
+            }
             return .server(host: server.host, port: server.port, authorization: authorization)
         case .socks5, .socks5h:
-            if server.username == nil && server.password == nil { return .socksServer(host: server.host, port: server.port) }
+            if server.username == nil && server.password == nil {
+                return .socksServer(host: server.host, port: server.port)
+            }
             fallthrough
         case .https, .socks4, .socks4a:
-            throw CourierError(.invalidRequest,
-                               "AsyncHTTPClient reaches http proxies and socks5 proxies without credentials, not \(server); use the curl transport for it",
-                               source: "ProxySettings", request: request)
+            throw CourierError(
+                .invalidRequest,
+                "AsyncHTTPClient reaches http proxies and socks5 proxies without credentials, not \(server); use the curl transport for it",
+                source: "ProxySettings", request: request)
         }
     }
 }

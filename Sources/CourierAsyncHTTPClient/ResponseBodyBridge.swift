@@ -43,11 +43,14 @@ final class ResponseBodyBridge: Sendable {
 
     /// Starts pulling `body` into `writer`, reporting progress and enforcing `deadline` on its event
     /// loop; `onEnd` runs once when pulling stops, whether the body ended, failed or was abandoned.
-    func start(body: HTTPClientResponse.Body, writer: ResponseBodyStream.Writer, expectedLength: Int64?,
-               progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?,
-               deadline: (NIODeadline, any EventLoop)?,
-               onEnd: @escaping @Sendable () -> Void = {}) {
-        let timer = deadline.map { deadline, eventLoop in eventLoop.scheduleTask(deadline: deadline) { self.timeOut() } }
+    func start(
+        body: HTTPClientResponse.Body, writer: ResponseBodyStream.Writer, expectedLength: Int64?,
+        progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?,
+        deadline: (NIODeadline, any EventLoop)?,
+        onEnd: @escaping @Sendable () -> Void = {}
+    ) {
+        let timer = deadline.map { deadline, eventLoop in eventLoop.scheduleTask(deadline: deadline) { self.timeOut() }
+        }
         state.withCheckedLock { $0.deadlineTimer = timer }
         let task = Task {
             await self.pump(body, into: writer, total: expectedLength, progress: progress)
@@ -81,7 +84,9 @@ final class ResponseBodyBridge: Sendable {
 
     private func stop(_ reason: Stop) {
         let (task, gate) = state.withCheckedLock { state in
-            guard state.stop == nil else { return (nil as Task<Void, Never>?, nil as CheckedContinuation<Void, Never>?) }
+            guard state.stop == nil else {
+                return (nil as Task<Void, Never>?, nil as CheckedContinuation<Void, Never>?)
+            }
             state.stop = reason
             defer { state.gate = nil }
             return (state.task, state.gate)
@@ -90,8 +95,10 @@ final class ResponseBodyBridge: Sendable {
         task?.cancel()
     }
 
-    private func pump(_ body: HTTPClientResponse.Body, into writer: ResponseBodyStream.Writer, total: Int64?,
-                      progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?) async {
+    private func pump(
+        _ body: HTTPClientResponse.Body, into writer: ResponseBodyStream.Writer, total: Int64?,
+        progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?
+    ) async {
         defer { state.withCheckedLock { $0.deadlineTimer }?.cancel() }
         var received: Int64 = 0
         do {
@@ -107,7 +114,8 @@ final class ResponseBodyBridge: Sendable {
                 if stopReason != nil { break }
             }
         } catch let error as NIOHTTPDecompression.ExtraDecompressionError
-            where error == .truncatedData && received == 0 && stopReason == nil {
+            where error == .truncatedData && received == 0 && stopReason == nil
+        {
             // SwiftNIO's decompressor fails an empty body (a HEAD, 204 or 304 reply, or `Content-Length: 0`)
             // labelled `gzip` or `deflate` as truncated; like curl, take it as the empty body it is.
             writer.finish()
@@ -146,11 +154,13 @@ final class ResponseBodyBridge: Sendable {
         case nil:
             nil
         case .abandoned?:
-            CourierError(.cancelled, "the response body was abandoned by its reader", source: "AsyncHTTPClientTransport",
-                         request: request)
+            CourierError(
+                .cancelled, "the response body was abandoned by its reader", source: "AsyncHTTPClientTransport",
+                request: request)
         case .timedOut?:
-            CourierError(.timedOut, "the total timeout passed while the response body was arriving",
-                         source: "AsyncHTTPClientTransport", request: request)
+            CourierError(
+                .timedOut, "the total timeout passed while the response body was arriving",
+                source: "AsyncHTTPClientTransport", request: request)
         }
     }
 }

@@ -22,19 +22,23 @@ struct ResponseHead {
     /// - Throws: `limitExceeded` when the head has more lines or bytes than `limits` allow (checked
     ///   after AsyncHTTPClient parsed it: it has no such bounds of its own); `invalidResponse` for a
     ///   field name swift-http-types rejects or ambiguous framing (`HTTPFields.framingProblem`).
-    init(_ response: HTTPClientResponse, method: HTTPRequest.Method, limits: Limits, decompresses: Bool,
-         request: Request) throws {
+    init(
+        _ response: HTTPClientResponse, method: HTTPRequest.Method, limits: Limits, decompresses: Bool,
+        request: Request
+    ) throws {
         let headers = response.headers
         guard headers.count <= limits.maxHeaderCount else {
-            throw CourierError(.limitExceeded,
-                               "the response has \(headers.count) header lines, more than the limit of \(limits.maxHeaderCount)",
-                               source: "Limits.maxHeaderCount", request: request)
+            throw CourierError(
+                .limitExceeded,
+                "the response has \(headers.count) header lines, more than the limit of \(limits.maxHeaderCount)",
+                source: "Limits.maxHeaderCount", request: request)
         }
         let headBytes = Self.wireSize(of: response)
         guard headBytes <= limits.maxHeaderBytes else {
-            throw CourierError(.limitExceeded,
-                               "the response head is \(headBytes) bytes, more than the limit of \(limits.maxHeaderBytes)",
-                               source: "Limits.maxHeaderBytes", request: request)
+            throw CourierError(
+                .limitExceeded,
+                "the response head is \(headBytes) bytes, more than the limit of \(limits.maxHeaderBytes)",
+                source: "Limits.maxHeaderBytes", request: request)
         }
 
         let code = Int(response.status.code)
@@ -44,8 +48,9 @@ struct ResponseHead {
         received.reserveCapacity(headers.count)
         for (name, value) in headers {
             guard let fieldName = HTTPField.Name(name) else {
-                throw CourierError(.invalidResponse, "the response has a header field named \"\(name)\", which is not a valid token",
-                                   source: "AsyncHTTPClientTransport", request: request)
+                throw CourierError(
+                    .invalidResponse, "the response has a header field named \"\(name)\", which is not a valid token",
+                    source: "AsyncHTTPClientTransport", request: request)
             }
             received.append(HTTPField(name: fieldName, value: value))
         }

@@ -119,12 +119,13 @@ extension CurlTransport {
                 if let password = certificate.keyPassword { try easy.set(CURLOPT_KEYPASSWD, password) }
             }
             if let minimum = tls.minimumVersion {
-                let version = switch minimum {
-                case .tls1_0: CURL_SSLVERSION_TLSv1_0
-                case .tls1_1: CURL_SSLVERSION_TLSv1_1
-                case .tls1_2: CURL_SSLVERSION_TLSv1_2
-                case .tls1_3: CURL_SSLVERSION_TLSv1_3
-                }
+                let version =
+                    switch minimum {
+                    case .tls1_0: CURL_SSLVERSION_TLSv1_0
+                    case .tls1_1: CURL_SSLVERSION_TLSv1_1
+                    case .tls1_2: CURL_SSLVERSION_TLSv1_2
+                    case .tls1_3: CURL_SSLVERSION_TLSv1_3
+                    }
                 try easy.set(CURLOPT_SSLVERSION, version)
             }
         }

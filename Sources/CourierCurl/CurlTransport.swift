@@ -55,7 +55,8 @@ public final class CurlTransport: Transport {
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
         let transfer = try makeTransfer(for: request, context: context)
         if let driving = CurlCallerDriving.current, driving.isCurrentThread, canDrive(transfer),
-           let session = drivenSessions.take() {
+            let session = drivenSessions.take()
+        {
             defer { drivenSessions.giveBack(session) }
             return try await session.perform(transfer, loop: loop, bodyLimit: driving.maxBodyBytes)
         }
@@ -97,8 +98,9 @@ public final class CurlTransport: Transport {
 
     private func makeTransfer(for request: Request, context: TransportContext) throws -> CurlTransfer {
         guard request.scheme == "http" || request.scheme == "https" else {
-            throw CourierError(.invalidRequest, "CurlTransport sends only http and https URLs, not \(request.url.absoluteString)",
-                               source: "CurlTransport", request: request)
+            throw CourierError(
+                .invalidRequest, "CurlTransport sends only http and https URLs, not \(request.url.absoluteString)",
+                source: "CurlTransport", request: request)
         }
         let proxy: ProxyServer?
         do {
@@ -110,11 +112,13 @@ public final class CurlTransport: Transport {
         }
         let id = loop.makeID()
         guard let body = request.body, request.method != .head else {
-            return CurlTransfer(id: id, request: request, context: context, upload: nil, uploadLength: nil, proxy: proxy)
+            return CurlTransfer(
+                id: id, request: request, context: context, upload: nil, uploadLength: nil, proxy: proxy)
         }
         let length = request.wireHeaderFields[.contentLength].flatMap { Int64($0) } ?? body.contentLength
         guard length != 0 else {
-            return CurlTransfer(id: id, request: request, context: context, upload: nil, uploadLength: nil, proxy: proxy)
+            return CurlTransfer(
+                id: id, request: request, context: context, upload: nil, uploadLength: nil, proxy: proxy)
         }
         let loop = self.loop
         let upload = UploadChannel(expectedLength: length, wakeReader: { loop.submit(.resumeUpload(id)) })
@@ -123,7 +127,8 @@ public final class CurlTransport: Transport {
             for case .bytes(let data) in segments { bytes.append(data) }
             if bytes.count == segments.count {
                 upload.fill(with: bytes)
-                return CurlTransfer(id: id, request: request, context: context, upload: upload, uploadLength: length, proxy: proxy)
+                return CurlTransfer(
+                    id: id, request: request, context: context, upload: upload, uploadLength: length, proxy: proxy)
             }
         }
         do {
@@ -132,6 +137,7 @@ public final class CurlTransport: Transport {
             error.request = request
             throw error
         }
-        return CurlTransfer(id: id, request: request, context: context, upload: upload, uploadLength: length, proxy: proxy)
+        return CurlTransfer(
+            id: id, request: request, context: context, upload: upload, uploadLength: length, proxy: proxy)
     }
 }

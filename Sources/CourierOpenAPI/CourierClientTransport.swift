@@ -30,7 +30,9 @@ public struct CourierClientTransport: ClientTransport {
         self.client = client
     }
 
-    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    public func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let sent = try Self.request(request, body: body, baseURL: baseURL, operationID: operationID)
         let response = try await client.stream(sent)
         let head = HTTPResponse(status: response.status, headerFields: response.headerFields)
@@ -40,11 +42,14 @@ public struct CourierClientTransport: ClientTransport {
     /// The Courier request for the generated code's request: `baseURL` followed by its path (which
     /// carries the query), its header fields, and its body as a stream.
     static func request(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) throws -> Request {
-        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         let path = request.path ?? "/"
         guard let url = URL(string: base + path), url.host != nil else {
-            throw CourierError(.invalidRequest, "\(base + path) is not an absolute URL (server URL \(baseURL.absoluteString), path \(path))",
-                               source: "CourierClientTransport(\(operationID))")
+            throw CourierError(
+                .invalidRequest,
+                "\(base + path) is not an absolute URL (server URL \(baseURL.absoluteString), path \(path))",
+                source: "CourierClientTransport(\(operationID))")
         }
         var fields = request.headerFields
         fields[.contentLength] = nil
@@ -68,7 +73,9 @@ public struct CourierClientTransport: ClientTransport {
     /// can have none (a `HEAD`, `204`, `304`, or `Content-Length: 0`).
     static func body(of response: Response) -> HTTPBody? {
         let length = response.headerFields[.contentLength].flatMap(Int64.init)
-        let hasNoBody = response.request.method == .head || response.status.code == 204 || response.status.code == 304 || length == 0
+        let hasNoBody =
+            response.request.method == .head || response.status.code == 204 || response.status.code == 304
+            || length == 0
         guard let stream = response.bodyStream else {
             return hasNoBody && response.body.isEmpty ? nil : HTTPBody([UInt8](response.body))
         }
@@ -76,7 +83,8 @@ public struct CourierClientTransport: ClientTransport {
             stream.discard()
             return nil
         }
-        return HTTPBody(stream.map { ArraySlice($0) }, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
+        return HTTPBody(
+            stream.map { ArraySlice($0) }, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
     }
 }
 

@@ -142,7 +142,8 @@ public struct NestedJSONPath: Sendable, Equatable {
 
             func matches(_ kind: Token.Kind) -> Bool {
                 switch (self, kind) {
-                case (.text, .text), (.number, .number), (.leftBracket, .leftBracket), (.rightBracket, .rightBracket): true
+                case (.text, .text), (.number, .number), (.leftBracket, .leftBracket), (.rightBracket, .rightBracket):
+                    true
                 default: false
                 }
             }
@@ -155,14 +156,18 @@ public struct NestedJSONPath: Sendable, Equatable {
                 let inside = try expect(.text, .number, .rightBracket)
                 switch inside.kind {
                 case .rightBracket:
-                    steps.append(Step(action: .append, isRoot: false, range: open.range.lowerBound..<inside.range.upperBound))
+                    steps.append(
+                        Step(action: .append, isRoot: false, range: open.range.lowerBound..<inside.range.upperBound))
                 case .text(let key):
                     let close = try expect(.rightBracket)
-                    steps.append(Step(action: .key(key), isRoot: false, range: open.range.lowerBound..<close.range.upperBound))
+                    steps.append(
+                        Step(action: .key(key), isRoot: false, range: open.range.lowerBound..<close.range.upperBound))
                 case .number(let number):
                     let close = try expect(.rightBracket)
-                    steps.append(Step(action: .index(Self.index(number)), isRoot: false,
-                                      range: open.range.lowerBound..<close.range.upperBound, numberRange: inside.range))
+                    steps.append(
+                        Step(
+                            action: .index(Self.index(number)), isRoot: false,
+                            range: open.range.lowerBound..<close.range.upperBound, numberRange: inside.range))
                 case .leftBracket:
                     preconditionFailure("expect(_:) returned a kind it was not asked for")
                 }
@@ -185,8 +190,9 @@ public struct NestedJSONPath: Sendable, Equatable {
                     return Step(action: .append, isRoot: true, range: first.range.lowerBound..<inside.range.upperBound)
                 }
                 let close = try expect(.rightBracket)
-                return Step(action: .index(Self.index(number)), isRoot: true,
-                            range: first.range.lowerBound..<close.range.upperBound, numberRange: inside.range)
+                return Step(
+                    action: .index(Self.index(number)), isRoot: true,
+                    range: first.range.lowerBound..<close.range.upperBound, numberRange: inside.range)
             case .rightBracket:
                 preconditionFailure("expect(_:) returned a kind it was not asked for")
             }
@@ -205,7 +211,8 @@ public struct NestedJSONPath: Sendable, Equatable {
                 highlight = last.range.upperBound..<last.range.upperBound + 1
             }
             let names = kinds.map(\.name)
-            let expected = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+            let expected =
+                names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
             throw NestedJSONError(.syntax, "Expecting \(expected)", key: source, highlight: highlight)
         }
 

@@ -21,10 +21,14 @@ public enum RequestItemParser {
     ///
     /// - Parameter readFile: reads the text of a file for `name=@file`, `name:=@file` and `name==@file`.
     /// - Throws: `RequestItemError` naming the argument, when it has no separator, no name, or a bad value.
-    public static func parse(_ argument: String, readFile: (String) throws -> String = readTextFile) throws -> RequestItem {
+    public static func parse(
+        _ argument: String, readFile: (String) throws -> String = readTextFile
+    ) throws -> RequestItem {
         let tokens = tokenize(argument)
         guard let (nameTokens, separator, value) = split(tokens) else {
-            throw RequestItemError(argument: argument, reason: "it is not a request item (Name:Value, name==value, name=value, name:=json or field@path)")
+            throw RequestItemError(
+                argument: argument,
+                reason: "it is not a request item (Name:Value, name==value, name=value, name:=json or field@path)")
         }
         let name = nameTokens.map(\.literal).joined()
         // A data field may have an empty name, as in HTTPie (`=x` is the key "", `:=[1]` too).
@@ -37,7 +41,9 @@ public enum RequestItemParser {
             return value.isEmpty ? .removedHeader(name: name) : .header(name: name, value: value)
         case ";":
             guard value.isEmpty else {
-                throw RequestItemError(argument: argument, reason: "\"Name;\" sends an empty header and takes no value; write \"Name:Value\" for a value")
+                throw RequestItemError(
+                    argument: argument,
+                    reason: "\"Name;\" sends an empty header and takes no value; write \"Name:Value\" for a value")
             }
             return .emptyHeader(name: name)
         case "==":
@@ -51,7 +57,8 @@ public enum RequestItemParser {
         case ":=":
             return .rawJSONField(name: field, json: try checkedJSON(value, argument: argument))
         case ":=@":
-            return .rawJSONField(name: field, json: try checkedJSON(try read(value, for: argument, with: readFile), argument: argument))
+            return .rawJSONField(
+                name: field, json: try checkedJSON(try read(value, for: argument, with: readFile), argument: argument))
         default:
             return try file(field: name, spec: value, argument: argument)
         }
@@ -138,7 +145,9 @@ public enum RequestItemParser {
         return nil
     }
 
-    private static func read(_ path: String, for argument: String, with readFile: (String) throws -> String) throws -> String {
+    private static func read(
+        _ path: String, for argument: String, with readFile: (String) throws -> String
+    ) throws -> String {
         do {
             return try readFile(path)
         } catch {
@@ -152,7 +161,8 @@ public enum RequestItemParser {
     private static func checkedJSON(_ text: String, argument: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.unicodeScalars.contains("\u{0}"),
-              (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])) != nil else {
+            (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])) != nil
+        else {
             throw RequestItemError(argument: argument, reason: "the value after \":=\" is not valid JSON")
         }
         return trimmed

@@ -38,7 +38,8 @@ extension HTTPConnectionHandler {
                 return
             case .atResponseStart:
                 var bytes = Self.serialize(responseHead(response, for: head))
-                let prefix = bytes.readSlice(length: min(fault.afterBytes ?? bytes.readableBytes / 2, bytes.readableBytes))!
+                let prefix = bytes.readSlice(
+                    length: min(fault.afterBytes ?? bytes.readableBytes / 2, bytes.readableBytes))!
                 socket.writeRaw(prefix, then: fault.effect)
                 return
             case .midResponseBody:
@@ -77,12 +78,14 @@ extension HTTPConnectionHandler {
             }
         }
         if !head.isKeepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        return HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        return HTTPResponseHead(
+            version: head.version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
     }
 
     /// `head` as HTTP/1.1 bytes, for faults that must stop partway through it.
     private static func serialize(_ head: HTTPResponseHead) -> ByteBuffer {
-        var text = "HTTP/\(head.version.major).\(head.version.minor) \(head.status.code) \(head.status.reasonPhrase)\r\n"
+        var text =
+            "HTTP/\(head.version.major).\(head.version.minor) \(head.status.code) \(head.status.reasonPhrase)\r\n"
         for (name, value) in head.headers { text += "\(name): \(value)\r\n" }
         return ByteBuffer(string: text + "\r\n")
     }
@@ -126,7 +129,9 @@ extension HTTPConnectionHandler {
             case .pause(let duration):
                 streaming = current
                 context.flush()  // the head, when the body starts with a pause
-                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(duration)) { self.pump(context: context) }
+                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(duration)) {
+                    self.pump(context: context)
+                }
                 return
             case .end:
                 streaming = nil

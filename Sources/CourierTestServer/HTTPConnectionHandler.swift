@@ -93,7 +93,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             switch route.bodyHandling(for: request) {
             case .collect: break
             case .digest(let checksum): sink = .digest(BodyDigest(fnv1a64: checksum ? FNV1a64.initial : nil))
-            case .fault(let requested): sink = .fault(requested, threshold: requested.afterBytes ?? 1, received: ByteBuffer())
+            case .fault(let requested):
+                sink = .fault(requested, threshold: requested.afterBytes ?? 1, received: ByteBuffer())
             }
         }
         incoming = Incoming(head: head, match: match, sink: sink, fault: fault)
@@ -137,7 +138,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             incoming = nil
             var closing = current.head
             closing.headers.replaceOrAdd(name: "connection", value: "close")
-            write(.text("the body is larger than \(Self.maximumBodySize) bytes\n", status: 413), for: closing, context: context)
+            write(
+                .text("the body is larger than \(Self.maximumBodySize) bytes\n", status: 413), for: closing,
+                context: context)
             return
         case .collect(let body, tooLarge: false):
             request.body = Data(body.readableBytesView)
@@ -166,8 +169,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         socket.perform(fault.effect)
     }
 
-    private func respond(to request: TestServerRequest, match: Router.Match, head: HTTPRequestHead,
-                         plannedFault: ConnectionFault?, context: ChannelHandlerContext) {
+    private func respond(
+        to request: TestServerRequest, match: Router.Match, head: HTTPRequestHead,
+        plannedFault: ConnectionFault?, context: ChannelHandlerContext
+    ) {
         let promise = context.eventLoop.makePromise(of: TestServerResponse.self)
         switch match {
         case .refused(let response): promise.succeed(response)
@@ -190,7 +195,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 extension TestServerRequest {
     /// The request `head` describes, with no body yet.
     init(_ head: HTTPRequestHead) {
-        self.init(method: head.method.rawValue, target: head.uri,
-                  headers: head.headers.map { ($0.name, $0.value) }, body: Data())
+        self.init(
+            method: head.method.rawValue, target: head.uri,
+            headers: head.headers.map { ($0.name, $0.value) }, body: Data())
     }
 }

@@ -45,7 +45,9 @@ public struct Route: Sendable {
         self.bodyHandling = requestBody
         self.segments = pattern.split(separator: "/").map { segment in
             if segment == "**" { return .rest }
-            if segment.hasPrefix("{"), segment.hasSuffix("}") { return .parameter(String(segment.dropFirst().dropLast())) }
+            if segment.hasPrefix("{"), segment.hasSuffix("}") {
+                return .parameter(String(segment.dropFirst().dropLast()))
+            }
             return .literal(segment)
         }
     }

@@ -17,7 +17,8 @@ extension TestServerRequest {
     public func integer(query name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let text = query(name) else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
-            throw RouteInputError("query parameter \(name) must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            throw RouteInputError(
+                "query parameter \(name) must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }

@@ -23,9 +23,10 @@ struct Router: Sendable {
             matched.parameters = parameters
             return .route(route, matched)
         }
-        return .refused(methodMismatch
-            ? .text("method \(request.method) not allowed for \(request.path)\n", status: 405)
-            : .text("no route for \(request.path)\n", status: 404))
+        return .refused(
+            methodMismatch
+                ? .text("method \(request.method) not allowed for \(request.path)\n", status: 405)
+                : .text("no route for \(request.path)\n", status: 404))
     }
 
     /// The response for `request`: the matching route's answer, 404 or 405 when none matches,

@@ -73,15 +73,16 @@ public final class TestServer: Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(socket)
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                    try pipeline.addHandler(HTTPConnectionHandler(
-                        router: router, state: state, socket: socket, plannedFault: atConnect == nil ? fault : nil))
+                    try pipeline.addHandler(
+                        HTTPConnectionHandler(
+                            router: router, state: state, socket: socket, plannedFault: atConnect == nil ? fault : nil))
                     state.opened(channel)
                 }
             }
             .bind(to: address)
             .get()
         guard let boundPort = listener.localAddress?.port,
-              let baseURL = URL(string: "http://\(isIPv6 ? "[\(host)]" : host):\(boundPort)")
+            let baseURL = URL(string: "http://\(isIPv6 ? "[\(host)]" : host):\(boundPort)")
         else {
             try? await listener.close()
             throw TestServerError.noBoundAddress(host)

@@ -39,15 +39,17 @@ public struct TestServerResponse: Sendable {
 
     /// A `text/plain` response, for errors and simple routes.
     public static func text(_ text: String, status: Int = 200) -> TestServerResponse {
-        TestServerResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(text.utf8))
+        TestServerResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(text.utf8))
     }
 
     /// An `application/json` response holding `value` encoded with sorted keys (stable bytes across runs).
     public static func json(_ value: some Encodable, status: Int = 200) throws -> TestServerResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return TestServerResponse(status: status, headers: [("Content-Type", "application/json")],
-                                  body: try encoder.encode(value))
+        return TestServerResponse(
+            status: status, headers: [("Content-Type", "application/json")],
+            body: try encoder.encode(value))
     }
 
     /// `bytes` written to the socket as they are, then `effect` (by default the connection is closed).

@@ -1,4 +1,5 @@
 import CourierCLI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

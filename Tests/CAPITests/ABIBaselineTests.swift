@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// The built library against the ABI 1.1 baselines in abi/ (scripts/update-abi-baseline writes
 /// them): removing or changing anything fails; adding functions or appending struct fields passes.
@@ -21,8 +21,11 @@ import TestProcesses
         let artifacts = try await CAPIArtifacts.shared.value
         let current = try await describeBuild()
         let diff = try await ChildProcess.run(
-            "abidiff", [artifacts.repository.appendingPathComponent("abi/libcourier.so.1.abi").path,
-                        current.appendingPathComponent("libcourier.so.1.abi").path])
+            "abidiff",
+            [
+                artifacts.repository.appendingPathComponent("abi/libcourier.so.1.abi").path,
+                current.appendingPathComponent("libcourier.so.1.abi").path,
+            ])
         // abidiff's status bits: 1 error, 2 usage, 4 a change, 8 an incompatible change (a removal).
         #expect(diff.status & (1 | 2 | 8) == 0, "\(diff.output)")
     }
@@ -31,8 +34,11 @@ import TestProcesses
         let artifacts = try await CAPIArtifacts.shared.value
         let current = try await describeBuild()
         let diff = try await ChildProcess.run(
-            "abidiff", ["--leaf-changes-only", artifacts.repository.appendingPathComponent("abi/courier-types.abi").path,
-                        current.appendingPathComponent("courier-types.abi").path])
+            "abidiff",
+            [
+                "--leaf-changes-only", artifacts.repository.appendingPathComponent("abi/courier-types.abi").path,
+                current.appendingPathComponent("courier-types.abi").path,
+            ])
         #expect(diff.status & (1 | 2) == 0, "\(diff.output)")
         #expect(ABIChangeRule.incompatibilities(in: diff.output) == [], "\(diff.output)")
     }
@@ -80,7 +86,8 @@ enum ABIChangeRule {
         for line in report.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             if line.isEmpty || line.hasPrefix("Leaf changes summary") || line.hasPrefix("Changed leaf types summary")
                 || line.hasSuffix("changed:") && line.hasPrefix("'struct ") || line.hasSuffix("data member insertion:")
-                || line.hasSuffix("data member insertions:") {
+                || line.hasSuffix("data member insertions:")
+            {
                 if line.hasPrefix("'struct ") { oldSize = Int.max }
                 continue
             }
@@ -94,7 +101,8 @@ enum ABIChangeRule {
                 continue
             }
             if let insertion = line.firstMatch(of: /^'.*', at offset (\d+) \(in bits\)$/),
-               let offset = Int(insertion.1), offset >= oldSize {
+                let offset = Int(insertion.1), offset >= oldSize
+            {
                 continue
             }
             problems.append(line)

@@ -10,11 +10,14 @@ import Testing
     private func sanitizedReplayer(_ artifacts: CAPIArtifacts) async throws -> URL {
         let fuzz = artifacts.repository.appendingPathComponent("Fuzz")
         let output = artifacts.work.appendingPathComponent("bin/fuzz-capi-replay-sanitized")
-        try await artifacts.require(ProcessRunner.run(
-            ["cc"] + CAPIArtifacts.strictC + CAPIArtifacts.sanitizers
-                + ["-I\(artifacts.include)", "-I\(fuzz.path)/Driver/include", "-DCOURIER_FUZZ_DEFINE_MAIN",
-                   "-o", output.path, "\(fuzz.path)/CAPI/fuzz_capi.c", "\(fuzz.path)/Driver/courier_fuzz_driver.c"]
-                + artifacts.linkFlags))
+        try await artifacts.require(
+            ProcessRunner.run(
+                ["cc"] + CAPIArtifacts.strictC + CAPIArtifacts.sanitizers
+                    + [
+                        "-I\(artifacts.include)", "-I\(fuzz.path)/Driver/include", "-DCOURIER_FUZZ_DEFINE_MAIN",
+                        "-o", output.path, "\(fuzz.path)/CAPI/fuzz_capi.c", "\(fuzz.path)/Driver/courier_fuzz_driver.c",
+                    ]
+                    + artifacts.linkFlags))
         return output
     }
 

@@ -10,7 +10,7 @@ struct CHeaderTests {
         return declarations.compactMap { declaration -> String? in
             let head = declaration.prefix { $0 != "(" }
             guard let name = head.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).last,
-                  name.hasPrefix("courier_")
+                name.hasPrefix("courier_")
             else { return nil }
             return String(name)
         }
@@ -18,7 +18,8 @@ struct CHeaderTests {
 
     @Test func everyDeclaredFunctionIsExercisedByACTest() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let functions = try Self.declaredFunctions(in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
+        let functions = try Self.declaredFunctions(
+            in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
         #expect(functions.count > 60, "parsed only \(functions) from courier.h")
         let sources = try FileManager.default.contentsOfDirectory(atPath: artifacts.cSources.path)
             .filter { $0.hasSuffix(".c") }
@@ -35,9 +36,11 @@ struct CHeaderTests {
 
     @Test func libraryExportsExactlyTheHeaderFunctionsUnderItsSoname() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let functions = try Self.declaredFunctions(in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
-        let symbols = try artifacts.require(await ProcessRunner.run(
-            ["nm", "-D", "--defined-only", artifacts.library.path]))
+        let functions = try Self.declaredFunctions(
+            in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
+        let symbols = try artifacts.require(
+            await ProcessRunner.run(
+                ["nm", "-D", "--defined-only", artifacts.library.path]))
         let exported = symbols.output.split(separator: "\n").compactMap { line -> String? in
             let fields = line.split(separator: " ")
             guard fields.count == 3, fields[1].first?.isUppercase == true else { return nil }
@@ -52,15 +55,20 @@ struct CHeaderTests {
     /// program calling a 1.1 function fails to load on a 1.0 library, naming the version.
     @Test func functionsAddedInABI11AreVersionedCOURIER11() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let symbols = try artifacts.require(await ProcessRunner.run(
-            ["nm", "-D", "--defined-only", "--with-symbol-versions", artifacts.library.path]))
-        let versions = Dictionary(uniqueKeysWithValues: symbols.output.split(separator: "\n").compactMap { line -> (String, String)? in
-            guard let symbol = line.split(separator: " ").last, symbol.hasPrefix("courier_") else { return nil }
-            let parts = symbol.replacingOccurrences(of: "@@", with: "@").split(separator: "@")
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        })
-        let added = ["courier_client_add_builtin", "courier_client_completion_fd", "courier_client_run_completions", "courier_client_save_cookies",
-                     "courier_request_set_url"]
+        let symbols = try artifacts.require(
+            await ProcessRunner.run(
+                ["nm", "-D", "--defined-only", "--with-symbol-versions", artifacts.library.path]))
+        let versions = Dictionary(
+            uniqueKeysWithValues: symbols.output.split(separator: "\n").compactMap { line -> (String, String)? in
+                guard let symbol = line.split(separator: " ").last, symbol.hasPrefix("courier_") else { return nil }
+                let parts = symbol.replacingOccurrences(of: "@@", with: "@").split(separator: "@")
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            })
+        let added = [
+            "courier_client_add_builtin", "courier_client_completion_fd", "courier_client_run_completions",
+            "courier_client_save_cookies",
+            "courier_request_set_url",
+        ]
         for function in added { #expect(versions[function] == "COURIER_1.1", "\(function)") }
         #expect(versions.filter { !added.contains($0.key) }.values.allSatisfy { $0 == "COURIER_1" })
         #expect(versions.count == added.count + versions.filter { $0.value == "COURIER_1" }.count)
@@ -71,23 +79,31 @@ struct CHeaderTests {
         let sources = artifacts.cSources
         let object = artifacts.work.appendingPathComponent("header-check.o").path
         for source in ["header_check.cpp", "plugin_header_check.cpp"] {
-            try artifacts.require(await ProcessRunner.run(
-                ["c++", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I\(artifacts.include)", "-c", "-o", object,
-                 sources.appendingPathComponent(source).path]))
+            try artifacts.require(
+                await ProcessRunner.run(
+                    [
+                        "c++", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I\(artifacts.include)", "-c", "-o", object,
+                        sources.appendingPathComponent(source).path,
+                    ]))
         }
         for standard in ["-std=c99", "-std=c11"] {
-            try artifacts.require(await ProcessRunner.run(
-                ["cc", standard, "-Wall", "-Wextra", "-Werror", "-pedantic", "-I\(artifacts.include)", "-c",
-                 "-o", object, sources.appendingPathComponent("test_api.c").path]))
+            try artifacts.require(
+                await ProcessRunner.run(
+                    [
+                        "cc", standard, "-Wall", "-Wextra", "-Werror", "-pedantic", "-I\(artifacts.include)", "-c",
+                        "-o", object, sources.appendingPathComponent("test_api.c").path,
+                    ]))
         }
     }
 
     @Test func pluginCallingTheLibraryDirectlyDoesNotCompile() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let outcome = try await ProcessRunner.run(
-            ["cc"] + CAPIArtifacts.strictC + ["-I\(artifacts.include)", "-c", "-o",
-             artifacts.work.appendingPathComponent("plugin-calls-library.o").path,
-             artifacts.cSources.appendingPathComponent("plugin_calls_library.c").path])
+            ["cc"] + CAPIArtifacts.strictC + [
+                "-I\(artifacts.include)", "-c", "-o",
+                artifacts.work.appendingPathComponent("plugin-calls-library.o").path,
+                artifacts.cSources.appendingPathComponent("plugin_calls_library.c").path,
+            ])
         #expect(outcome.status != 0)
         #expect(outcome.output.contains("plugins call the host through courier_host_api"), "\(outcome)")
     }

@@ -1,7 +1,7 @@
 import CourierTestServer
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// The C test programs in c/, each compiled with `cc -std=c99 -Wall -Wextra -Werror -pedantic`
 /// against courier.h and the C library (libCourierC.so) and run under valgrind against a loopback test server.
@@ -60,12 +60,19 @@ struct CProgramTests {
         #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
         let forwarded = proxy.forwarded
         // curl sends plain-http requests to the proxy in absolute form; AsyncHTTPClient tunnels them.
-        #expect(forwarded.contains { $0.method == "GET" && $0.target.hasSuffix("/anything/proxied") && $0.wasAuthorized })
+        #expect(
+            forwarded.contains { $0.method == "GET" && $0.target.hasSuffix("/anything/proxied") && $0.wasAuthorized })
         #expect(forwarded.contains { $0.method == "CONNECT" && $0.wasAuthorized })
         #expect(forwarded.contains { $0.target.hasSuffix("/anything/from-environment") && !$0.wasAuthorized })
-        #expect(!forwarded.contains { $0.target.contains("/anything/ignoring-environment") || $0.target.contains("/anything/bypassed") })
-        #expect(forwarded.allSatisfy { $0.proxyAuthorization == nil || $0.wasAuthorized
-                || $0.proxyAuthorization == "Basic " + Data("courier:wr0ng-pa55".utf8).base64EncodedString() })
+        #expect(
+            !forwarded.contains {
+                $0.target.contains("/anything/ignoring-environment") || $0.target.contains("/anything/bypassed")
+            })
+        #expect(
+            forwarded.allSatisfy {
+                $0.proxyAuthorization == nil || $0.wasAuthorized
+                    || $0.proxyAuthorization == "Basic " + Data("courier:wr0ng-pa55".utf8).base64EncodedString()
+            })
     }
 
     /// ABI 1.1's TLS options from C on both transports, against nginx asking for a client
@@ -78,15 +85,22 @@ struct CProgramTests {
         let program = try await artifacts.compileTest("test_tls", sanitized: sanitized)
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let directives = "ssl_protocols TLSv1.2 TLSv1.3; ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);"
-        let outcome = try await NginxServer.serving(listen: "ssl", body: "$ssl_client_s_dn", tls: certificates.loopback,
-                                                    directives: directives) { nginx in
-            try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificates.otherHost) { otherHost in
-                try await artifacts.runNative(program, [
-                    nginx.baseURL.absoluteString, certificates.authority.path, certificates.authorityDirectory.path,
-                    certificates.client.certificate.path, certificates.client.key.path, certificates.encryptedClientKey.path,
-                    certificates.encryptedClientKeyPassword, otherHost.baseURL.absoluteString,
-                ])
+        let directives =
+            "ssl_protocols TLSv1.2 TLSv1.3; ssl_verify_client on; ssl_client_certificate \(certificates.authority.path);"
+        let outcome = try await NginxServer.serving(
+            listen: "ssl", body: "$ssl_client_s_dn", tls: certificates.loopback,
+            directives: directives
+        ) { nginx in
+            try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificates.otherHost) {
+                otherHost in
+                try await artifacts.runNative(
+                    program,
+                    [
+                        nginx.baseURL.absoluteString, certificates.authority.path, certificates.authorityDirectory.path,
+                        certificates.client.certificate.path, certificates.client.key.path,
+                        certificates.encryptedClientKey.path,
+                        certificates.encryptedClientKeyPassword, otherHost.baseURL.absoluteString,
+                    ])
             }
         }
         #expect(outcome.status == 0, "\(outcome)")
@@ -109,11 +123,16 @@ struct CProgramTests {
     /// idle_timeout_ms closes a connection idle longer than it, on both transports, and curl
     /// reuses one idle for less than the default; the server counts the connections it accepted.
     @Test(arguments: [("idle", "curl", 2), ("idle", "ahc", 2), ("reuse", "curl", 1)])
-    func idleTimeoutDecidesWhetherTheNextSendReusesTheConnection(mode: String, transport: String, connections: Int) async throws {
+    func idleTimeoutDecidesWhetherTheNextSendReusesTheConnection(
+        mode: String, transport: String, connections: Int
+    ) async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let program = try await artifacts.compileTest("test_limits")
         let (outcome, accepted) = try await withTestServer { server in
-            (try await artifacts.runNative(program, [server.baseURL.absoluteString, mode, transport]), server.acceptedConnectionCount)
+            (
+                try await artifacts.runNative(program, [server.baseURL.absoluteString, mode, transport]),
+                server.acceptedConnectionCount
+            )
         }
         #expect(outcome.status == 0 && outcome.output.contains(" 0 failed"), "\(outcome)")
         #expect(accepted == connections, "\(mode) on \(transport): the server accepted \(accepted) connections")
@@ -122,7 +141,8 @@ struct CProgramTests {
     /// A program compiled against the ABI 1.0 header, kept in c/abi-1.0, runs against this library.
     @Test func aProgramBuiltAgainstABI10RunsUnchanged() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let program = try await artifacts.compileTest("test_abi_1_0", headers: artifacts.cSources.appendingPathComponent("abi-1.0").path)
+        let program = try await artifacts.compileTest(
+            "test_abi_1_0", headers: artifacts.cSources.appendingPathComponent("abi-1.0").path)
         let outcome = try await withTestServer { server in
             try await artifacts.runChecked(program, [server.baseURL.absoluteString])
         }
@@ -151,7 +171,8 @@ struct CProgramTests {
         let artifacts = try await CAPIArtifacts.shared.value
         let program = try await artifacts.compileTest("test_lifecycle")
         let outcome = try await withTestServer { server in
-            try await artifacts.runNative(program, [server.baseURL.absoluteString, artifacts.pluginDirectory.path, "1000"])
+            try await artifacts.runNative(
+                program, [server.baseURL.absoluteString, artifacts.pluginDirectory.path, "1000"])
         }
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.contains("test_lifecycle: "), "\(outcome)")
@@ -173,8 +194,10 @@ struct CProgramTests {
 
     /// Every C program again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
     /// test_options and test_tls, which need a proxy or nginx, have their sanitized runs beside their valgrind ones.
-    @Test(arguments: ["test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins", "test_builtins",
-                      "test_event_loop", "test_limits", "test_abi_1_0"])
+    @Test(arguments: [
+        "test_api", "test_handles", "test_send", "test_interceptors", "test_lifecycle", "test_plugins", "test_builtins",
+        "test_event_loop", "test_limits", "test_abi_1_0",
+    ])
     func programsRunCleanUnderAddressAndUndefinedBehaviorSanitizers(_ name: String) async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let program = try await artifacts.compileTest(
@@ -195,9 +218,12 @@ struct CProgramTests {
     @Test func signerHashMatchesRFC4231Vectors() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let program = artifacts.work.appendingPathComponent("bin/test_hmac_sha256")
-        try artifacts.require(await ProcessRunner.run(
-            ["cc"] + CAPIArtifacts.strictC + ["-o", program.path,
-             artifacts.cSources.appendingPathComponent("test_hmac_sha256.c").path, "-lcrypto"]))
+        try artifacts.require(
+            await ProcessRunner.run(
+                ["cc"] + CAPIArtifacts.strictC + [
+                    "-o", program.path,
+                    artifacts.cSources.appendingPathComponent("test_hmac_sha256.c").path, "-lcrypto",
+                ]))
         let outcome = try await artifacts.runChecked(program, [])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.contains("test_hmac_sha256: 0 vectors failed"), "\(outcome)")

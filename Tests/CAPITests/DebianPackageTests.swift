@@ -1,7 +1,7 @@
 import CourierTestServer
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// `scripts/package-deb.sh` makes packages that install like libcurl's: the right control fields
 /// and files, dependencies this machine satisfies, and, installed into a throwaway root that a
@@ -52,16 +52,22 @@ import TestProcesses
         let packages = try self.packages
         let artifacts = try await CAPIArtifacts.shared.value
         let consumer = packages.scratch.appendingPathComponent("consumer")
-        try FileManager.default.createDirectory(at: consumer.appendingPathComponent("debian"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: consumer.appendingPathComponent("debian"), withIntermediateDirectories: true)
         try Data("Source: app\n\nPackage: app\nArchitecture: any\n".utf8)
             .write(to: consumer.appendingPathComponent("debian/control"))
         let unpacked = consumer.appendingPathComponent("libcourier1").path
-        let extract = try await ChildProcess.run("dpkg-deb", ["--raw-extract", try #require(packages.debs["libcourier1"]).path, unpacked])
+        let extract = try await ChildProcess.run(
+            "dpkg-deb", ["--raw-extract", try #require(packages.debs["libcourier1"]).path, unpacked])
         try #require(extract.status == 0, "\(extract)")
         let app = consumer.appendingPathComponent("app").path
         let compile = try await ChildProcess.run(
-            "cc", ["-o", app, artifacts.repository.appendingPathComponent("Examples/c/courier_get.c").path,
-                   "-I\(packages.root.path)/usr/include", "-L\(packages.root.path)/usr/lib/\(packages.multiarch)", "-lcourier"],
+            "cc",
+            [
+                "-o", app, artifacts.repository.appendingPathComponent("Examples/c/courier_get.c").path,
+                "-I\(packages.root.path)/usr/include", "-L\(packages.root.path)/usr/lib/\(packages.multiarch)",
+                "-lcourier",
+            ],
             mergingErrorIntoOutput: true)
         try #require(compile.status == 0, "\(compile)")
         // What a Debian package of this program would depend on, read as dpkg-shlibdeps reads it.
@@ -79,9 +85,11 @@ import TestProcesses
         #expect(fields["Section"] == "libdevel")
         let files = try await packages.contents(of: "libcourier-dev")
         let libdir = "./usr/lib/\(packages.multiarch)"
-        for file in ["./usr/include/courier.h", "./usr/include/courier_plugin.h",
-                     "./usr/include/courier/module.modulemap", "\(libdir)/pkgconfig/courier.pc",
-                     "\(libdir)/libcourier.so -> libcourier.so.1"] {
+        for file in [
+            "./usr/include/courier.h", "./usr/include/courier_plugin.h",
+            "./usr/include/courier/module.modulemap", "\(libdir)/pkgconfig/courier.pc",
+            "\(libdir)/libcourier.so -> libcourier.so.1",
+        ] {
             #expect(files.contains(file), "\(file) in \(files)")
         }
     }
@@ -94,12 +102,16 @@ import TestProcesses
         #expect(depends.contains("libc6 (>= "), "\(depends)")
         let tool = try await packages.contents(of: "courier")
         #expect(tool.contains("./usr/bin/courier"))
-        for file in ["./usr/share/man/man1/courier.1.gz", "./usr/share/bash-completion/completions/courier",
-                     "./usr/share/zsh/vendor-completions/_courier", "./usr/share/fish/vendor_completions.d/courier.fish"] {
+        for file in [
+            "./usr/share/man/man1/courier.1.gz", "./usr/share/bash-completion/completions/courier",
+            "./usr/share/zsh/vendor-completions/_courier", "./usr/share/fish/vendor_completions.d/courier.fish",
+        ] {
             #expect(tool.contains(file), "\(file)")
         }
-        let dynamic = try await ChildProcess.run("readelf", ["-d", packages.root.appendingPathComponent("usr/bin/courier").path])
-        #expect(dynamic.output.contains("Library runpath: [$ORIGIN/../lib/\(packages.multiarch)/courier]"), "\(dynamic)")
+        let dynamic = try await ChildProcess.run(
+            "readelf", ["-d", packages.root.appendingPathComponent("usr/bin/courier").path])
+        #expect(
+            dynamic.output.contains("Library runpath: [$ORIGIN/../lib/\(packages.multiarch)/courier]"), "\(dynamic)")
     }
 
     @Test func theDebianDependenciesAreSatisfiedOnThisMachine() async throws {
@@ -109,8 +121,9 @@ import TestProcesses
             let onDebian = depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.hasPrefix("libcourier1 ") }.joined(separator: ", ")
             // dpkg-checkbuilddeps checks any dependency list against the installed packages, read-only.
-            let check = try await ChildProcess.run("dpkg-checkbuilddeps", ["-d", onDebian, "/dev/null"],
-                                                   mergingErrorIntoOutput: true)
+            let check = try await ChildProcess.run(
+                "dpkg-checkbuilddeps", ["-d", onDebian, "/dev/null"],
+                mergingErrorIntoOutput: true)
             #expect(check.status == 0, "\(package): \(check)")
         }
     }
@@ -123,8 +136,11 @@ import TestProcesses
         let script = artifacts.repository.appendingPathComponent("Tests/CAPITests/Packaging/use-installed.sh").path
         let outcome = try await withTestServer { server in
             try await ChildProcess.run(
-                "unshare", ["-m", "sh", script, packages.root.path, toolchain, packages.empty.path,
-                            packages.scratch.path, server.baseURL.absoluteString, artifacts.repository.path, swiftPlugin],
+                "unshare",
+                [
+                    "-m", "sh", script, packages.root.path, toolchain, packages.empty.path,
+                    packages.scratch.path, server.baseURL.absoluteString, artifacts.repository.path, swiftPlugin,
+                ],
                 mergingErrorIntoOutput: true, timeout: .seconds(180))
         }
         #expect(outcome.status == 0, "\(outcome)")

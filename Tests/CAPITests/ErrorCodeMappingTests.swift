@@ -1,7 +1,8 @@
 import CCourier
 import Courier
-@testable import CourierCAPI
 import Testing
+
+@testable import CourierCAPI
 
 /// Every `CourierError.Code` reaches C as a `courier_code` of its own, and comes back from it.
 @Suite struct ErrorCodeMappingTests {
@@ -37,8 +38,9 @@ import Testing
 
     /// The error an `AuthenticationInterceptor` throws, on its way to C.
     @Test func anAuthenticationFailureIsNotAnInternalError() {
-        let failure = CAPIFailure(CourierError(.authenticationFailed, "refreshing the credential failed"),
-                                  in: "courier_client_send")
+        let failure = CAPIFailure(
+            CourierError(.authenticationFailed, "refreshing the credential failed"),
+            in: "courier_client_send")
         #expect(failure.code == COURIER_E_AUTHENTICATION)
         #expect(failure.message == "refreshing the credential failed")
     }

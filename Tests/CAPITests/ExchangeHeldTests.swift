@@ -1,8 +1,9 @@
 import Courier
-@testable import CourierCAPI
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import CourierCAPI
 
 /// `ExchangeHeld`: an exchange's request or response is a value or a box, never both, and edits
 /// made through the box are what the exchange reads.
@@ -21,8 +22,15 @@ import Testing
     @Test func boxingMakesOneBoxWhoseEditsTheExchangeReads() {
         var held = ExchangeHeld<RequestBox>.value(Self.first)
         var made = 0
-        let box = held.boxing { made += 1; return RequestBox($0) }
-        #expect(held.boxing { made += 1; return RequestBox($0) } === box, "the box is made once")
+        let box = held.boxing {
+            made += 1
+            return RequestBox($0)
+        }
+        #expect(
+            held.boxing {
+                made += 1
+                return RequestBox($0)
+            } === box, "the box is made once")
         #expect(made == 1)
         box.edit { $0.request.url = Self.second.url }
         #expect(held.current.url == Self.second.url)

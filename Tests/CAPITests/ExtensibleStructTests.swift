@@ -1,6 +1,7 @@
 import CCourier
-@testable import CourierCAPI
 import Testing
+
+@testable import CourierCAPI
 
 /// The extensible-struct rule on a struct whose layout the test controls: ABI 1.0 had `first`,
 /// this library also knows `second`. C programs check the real structs (test_lifecycle.c).
@@ -23,8 +24,9 @@ import Testing
         try bytes.withUnsafeBytes { raw in
             // Read through a pointer to exactly the caller's bytes.
             let pointer = raw.baseAddress!.assumingMemoryBound(to: Sample.self)
-            return try ExtensibleStruct.read(pointer, over: Self.defaults, firstVersionSize: Self.firstVersionSize,
-                                             name: "sample", in: "test")
+            return try ExtensibleStruct.read(
+                pointer, over: Self.defaults, firstVersionSize: Self.firstVersionSize,
+                name: "sample", in: "test")
         }
     }
 
@@ -39,7 +41,8 @@ import Testing
     }
 
     @Test func aNewerCallerWithAZeroTailIsAccepted() throws {
-        let newer = callerBytes(Sample(structSize: 24, first: 7, second: 8), size: 16, tail: Array(repeating: 0, count: 8))
+        let newer = callerBytes(
+            Sample(structSize: 24, first: 7, second: 8), size: 16, tail: Array(repeating: 0, count: 8))
         #expect(try read(newer).second == 8)
     }
 
@@ -58,9 +61,11 @@ import Testing
 
     @Test func theFirstVersionSizesAreThoseOfABI1_0() {
         // Appending a field changes the struct's size, never these: update the test, not them.
-        #expect(MemoryLayout<courier_client_options>.offset(of: \.proxy) == ExtensibleStruct.FirstVersionSize.clientOptions,
-                "ABI 1.1 appended its fields right after the 1.0 struct")
-        #expect(MemoryLayout<courier_send_options>.offset(of: \.on_head) == ExtensibleStruct.FirstVersionSize.sendOptions)
+        #expect(
+            MemoryLayout<courier_client_options>.offset(of: \.proxy) == ExtensibleStruct.FirstVersionSize.clientOptions,
+            "ABI 1.1 appended its fields right after the 1.0 struct")
+        #expect(
+            MemoryLayout<courier_send_options>.offset(of: \.on_head) == ExtensibleStruct.FirstVersionSize.sendOptions)
         #expect(MemoryLayout<courier_interceptor>.size == ExtensibleStruct.FirstVersionSize.interceptor)
         #expect(MemoryLayout<courier_plugin_metadata>.size == ExtensibleStruct.FirstVersionSize.pluginMetadata)
     }

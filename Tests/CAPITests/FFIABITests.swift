@@ -25,15 +25,16 @@ private func onRequestThroughFFI(
     _ context: UnsafeMutableRawPointer?
 ) {
     guard let result, let arguments, let context,
-          let exchange = arguments[1]?.load(as: UnsafeRawPointer?.self)
+        let exchange = arguments[1]?.load(as: UnsafeRawPointer?.self)
     else { return }
     let functions = Unmanaged<ClosureContext>.fromOpaque(context).takeUnretainedValue()
     functions.calls += 1
     var request: UnsafeRawPointer?
     let action: UInt64 = withUnsafeMutablePointer(to: &request) { requestSlot in
         guard (try? functions.exchangeRequest.code(.pointer(exchange), .pointer(requestSlot), .pointer(nil))) == 0,
-              (try? functions.requestSetHeader.code(.pointer(requestSlot.pointee), .pointer(cString("X-FFI-Closure")),
-                                                    .pointer(cString("1")), .pointer(nil))) == 0
+            (try? functions.requestSetHeader.code(
+                .pointer(requestSlot.pointee), .pointer(cString("X-FFI-Closure")),
+                .pointer(cString("1")), .pointer(nil))) == 0
         else { return 2 }
         return 0
     }
@@ -50,7 +51,8 @@ private func cString(_ text: String) -> UnsafeRawPointer {
 struct FFIABITests {
     @Test func everyFunctionInTheHeaderIsExported() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let library = try #require(dlopen(artifacts.library.path, RTLD_NOW | RTLD_LOCAL), "\(String(cString: dlerror()))")
+        let library = try #require(
+            dlopen(artifacts.library.path, RTLD_NOW | RTLD_LOCAL), "\(String(cString: dlerror()))")
         let functions = try CHeaderTests.declaredFunctions(
             in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
         let missing = functions.filter { dlsym(library, $0) == nil }
@@ -60,7 +62,8 @@ struct FFIABITests {
 
     @Test func sendsThroughLibffiWithAClosureInterceptor() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let library = try #require(dlopen(artifacts.library.path, RTLD_NOW | RTLD_LOCAL), "\(String(cString: dlerror()))")
+        let library = try #require(
+            dlopen(artifacts.library.path, RTLD_NOW | RTLD_LOCAL), "\(String(cString: dlerror()))")
         func function(_ name: String, _ returns: FFIReturn = .int32) throws -> FFIFunction {
             try FFIFunction(library, name, returns: returns)
         }
@@ -77,8 +80,10 @@ struct FFIABITests {
         let client = slots, request = slots + 1, response = slots + 2, error = slots + 3, body = slots + 4
 
         // A failing call hands back an error object with a code and message.
-        #expect(try function("courier_request_new").code(.pointer(cString("GET")), .pointer(cString("not a url")),
-                                                          .pointer(request), .pointer(error)) == 3)
+        #expect(
+            try function("courier_request_new").code(
+                .pointer(cString("GET")), .pointer(cString("not a url")),
+                .pointer(request), .pointer(error)) == 3)
         #expect(try function("courier_error_code").code(.pointer(error.pointee)) == 3)
         let message = try #require(try function("courier_error_message", .pointer).pointer(.pointer(error.pointee)))
         #expect(!String(cString: message.assumingMemoryBound(to: CChar.self)).isEmpty)
@@ -107,25 +112,34 @@ struct FFIABITests {
         #expect(ffi_prep_cif(closureCIF, FFI_DEFAULT_ABI, 2, cffi_type_sint32(), closureTypes) == FFI_OK)
         let retained = Unmanaged.passRetained(context)
         defer { retained.release() }
-        #expect(ffi_prep_closure_loc(closure.assumingMemoryBound(to: ffi_closure.self), closureCIF, onRequestThroughFFI,
-                                     retained.toOpaque(), code) == FFI_OK)
+        #expect(
+            ffi_prep_closure_loc(
+                closure.assumingMemoryBound(to: ffi_closure.self), closureCIF, onRequestThroughFFI,
+                retained.toOpaque(), code) == FFI_OK)
         (interceptor + pointerSize).storeBytes(of: cString("ffi-closure"), as: UnsafeRawPointer.self)
         (interceptor + 2 * pointerSize).storeBytes(of: UnsafeRawPointer(code), as: UnsafeRawPointer?.self)
 
         let (status, text) = try await withTestServer { server in
             #expect(try function("courier_client_new").code(.pointer(nil), .pointer(client), .pointer(error)) == 0)
-            #expect(try function("courier_client_add_interceptor").code(
-                .pointer(client.pointee), .pointer(interceptor), .pointer(nil)) == 0)
+            #expect(
+                try function("courier_client_add_interceptor").code(
+                    .pointer(client.pointee), .pointer(interceptor), .pointer(nil)) == 0)
             let url = server.baseURL.appendingPathComponent("headers").absoluteString
-            #expect(try function("courier_request_new").code(.pointer(cString("GET")), .pointer(cString(url)),
-                                                              .pointer(request), .pointer(nil)) == 0)
-            #expect(try function("courier_request_set_header").code(
-                .pointer(request.pointee), .pointer(cString("X-Caller")), .pointer(cString("libffi")), .pointer(nil)) == 0)
-            #expect(try function("courier_client_send").code(
-                .pointer(client.pointee), .pointer(request.pointee), .pointer(response), .pointer(error)) == 0)
+            #expect(
+                try function("courier_request_new").code(
+                    .pointer(cString("GET")), .pointer(cString(url)),
+                    .pointer(request), .pointer(nil)) == 0)
+            #expect(
+                try function("courier_request_set_header").code(
+                    .pointer(request.pointee), .pointer(cString("X-Caller")), .pointer(cString("libffi")), .pointer(nil)
+                ) == 0)
+            #expect(
+                try function("courier_client_send").code(
+                    .pointer(client.pointee), .pointer(request.pointee), .pointer(response), .pointer(error)) == 0)
             var status: Int32 = 0
             _ = try withUnsafeMutablePointer(to: &status) { statusSlot in
-                try function("courier_response_status").code(.pointer(response.pointee), .pointer(statusSlot), .pointer(nil))
+                try function("courier_response_status").code(
+                    .pointer(response.pointee), .pointer(statusSlot), .pointer(nil))
             }
             var length = 0
             _ = try withUnsafeMutablePointer(to: &length) { lengthSlot in

@@ -15,7 +15,8 @@ extension CExampleTests {
         /// The examples of `header`: runs of lines indented four spaces inside a comment (` *     `),
         /// where a bare ` *` between them is a blank line of the example.
         static func all(in header: URL) throws -> [HeaderExample] {
-            let lines = try String(contentsOf: header, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOf: header, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             var examples: [HeaderExample] = []
             var current: (line: Int, code: [Substring])?
             for (index, line) in lines.enumerated() {
@@ -36,13 +37,17 @@ extension CExampleTests {
 
     @Test func everyCourierHeaderExampleCompilesStrictlyAndSendsItsRequest() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
-        let examples = try HeaderExample.all(in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
+        let examples = try HeaderExample.all(
+            in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
         #expect(examples.count >= 2, "found \(examples.map(\.line)) in courier.h")
-        #expect(examples.contains { $0.code.contains("courier_client_run_completions") }, "the event-loop program is gone")
+        #expect(
+            examples.contains { $0.code.contains("courier_client_run_completions") }, "the event-loop program is gone")
         try await withTestServer { server in
             for example in examples {
                 try await CExampleProgram(place: "courier.h:\(example.line)", code: example.code)
-                    .compileAndSend(artifacts, to: server, fileName: "header_example_\(example.line)") { $0.hasPrefix("200") }
+                    .compileAndSend(artifacts, to: server, fileName: "header_example_\(example.line)") {
+                        $0.hasPrefix("200")
+                    }
             }
         }
     }

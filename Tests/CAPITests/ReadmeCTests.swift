@@ -28,16 +28,18 @@ extension CExampleTests {
             .filter { $0.programs.contains("Examples/c/courier_get") }
         #expect(!commands.isEmpty)
         try await writePackageConfig(artifacts)
-        let program = try await buildExample(artifacts, pkgConfigPath: artifacts.buildDirectory.appendingPathComponent("pkgconfig"),
-                                             into: artifacts.work.appendingPathComponent("readme-example"))
+        let program = try await buildExample(
+            artifacts, pkgConfigPath: artifacts.buildDirectory.appendingPathComponent("pkgconfig"),
+            into: artifacts.work.appendingPathComponent("readme-example"))
         try await withTestServer { server in
             for command in commands {
                 let text = command.text.replacingOccurrences(of: "Examples/c/courier_get", with: program.path)
                     .replacingOccurrences(of: "Examples/plugins/", with: artifacts.pluginDirectory.path + "/")
                     .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
                 let run = try await ProcessRunner.run(["sh", "-c", text], directory: Self.readme)
-                #expect(run.status == command.expectedStatus && run.output.hasPrefix("HTTP 200\n"),
-                        "README.md:\(command.line): `\(command.text)`: \(run)")
+                #expect(
+                    run.status == command.expectedStatus && run.output.hasPrefix("HTTP 200\n"),
+                    "README.md:\(command.line): `\(command.text)`: \(run)")
             }
         }
     }

@@ -1,7 +1,7 @@
 import CourierTestServer
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// `scripts/build-libcourier.sh … PREFIX` installs a tree that needs no Swift toolchain: the C
 /// example, built with `pkg-config` against it, runs with a C plugin while the toolchain is hidden
@@ -32,10 +32,13 @@ import TestProcesses
         let plugin = artifacts.pluginDirectory.appendingPathComponent("hmac_signer.so").path
         let outcome = try await withTestServer { server in
             try await ChildProcess.run(
-                "unshare", ["-m", "sh", "-c",
-                            "mount --bind \"$1\" \"$2\" && ls -A \"$2\" | wc -l && ldd \"$3\" && exec \"$3\" -p \"$4\" \"$5\"",
-                            "sh", empty.path, toolchain, program.path, "\(plugin)=secret",
-                            "\(server.baseURL.absoluteString)/anything"],
+                "unshare",
+                [
+                    "-m", "sh", "-c",
+                    "mount --bind \"$1\" \"$2\" && ls -A \"$2\" | wc -l && ldd \"$3\" && exec \"$3\" -p \"$4\" \"$5\"",
+                    "sh", empty.path, toolchain, program.path, "\(plugin)=secret",
+                    "\(server.baseURL.absoluteString)/anything",
+                ],
                 mergingErrorIntoOutput: true, timeout: .seconds(120))
         }
         #expect(outcome.status == 0, "\(outcome)")
@@ -53,6 +56,7 @@ import TestProcesses
         let runpath = try #require(dynamic.output.split(separator: "\n").first { $0.contains("Library runpath") })
         let entries = runpath.split(separator: "[").last?.split(separator: "]").first?.split(separator: ":") ?? []
         let runtime = try #require(entries.map(String.init).first { !$0.hasPrefix("$ORIGIN") })
-        return runtime.hasSuffix("/usr/lib/swift/linux") ? String(runtime.dropLast("/usr/lib/swift/linux".count)) : runtime
+        return runtime.hasSuffix("/usr/lib/swift/linux")
+            ? String(runtime.dropLast("/usr/lib/swift/linux".count)) : runtime
     }
 }

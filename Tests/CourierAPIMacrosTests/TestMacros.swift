@@ -6,14 +6,17 @@ import SwiftSyntaxMacros
 /// Every macro of `CourierAPI`, by the name it is declared with.
 let apiMacros: [String: MacroSpec] = {
     var macros: [String: MacroSpec] = [
-        "API": MacroSpec(type: APIMacro.self, conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("Sendable")))]),
+        "API": MacroSpec(
+            type: APIMacro.self, conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("Sendable")))]),
         "Mock": MacroSpec(type: MockMacro.self),
     ]
     for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "HTTP", "Http"] {
         macros[method] = MacroSpec(type: EndpointMacro.self)
     }
-    for option in ["Headers", "Authorization", "JSON", "FormUrlEncoded", "URLForm", "Multipart", "KeyMapping",
-                   "ResponseKeyPath", "EventStreaming", "Timeout", "Retry", "ErrorBody"] {
+    for option in [
+        "Headers", "Authorization", "JSON", "FormUrlEncoded", "URLForm", "Multipart", "KeyMapping",
+        "ResponseKeyPath", "EventStreaming", "Timeout", "Retry", "ErrorBody",
+    ] {
         macros[option] = MacroSpec(type: OptionMacro.self)
     }
     return macros

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// Holds `// README:` regions that ReadmeTies compares with the README line for line, so the
+// formatter leaves it as written (scripts/lint).
 import APIReadmeExamples
 import CourierAPI
 import CourierTestServer

@@ -81,7 +81,10 @@ struct CompletionAndMockTests {
         let error = await #expect(throws: MockNotSet.self) {
             _ = try await AccountsMock().repositories(username: "a", page: 1)
         }
-        #expect(error?.description == "repositories(username:page:) was called but not mocked; call mockRepositories { … } on the mock first")
+        #expect(
+            error?.description
+                == "repositories(username:page:) was called but not mocked; call mockRepositories { … } on the mock first"
+        )
     }
 
     @Test func mockedCompletionHandlersAreCalledOnce() async throws {

@@ -16,7 +16,9 @@ struct EventsAPI {
 
     @GET("/sse")
     @EventStreaming
-    func data(count: Int, @Query("drop_after") dropAfter: Int?, @Query("retry_ms") retryMs: Int) async throws -> AsyncThrowingStream<String, any Error>
+    func data(
+        count: Int, @Query("drop_after") dropAfter: Int?, @Query("retry_ms") retryMs: Int
+    ) async throws -> AsyncThrowingStream<String, any Error>
 
     @EventStreaming
     @GET("/sse")
@@ -24,7 +26,9 @@ struct EventsAPI {
 
     @EventStreaming
     @POST("/sse")
-    func posted(model: String, @Query("retry_ms") retryMs: Int) async throws -> AsyncThrowingStream<ServerSentEvent, any Error>
+    func posted(
+        model: String, @Query("retry_ms") retryMs: Int
+    ) async throws -> AsyncThrowingStream<ServerSentEvent, any Error>
 }
 
 @Suite("@EventStreaming")

@@ -52,15 +52,18 @@ struct EchoAPI {
 
     @Multipart
     @PUT("/anything/user/photo")
-    func photo(@Part(name: "photo", filename: "avatar.jpg", mimeType: "image/jpeg") photo: Data,
-               @Part(name: "desc") description: String) async throws -> Echo
+    func photo(
+        @Part(name: "photo", filename: "avatar.jpg", mimeType: "image/jpeg") photo: Data,
+        @Part(name: "desc") description: String
+    ) async throws -> Echo
 }
 
 @Suite("Netrofit-style @API structs")
 struct NetrofitStyleTests {
     @Test func pathPlaceholdersQueriesAndArraysArriveAsDeclared() async throws {
         try await withProvider { provider, _ in
-            let echo = try await EchoAPI(provider).todos(username: "john doe", page: 2, tags: ["a", "b&c"], cursor: nil)
+            let echo = try await EchoAPI(provider).todos(
+                username: "john doe", page: 2, tags: ["a", "b&c"], cursor: nil)
             #expect(echo.method == "GET")
             #expect(echo.path == "/anything/users/john%20doe/todos")
             #expect(echo.query == "page=2&tags=a&tags=b%26c")
@@ -152,19 +155,20 @@ extension NetrofitStyleTests {
             let contentType = try #require(echo.header("Content-Type"))
             #expect(contentType.hasPrefix("multipart/form-data; boundary="))
             let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
-            #expect(echo.text == """
-                --\(boundary)\r
-                Content-Disposition: form-data; name="photo"; filename="avatar.jpg"\r
-                Content-Type: image/jpeg\r
-                \r
-                JPEG\r
-                --\(boundary)\r
-                Content-Disposition: form-data; name="desc"\r
-                \r
-                me\r
-                --\(boundary)--\r
+            #expect(
+                echo.text == """
+                    --\(boundary)\r
+                    Content-Disposition: form-data; name="photo"; filename="avatar.jpg"\r
+                    Content-Type: image/jpeg\r
+                    \r
+                    JPEG\r
+                    --\(boundary)\r
+                    Content-Disposition: form-data; name="desc"\r
+                    \r
+                    me\r
+                    --\(boundary)--\r
 
-                """)
+                    """)
         }
     }
 
@@ -183,9 +187,10 @@ extension NetrofitStyleTests {
         try await withProvider { provider, _ in
             let sent = Delivery<Int64>()
             let received = Delivery<Int64>()
-            let echo = try await EchoAPI(provider).upload(NewUser(name: "Ada", age: 36),
-                                                          progress: OnUploadProgress { bytes, _ in sent.deliver(bytes) },
-                                                          downloaded: OnDownloadProgress { bytes, _ in received.deliver(bytes) })
+            let echo = try await EchoAPI(provider).upload(
+                NewUser(name: "Ada", age: 36),
+                progress: OnUploadProgress { bytes, _ in sent.deliver(bytes) },
+                downloaded: OnDownloadProgress { bytes, _ in received.deliver(bytes) })
             #expect(echo.body.count == 23)
             #expect(sent.all.last == 23)
             #expect((received.all.last ?? 0) > 0)
@@ -203,7 +208,9 @@ extension NetrofitStyleTests {
             let request = try api.uploadFileRequest(file: file, meta: ["kind": "note"])
             #expect(request.body?.segments?.contains(.file(file, length: 12)) == true)
             let echo = try await api.uploadFile(file: file, meta: ["kind": "note"])
-            #expect(echo.text.contains("Content-Disposition: form-data; name=\"file\"; filename=\"\(file.lastPathComponent)\"\r\n"))
+            #expect(
+                echo.text.contains(
+                    "Content-Disposition: form-data; name=\"file\"; filename=\"\(file.lastPathComponent)\"\r\n"))
             #expect(echo.text.contains("FILE CONTENT"))
             #expect(echo.text.contains("Content-Disposition: form-data; name=\"kind\"\r\n\r\nnote\r\n"))
         }

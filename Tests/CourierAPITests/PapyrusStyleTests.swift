@@ -43,7 +43,8 @@ struct PapyrusStyleTests {
     @Test func theGeneratedStructSendsPathsQueriesAndStaticHeaders() async throws {
         try await withProvider { provider, _ in
             let todos: any Todos = TodosAPI(provider: provider)
-            let echo = try await todos.getTodos(username: "joshuawright11", sort: Query(wrappedValue: .newest), limit: nil)
+            let echo = try await todos.getTodos(
+                username: "joshuawright11", sort: Query(wrappedValue: .newest), limit: nil)
             #expect(echo.method == "GET")
             #expect(echo.path == "/anything/users/joshuawright11/todos")
             #expect(echo.query == "sort=newest")
@@ -54,7 +55,8 @@ struct PapyrusStyleTests {
 
     @Test func bodyAndHeaderParameterTypesTakeLiteralsAndValues() async throws {
         try await withProvider { provider, _ in
-            let echo = try await TodosAPI(provider: provider).createTodo(todo: Body(NewUser(name: "Ada", age: 36)), customHeader: "abc")
+            let echo = try await TodosAPI(provider: provider).createTodo(
+                todo: Body(NewUser(name: "Ada", age: 36)), customHeader: "abc")
             #expect(echo.header("Custom-Header") == "abc")
             #expect(try JSONDecoder().decode(NewUser.self, from: echo.body) == NewUser(name: "Ada", age: 36))
         }
@@ -129,7 +131,8 @@ struct PapyrusStyleTests {
         let transport = AsyncHTTPClientTransport()
         let result = await Result(catching: {
             try await withProvider(transport: transport) { provider, _ in
-                try await TodosAPI(provider: provider).getTodos(username: "ada", sort: Query(wrappedValue: .oldest), limit: 3)
+                try await TodosAPI(provider: provider).getTodos(
+                    username: "ada", sort: Query(wrappedValue: .oldest), limit: 3)
             }
         })
         try await transport.shutdown()

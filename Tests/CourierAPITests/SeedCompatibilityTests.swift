@@ -41,7 +41,7 @@ enum NetrofitSeed {
         @PATCH("/users/{id}")
         func partialUpdateUser(id: Int, _ fields: [String: String]) async throws -> User
         @DELETE("/users/{id}")
-        func deleteUser(id: Int) async throws -> Void
+        func deleteUser(id: Int) async throws
         @OPTIONS("/meta")
         func options() async throws -> MetaInfo
         @HEAD("/resource/{id}")
@@ -91,7 +91,7 @@ enum NetrofitSeed {
         func uploadFile(file: URL, meta: [String: String]) async throws -> UploadResponse
         @Headers([
             "Cache-Control": "max-age=640000",
-            "Accept": "application/vnd.github.v3.full+json"
+            "Accept": "application/vnd.github.v3.full+json",
         ])
         @GET("/users/{username}")
         func getUser(username: String) async throws -> User

@@ -26,10 +26,12 @@ struct Echo: Decodable, Sendable {
         query = try container.decode(String.self, forKey: Key(stringValue: "query"))
         // `/anything` answers in httpbin's shape: its ordered header lines are `header_list`.
         // (`headerList` when the endpoint decodes snake_case keys.)
-        headers = try container.decodeIfPresent([[String]].self, forKey: Key(stringValue: "header_list"))
+        headers =
+            try container.decodeIfPresent([[String]].self, forKey: Key(stringValue: "header_list"))
             ?? container.decodeIfPresent([[String]].self, forKey: Key(stringValue: "headerList"))
             ?? container.decode([[String]].self, forKey: Key(stringValue: "headers"))
-        let base64 = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "body_base64"))
+        let base64 =
+            try container.decodeIfPresent(String.self, forKey: Key(stringValue: "body_base64"))
             ?? container.decode(String.self, forKey: Key(stringValue: "bodyBase64"))
         body = Data(base64Encoded: base64) ?? Data()
     }
@@ -46,20 +48,24 @@ struct Echo: Decodable, Sendable {
 /// Routes the return-kind tests answer from, beside the defaults (`/anything`, `/sse`, `/status`).
 enum APITestRoutes {
     static let user = Route("/user") { _ in
-        TestServerResponse(headers: [("Content-Type", "application/json"), ("X-Request-Cost", "3")],
-                           body: Data(#"{"id":"u1","name":"Ada","created_at":"2026"}"#.utf8))
+        TestServerResponse(
+            headers: [("Content-Type", "application/json"), ("X-Request-Cost", "3")],
+            body: Data(#"{"id":"u1","name":"Ada","created_at":"2026"}"#.utf8))
     }
     static let list = Route("/list") { _ in
-        TestServerResponse(headers: [("Content-Type", "application/json")],
-                           body: Data(#"{"data":{"list":[{"id":"1","name":"a"},{"id":"2","name":"b"}],"count":2}}"#.utf8))
+        TestServerResponse(
+            headers: [("Content-Type", "application/json")],
+            body: Data(#"{"data":{"list":[{"id":"1","name":"a"},{"id":"2","name":"b"}],"count":2}}"#.utf8))
     }
     static let empty = Route("/empty") { _ in TestServerResponse(status: 200) }
     static let failure = Route("/failure") { _ in
-        TestServerResponse(status: 422, headers: [("Content-Type", "application/json")], body: Data(#"{"message":"name taken"}"#.utf8))
+        TestServerResponse(
+            status: 422, headers: [("Content-Type", "application/json")], body: Data(#"{"message":"name taken"}"#.utf8))
     }
     static let ticks = Route("/ticks") { _ in
-        TestServerResponse(headers: [("Content-Type", "text/event-stream")],
-                           body: Data("data: {\"tick_count\":1}\n\nevent: other\ndata: {\"tick_count\":2}\n\n".utf8))
+        TestServerResponse(
+            headers: [("Content-Type", "text/event-stream")],
+            body: Data("data: {\"tick_count\":1}\n\nevent: other\ndata: {\"tick_count\":2}\n\n".utf8))
     }
     static let all: [Route] = [user, list, empty, failure, ticks] + Route.defaults
 }
@@ -70,11 +76,12 @@ func withProvider<Result>(
     _ body: (Provider, TestServer) async throws -> Result
 ) async throws -> Result {
     try await withTestServer(routes: APITestRoutes.all) { server in
-        let provider = if let transport {
-            Provider(baseURL: server.baseURL, client: Client(transport: transport))
-        } else {
-            Provider(baseURL: server.baseURL)
-        }
+        let provider =
+            if let transport {
+                Provider(baseURL: server.baseURL, client: Client(transport: transport))
+            } else {
+                Provider(baseURL: server.baseURL)
+            }
         return try await body(provider, server)
     }
 }

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Courier
-@testable import CourierAsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
+@testable import CourierAsyncHTTPClient
 
 @Suite("AsyncHTTPClientTransport error mapping")
 struct ErrorMappingTests {
@@ -39,13 +40,15 @@ struct ErrorMappingTests {
     }
 
     @Test func passedDeadlineWinsOverTheErrorItCaused() {
-        let mapped = CourierError(mapping: IOError(errnoCode: ECONNREFUSED, reason: "connect"), request: Self.request,
-                                  deadline: .now() - .seconds(1))
+        let mapped = CourierError(
+            mapping: IOError(errnoCode: ECONNREFUSED, reason: "connect"), request: Self.request,
+            deadline: .now() - .seconds(1))
         #expect(mapped.code == .timedOut)
     }
 
     @Test func courierErrorsPassThroughWithTheRequestAttached() {
-        let mapped = CourierError(mapping: CourierError(.encodingFailed, "bad body"), request: Self.request, deadline: nil)
+        let mapped = CourierError(
+            mapping: CourierError(.encodingFailed, "bad body"), request: Self.request, deadline: nil)
         #expect(mapped.code == .encodingFailed)
         #expect(mapped.message == "bad body")
         #expect(mapped.request?.url == Self.request.url)

@@ -17,15 +17,19 @@ struct ExchangeTests {
                 headers.append(HTTPField(name: HTTPField.Name("x-a")!, value: "1"))
                 headers.append(HTTPField(name: .cookie, value: "a=1"))
                 headers.append(HTTPField(name: .cookie, value: "b=2"))
-                let response = try await transport.fetch(request(.get, "/echo/a%20b?x=%5B1%5D&y", on: server, headers: headers))
+                let response = try await transport.fetch(
+                    request(.get, "/echo/a%20b?x=%5B1%5D&y", on: server, headers: headers))
                 let echo = try echo(of: response)
                 #expect(response.status == .ok)
                 #expect(echo.method == "GET")
                 #expect(echo.path == "/echo/a%20b")
                 #expect(echo.query == "x=%5B1%5D&y")
                 // AsyncHTTPClient appends the Host line it adds in lower case; its decompressor adds Accept-Encoding.
-                #expect(echo.headers == [["X-B", "2"], ["x-a", "1"], ["Cookie", "a=1; b=2"],
-                                         ["host", "127.0.0.1:\(server.port)"], ["Accept-Encoding", "deflate, gzip"]])
+                #expect(
+                    echo.headers == [
+                        ["X-B", "2"], ["x-a", "1"], ["Cookie", "a=1; b=2"],
+                        ["host", "127.0.0.1:\(server.port)"], ["Accept-Encoding", "deflate, gzip"],
+                    ])
                 #expect(echo.bodyLength == 0)
             }
         }
@@ -86,7 +90,8 @@ struct ExchangeTests {
                     for part in parts { continuation.yield(part) }
                     continuation.finish()
                 }
-                let echo = try echo(of: try await transport.fetch(request(.post, "/echo", on: server, body: .stream(stream))))
+                let echo = try echo(
+                    of: try await transport.fetch(request(.post, "/echo", on: server, body: .stream(stream))))
                 #expect(echo.body == parts.reduce(Data(), +))
                 #expect(echo.headers.contains(["transfer-encoding", "chunked"]))
                 #expect(!echo.headers.contains { $0.first?.lowercased() == "content-length" })
@@ -102,8 +107,9 @@ struct ExchangeTests {
                     continuation.yield(Data("world".utf8))
                     continuation.finish()
                 }
-                let echo = try echo(of: try await transport.fetch(
-                    request(.post, "/echo", on: server, body: .stream(stream, length: 11))))
+                let echo = try echo(
+                    of: try await transport.fetch(
+                        request(.post, "/echo", on: server, body: .stream(stream, length: 11))))
                 #expect(echo.body == Data("hello world".utf8))
                 #expect(echo.headers.contains(["Content-Length", "11"]))
             }
@@ -174,7 +180,8 @@ struct ExchangeTests {
     @Test func customMethodIsSentAsWritten() async throws {
         try await withTestServer { server in
             try await withTransport { transport in
-                let echo = try echo(of: try await transport.fetch(request(HTTPRequest.Method("LINK")!, "/echo", on: server)))
+                let echo = try echo(
+                    of: try await transport.fetch(request(HTTPRequest.Method("LINK")!, "/echo", on: server)))
                 #expect(echo.method == "LINK")
             }
         }
@@ -195,7 +202,10 @@ struct ExchangeTests {
         try await withTestServer(routes: [.manyHeaders] + Route.defaults) { server in
             try await withTransport { transport in
                 let response = try await transport.fetch(request(.get, "/headers/3", on: server))
-                #expect(response.headerFields.map(\.name.rawName) == ["X-Filler-0", "X-Filler-1", "X-Filler-2", "Content-Length"])
+                #expect(
+                    response.headerFields.map(\.name.rawName) == [
+                        "X-Filler-0", "X-Filler-1", "X-Filler-2", "Content-Length",
+                    ])
                 #expect(response.text == "ok")
             }
         }
@@ -220,7 +230,8 @@ struct ExchangeTests {
                 let sizes = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
                     for index in 0..<32 {
                         group.addTask {
-                            let response = try await transport.fetch(request(.get, "/bytes/\(index * 1000)", on: server))
+                            let response = try await transport.fetch(
+                                request(.get, "/bytes/\(index * 1000)", on: server))
                             #expect(response.body == Data((0..<(index * 1000)).map { UInt8(truncatingIfNeeded: $0) }))
                             return (index, response.body.count)
                         }
@@ -281,18 +292,22 @@ struct ExchangeTests {
     @Test func requestConvertsToHTTPClientRequest() throws {
         var headers = HTTPFields()
         headers[.accept] = "application/json"
-        let converted = try HTTPClientRequest(Request(method: .put, url: URL(string: "https://example.com/a?b=1")!,
-                                                      headerFields: headers, body: .string("hi")))
+        let converted = try HTTPClientRequest(
+            Request(
+                method: .put, url: URL(string: "https://example.com/a?b=1")!,
+                headerFields: headers, body: .string("hi")))
         #expect(converted.url == "https://example.com/a?b=1")
         #expect(converted.method == .PUT)
-        #expect(converted.headers.map { "\($0.name): \($0.value)" } == ["Accept: application/json", "Content-Length: 2"])
+        #expect(
+            converted.headers.map { "\($0.name): \($0.value)" } == ["Accept: application/json", "Content-Length: 2"])
         #expect(converted.body != nil)
     }
 
     @Test func urlWithAnotherSchemeIsAnInvalidRequest() async throws {
         try await withTransport { transport in
             let error = await courierError {
-                _ = try await transport.send(Request(url: URL(string: "ftp://example.com/file")!), context: TransportContext())
+                _ = try await transport.send(
+                    Request(url: URL(string: "ftp://example.com/file")!), context: TransportContext())
             }
             #expect(error?.code == .invalidRequest)
             #expect(error?.request?.url.scheme == "ftp")

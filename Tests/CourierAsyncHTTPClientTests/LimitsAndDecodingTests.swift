@@ -15,8 +15,9 @@ struct LimitsAndDecodingTests {
                 var limits = Limits()
                 limits.maxHeaderCount = 10
                 // Nine filler lines plus Content-Length.
-                let response = try await transport.fetch(request(.get, "/headers/9", on: server),
-                                                         context: TransportContext(limits: limits))
+                let response = try await transport.fetch(
+                    request(.get, "/headers/9", on: server),
+                    context: TransportContext(limits: limits))
                 #expect(response.headerFields.count == 10)
             }
         }
@@ -29,8 +30,9 @@ struct LimitsAndDecodingTests {
                 limits.maxHeaderCount = 10
                 // A body far larger than the socket buffers, so the transfer is still running when the head is refused.
                 let error = await courierError {
-                    _ = try await transport.send(request(.get, "/headers/10?bytes=20000000", on: server),
-                                                 context: TransportContext(limits: limits))
+                    _ = try await transport.send(
+                        request(.get, "/headers/10?bytes=20000000", on: server),
+                        context: TransportContext(limits: limits))
                 }
                 #expect(error?.code == .limitExceeded)
                 #expect(error?.source == "Limits.maxHeaderCount")
@@ -46,12 +48,14 @@ struct LimitsAndDecodingTests {
                 // "HTTP/1.1 200 OK\r\n" (17) + "Content-Length: 2\r\n" (19) + "\r\n" (2) is 38 bytes with no filler.
                 var limits = Limits()
                 limits.maxHeaderBytes = 38
-                let exact = try await transport.fetch(request(.get, "/headers/0", on: server),
-                                                      context: TransportContext(limits: limits))
+                let exact = try await transport.fetch(
+                    request(.get, "/headers/0", on: server),
+                    context: TransportContext(limits: limits))
                 #expect(exact.text == "ok")
                 limits.maxHeaderBytes = 37
                 let error = await courierError {
-                    _ = try await transport.send(request(.get, "/headers/0", on: server), context: TransportContext(limits: limits))
+                    _ = try await transport.send(
+                        request(.get, "/headers/0", on: server), context: TransportContext(limits: limits))
                 }
                 #expect(error?.code == .limitExceeded)
                 #expect(error?.source == "Limits.maxHeaderBytes")
@@ -98,7 +102,9 @@ struct LimitsAndDecodingTests {
     @Test func decodingPastTheRatioLimitFailsWithLimitExceeded() async throws {
         try await withTestServer(routes: Self.routes) { server in
             try await withTransport { transport in
-                let error = await courierError { _ = try await transport.fetch(request(.get, "/gzip-bomb", on: server)) }
+                let error = await courierError {
+                    _ = try await transport.fetch(request(.get, "/gzip-bomb", on: server))
+                }
                 #expect(error?.code == .limitExceeded)
             }
         }

@@ -36,7 +36,9 @@ struct StreamingTests {
     @Test func cancellingWhileWaitingForTheHeadEndsQuicklyAndClosesTheConnection() async throws {
         try await withTestServer(routes: [.hang] + Route.defaults) { server in
             try await withTransport { transport in
-                let sending = Task { try await transport.send(request(.get, "/hang", on: server), context: TransportContext()) }
+                let sending = Task {
+                    try await transport.send(request(.get, "/hang", on: server), context: TransportContext())
+                }
                 #expect(await eventually { server.receivedRequests.count == 1 })
                 let elapsed = await duration {
                     sending.cancel()
@@ -53,7 +55,8 @@ struct StreamingTests {
     @Test func cancellingTheReaderMidBodyEndsQuicklyAndClosesTheConnection() async throws {
         try await withTestServer { server in
             try await withTransport { transport in
-                let response = try await transport.send(request(.get, "/bytes/50000000", on: server), context: TransportContext())
+                let response = try await transport.send(
+                    request(.get, "/bytes/50000000", on: server), context: TransportContext())
                 let firstChunk = AsyncStream<Void>.makeStream()
                 let reading = Task {
                     var consumed = 0
@@ -79,7 +82,8 @@ struct StreamingTests {
     @Test func stoppingReadingEarlyClosesTheConnection() async throws {
         try await withTestServer { server in
             try await withTransport { transport in
-                let response = try await transport.send(request(.get, "/bytes/50000000", on: server), context: TransportContext())
+                let response = try await transport.send(
+                    request(.get, "/bytes/50000000", on: server), context: TransportContext())
                 for try await chunk in response.bodyStream! {
                     #expect(!chunk.isEmpty)
                     break
@@ -97,8 +101,9 @@ struct StreamingTests {
             try await withTransport { transport in
                 let elapsed = await duration {
                     let error = await courierError {
-                        _ = try await transport.send(request(.get, "/hang", on: server, timeout: .seconds(1)),
-                                                     context: TransportContext())
+                        _ = try await transport.send(
+                            request(.get, "/hang", on: server, timeout: .seconds(1)),
+                            context: TransportContext())
                     }
                     #expect(error?.code == .timedOut)
                     #expect(error?.request?.url.path == "/hang")
@@ -114,8 +119,9 @@ struct StreamingTests {
         try await withTestServer(routes: [.hang] + Route.defaults) { server in
             try await withTransport { transport in
                 let error = await courierError {
-                    _ = try await transport.send(request(.get, "/hang", on: server),
-                                                 context: TransportContext(timeout: .milliseconds(200)))
+                    _ = try await transport.send(
+                        request(.get, "/hang", on: server),
+                        context: TransportContext(timeout: .milliseconds(200)))
                 }
                 #expect(error?.code == .timedOut)
             }
@@ -129,9 +135,11 @@ struct StreamingTests {
                 // within the 15 s allowed even on a heavily loaded machine, and the body never does.
                 let clock = ContinuousClock()
                 let start = clock.now
-                let response = try await transport.send(request(.get, "/drip?numbytes=600&duration_ms=60000&chunk=10", on: server,
-                                                                timeout: .seconds(15)),
-                                                        context: TransportContext())
+                let response = try await transport.send(
+                    request(
+                        .get, "/drip?numbytes=600&duration_ms=60000&chunk=10", on: server,
+                        timeout: .seconds(15)),
+                    context: TransportContext())
                 var received = 0
                 let error = await courierError {
                     for try await chunk in response.bodyStream! { received += chunk.count }
@@ -150,7 +158,9 @@ struct StreamingTests {
         let closedPortRequest = Request(url: URL(string: "http://127.0.0.1:1/echo")!)
         try await withTransport { transport in
             let elapsed = await duration {
-                let error = await courierError { _ = try await transport.send(closedPortRequest, context: TransportContext()) }
+                let error = await courierError {
+                    _ = try await transport.send(closedPortRequest, context: TransportContext())
+                }
                 #expect(error?.code == .cannotConnect)
                 #expect(error?.request?.url == closedPortRequest.url)
             }

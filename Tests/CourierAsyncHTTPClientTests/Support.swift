@@ -25,10 +25,13 @@ func withTransport<Result>(
 }
 
 /// A request for `path` (with any query) on `server`.
-func request(_ method: HTTPRequest.Method = .get, _ path: String, on server: TestServer,
-             headers: HTTPFields = [:], body: RequestBody? = nil, timeout: Duration? = nil) -> Request {
-    Request(method: method, url: URL(string: server.baseURL.absoluteString + path)!, headerFields: headers,
-            body: body, timeout: timeout)
+func request(
+    _ method: HTTPRequest.Method = .get, _ path: String, on server: TestServer,
+    headers: HTTPFields = [:], body: RequestBody? = nil, timeout: Duration? = nil
+) -> Request {
+    Request(
+        method: method, url: URL(string: server.baseURL.absoluteString + path)!, headerFields: headers,
+        body: body, timeout: timeout)
 }
 
 extension Transport {
@@ -101,14 +104,16 @@ extension Route {
     static let manyHeaders = Route("/headers/{n}") { request in
         let count = Int(request.parameters["n"] ?? "") ?? 0
         let size = request.query.flatMap { $0.hasPrefix("bytes=") ? Int($0.dropFirst(6)) : nil }
-        return TestServerResponse(headers: (0..<count).map { ("X-Filler-\($0)", "value") },
-                                  body: size.map { Data(count: $0) } ?? Data("ok".utf8))
+        return TestServerResponse(
+            headers: (0..<count).map { ("X-Filler-\($0)", "value") },
+            body: size.map { Data(count: $0) } ?? Data("ok".utf8))
     }
 
     /// `/gzip`: a gzip-encoded text (`Fixtures.text`) with `Content-Encoding: gzip`.
     static let gzip = Route("/gzip") { _ in
-        TestServerResponse(headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip"), ("X-After", "1")],
-                           body: Fixtures.gzippedText)
+        TestServerResponse(
+            headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip"), ("X-After", "1")],
+            body: Fixtures.gzippedText)
     }
 
     /// `/redirect`: `302 Found` to `/echo`.
@@ -127,9 +132,11 @@ enum Fixtures {
     /// `hello, compressed world\n` twenty times.
     static let text = String(repeating: "hello, compressed world\n", count: 20)
     /// `text`, gzip-compressed.
-    static let gzippedText = Data(base64Encoded: "H4sIAAAAAAACA8tIzcnJ11FIzs8tKEotLk5NUSjPL8pJ4coYFR8W4gCAYhqU4AEAAA==")!
+    static let gzippedText = Data(
+        base64Encoded: "H4sIAAAAAAACA8tIzcnJ11FIzs8tKEotLk5NUSjPL8pJ4coYFR8W4gCAYhqU4AEAAA==")!
     /// 1,000,000 zero bytes gzip-compressed to 1,003 bytes: a ratio near 1000.
-    static let gzippedZeros = hex("1f8b0800000000000203edc101010000008220ffaf6e484001")
+    static let gzippedZeros =
+        hex("1f8b0800000000000203edc101010000008220ffaf6e484001")
         + Data(count: 968) + hex("af069ecb791240420f00")
 
     private static func hex(_ text: String) -> Data {

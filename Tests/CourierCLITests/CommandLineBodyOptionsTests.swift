@@ -1,5 +1,5 @@
-import CourierTestServer
 import CZlib
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -14,8 +14,9 @@ extension CourierExecutableTests {
             var output = Data(count: capacity)
             let status = output.withUnsafeMutableBytes { target in
                 data.withUnsafeBytes { source in
-                    uncompress(target.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
-                               source.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(data.count))
+                    uncompress(
+                        target.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
+                        source.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(data.count))
                 }
             }
             guard status == Z_OK else { return nil }
@@ -44,13 +45,18 @@ extension CourierExecutableTests {
                 let items = try await CourierProcess.run(["--raw", "x", ":\(server.port)/anything", "a=1"])
                 #expect(items.status == 1)
                 #expect(items.errLines.count == 1)
-                #expect(items.err.contains("--raw and request data (name=value) or a body piped to standard input cannot be mixed"), "\(items.err)")
+                #expect(
+                    items.err.contains(
+                        "--raw and request data (name=value) or a body piped to standard input cannot be mixed"),
+                    "\(items.err)")
 
-                let piped = try await CourierProcess.run(["--raw", "x", ":\(server.port)/anything"], stdin: Data("piped".utf8))
+                let piped = try await CourierProcess.run(
+                    ["--raw", "x", ":\(server.port)/anything"], stdin: Data("piped".utf8))
                 #expect(piped.status == 1)
                 #expect(piped.err.contains("cannot be mixed"), "\(piped.err)")
 
-                let ignored = try await CourierProcess.run(["--ignore-stdin", "--raw", "x", ":\(server.port)/anything"], stdin: Data("piped".utf8))
+                let ignored = try await CourierProcess.run(
+                    ["--ignore-stdin", "--raw", "x", ":\(server.port)/anything"], stdin: Data("piped".utf8))
                 #expect(ignored.status == 0, "\(ignored.err)")
                 #expect(try ignored.echoed().text == "x")
                 #expect(server.receivedRequests.count == 1)
@@ -59,7 +65,9 @@ extension CourierExecutableTests {
 
         @Test func multipartSendsFormDataWithoutAFile() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--multipart", ":\(server.port)/anything", "name=Ada", "age=36"])
+                let run = try await CourierProcess.run([
+                    "--multipart", ":\(server.port)/anything", "name=Ada", "age=36",
+                ])
                 #expect(run.status == 0, "\(run.err)")
                 let echoed = try run.echoed()
                 let type = try #require(echoed.values(of: "Content-Type").first)
@@ -67,23 +75,30 @@ extension CourierExecutableTests {
                 #expect(echoed.text.contains("Content-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n"))
                 #expect(echoed.text.contains("Content-Disposition: form-data; name=\"age\"\r\n\r\n36\r\n"))
 
-                let empty = try await CourierProcess.run(["--multipart", "--boundary", "xyz", ":\(server.port)/anything"])
+                let empty = try await CourierProcess.run([
+                    "--multipart", "--boundary", "xyz", ":\(server.port)/anything",
+                ])
                 #expect(try empty.echoed().text == "--xyz--\r\n")
             }
         }
 
         @Test func boundaryIsTheOneSent() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--multipart", "--boundary", "xoxo", ":\(server.port)/anything", "a=1"])
+                let run = try await CourierProcess.run([
+                    "--multipart", "--boundary", "xoxo", ":\(server.port)/anything", "a=1",
+                ])
                 #expect(run.status == 0, "\(run.err)")
                 let echoed = try run.echoed()
                 #expect(echoed.values(of: "Content-Type") == ["multipart/form-data; boundary=xoxo"])
                 #expect(echoed.text == "--xoxo\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--xoxo--\r\n")
 
-                let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-boundary-\(UUID()).txt")
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "courier-boundary-\(UUID()).txt")
                 try Data("file text".utf8).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
-                let upload = try await CourierProcess.run(["--form", "--boundary", "b0undary", ":\(server.port)/anything", "doc@\(file.path)"])
+                let upload = try await CourierProcess.run([
+                    "--form", "--boundary", "b0undary", ":\(server.port)/anything", "doc@\(file.path)",
+                ])
                 #expect(upload.status == 0, "\(upload.err)")
                 #expect(try upload.echoed().values(of: "Content-Type") == ["multipart/form-data; boundary=b0undary"])
             }
@@ -91,11 +106,16 @@ extension CourierExecutableTests {
 
         @Test func anInvalidOrUnusedBoundaryIsRefusedAndSendsNothing() async throws {
             try await withTestServer { server in
-                let long = try await CourierProcess.run(["--multipart", "--boundary", String(repeating: "b", count: 71), ":\(server.port)/anything", "a=1"])
+                let long = try await CourierProcess.run([
+                    "--multipart", "--boundary", String(repeating: "b", count: 71), ":\(server.port)/anything", "a=1",
+                ])
                 #expect(long.status == 1)
-                #expect(long.err.contains("a multipart boundary must be 1 to 70 characters long, not 71"), "\(long.err)")
+                #expect(
+                    long.err.contains("a multipart boundary must be 1 to 70 characters long, not 71"), "\(long.err)")
 
-                let character = try await CourierProcess.run(["--multipart", "--boundary", "a\u{7}b", ":\(server.port)/anything", "a=1"])
+                let character = try await CourierProcess.run([
+                    "--multipart", "--boundary", "a\u{7}b", ":\(server.port)/anything", "a=1",
+                ])
                 #expect(character.status == 1)
                 #expect(character.err.contains("has a character RFC 2046 does not allow"), "\(character.err)")
 
@@ -109,7 +129,9 @@ extension CourierExecutableTests {
         @Test(arguments: ["curl", "ahc"])
         func chunkedSendsTransferEncodingChunkedInsteadOfContentLength(transport: String) async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--chunked", "--transport", transport, ":\(server.port)/anything", "hello=world"])
+                let run = try await CourierProcess.run([
+                    "--chunked", "--transport", transport, ":\(server.port)/anything", "hello=world",
+                ])
                 #expect(run.status == 0, "\(run.err)")
                 let echoed = try run.echoed()
                 #expect(echoed.values(of: "Transfer-Encoding") == ["chunked"])
@@ -138,7 +160,8 @@ extension CourierExecutableTests {
                 let forced = try await CourierProcess.run(["-xx", ":\(server.port)/anything", "a=1"])
                 let echoedForced = try forced.echoed()
                 #expect(echoedForced.values(of: "Content-Encoding") == ["deflate"])
-                #expect(inflated(echoedForced.body ?? Data()).map { String(decoding: $0, as: UTF8.self) } == #"{"a": "1"}"#)
+                #expect(
+                    inflated(echoedForced.body ?? Data()).map { String(decoding: $0, as: UTF8.self) } == #"{"a": "1"}"#)
             }
         }
 

@@ -16,8 +16,10 @@ extension CourierExecutableTests {
 
         @Test func headersQueryAndJSONFieldsReachTheServer() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run([":\(server.port)/anything", "X-Token:abc", "q==swift http",
-                                                        "name=Ada", "age:=36", "tags:=[\"a\"]", #"a\:b==c"#])
+                let run = try await CourierProcess.run([
+                    ":\(server.port)/anything", "X-Token:abc", "q==swift http",
+                    "name=Ada", "age:=36", "tags:=[\"a\"]", #"a\:b==c"#,
+                ])
                 #expect(run.status == 0)
                 #expect(run.err.isEmpty)
                 let echoed = try echo(run)
@@ -27,7 +29,9 @@ extension CourierExecutableTests {
                 #expect(header("X-Token", in: echoed) == ["abc"])
                 #expect(header("Content-Type", in: echoed) == ["application/json"])
                 #expect(header("User-Agent", in: echoed).first?.hasPrefix("courier/") == true)
-                #expect(String(decoding: try #require(echoed.body), as: UTF8.self) == #"{"name": "Ada", "age": 36, "tags": ["a"]}"#)
+                #expect(
+                    String(decoding: try #require(echoed.body), as: UTF8.self)
+                        == #"{"name": "Ada", "age": 36, "tags": ["a"]}"#)
             }
         }
 
@@ -42,11 +46,14 @@ extension CourierExecutableTests {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID()).txt")
                 try Data("uploaded bytes\n".utf8).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
-                let upload = try await CourierProcess.run(["--form", "PUT", ":\(server.port)/anything", "title=T", "doc@\(file.path)"])
+                let upload = try await CourierProcess.run([
+                    "--form", "PUT", ":\(server.port)/anything", "title=T", "doc@\(file.path)",
+                ])
                 #expect(upload.status == 0)
                 let echoedUpload = try echo(upload)
                 #expect(echoedUpload.method == "PUT")
-                #expect(header("Content-Type", in: echoedUpload).first?.hasPrefix("multipart/form-data; boundary=") == true)
+                #expect(
+                    header("Content-Type", in: echoedUpload).first?.hasPrefix("multipart/form-data; boundary=") == true)
                 let body = String(decoding: try #require(echoedUpload.body), as: UTF8.self)
                 #expect(body.contains("name=\"doc\"; filename=\"\(file.lastPathComponent)\""))
                 #expect(body.contains("uploaded bytes\n"))
@@ -56,7 +63,10 @@ extension CourierExecutableTests {
 
         @Test func urlShorthandsAndBareHostReachTheLoopbackServer() async throws {
             try await withTestServer { server in
-                for url in [":\(server.port)/echo/x", "127.0.0.1:\(server.port)/echo/x", "http://127.0.0.1:\(server.port)/echo/x"] {
+                for url in [
+                    ":\(server.port)/echo/x", "127.0.0.1:\(server.port)/echo/x",
+                    "http://127.0.0.1:\(server.port)/echo/x",
+                ] {
                     let run = try await CourierProcess.run([url])
                     #expect(run.status == 0, "\(url): \(run.err)")
                     #expect(try echo(run).path == "/echo/x")
@@ -67,14 +77,16 @@ extension CourierExecutableTests {
 
         @Test func pipedStandardInputIsTheBodyUnlessIgnored() async throws {
             try await withTestServer { server in
-                let piped = try await CourierProcess.run([":\(server.port)/anything"], stdin: Data(#"{"raw":true}"#.utf8))
+                let piped = try await CourierProcess.run(
+                    [":\(server.port)/anything"], stdin: Data(#"{"raw":true}"#.utf8))
                 #expect(piped.status == 0)
                 let echoed = try echo(piped)
                 #expect(echoed.method == "POST")
                 #expect(echoed.body == Data(#"{"raw":true}"#.utf8))
                 #expect(header("Content-Type", in: echoed) == ["application/json"])
 
-                let ignored = try await CourierProcess.run(["--ignore-stdin", ":\(server.port)/anything"], stdin: Data("x".utf8))
+                let ignored = try await CourierProcess.run(
+                    ["--ignore-stdin", ":\(server.port)/anything"], stdin: Data("x".utf8))
                 #expect(try echo(ignored).method == "GET")
                 #expect(try echo(ignored).bodyLength == 0)
             }
@@ -98,7 +110,9 @@ extension CourierExecutableTests {
                 #expect(nothing.out.isEmpty)
 
                 let pretty = try await CourierProcess.run(["--pretty", "format", ":\(server.port)/anything"])
-                #expect(pretty.out.hasPrefix("{\n    \"args\": {},\n    \"body_base64\": \"\",\n    \"body_length\": 0,\n"), "\(pretty.out)")
+                #expect(
+                    pretty.out.hasPrefix("{\n    \"args\": {},\n    \"body_base64\": \"\",\n    \"body_length\": 0,\n"),
+                    "\(pretty.out)")
                 #expect(!pretty.out.contains("\u{1B}["))
             }
         }
@@ -115,14 +129,22 @@ extension CourierExecutableTests {
 
         @Test func authFollowAndTheOtherTransport() async throws {
             try await withTestServer { server in
-                let auth = try await CourierProcess.run(["--check-status", "--auth", "ada:secret", ":\(server.port)/basic-auth/ada/secret"])
+                let auth = try await CourierProcess.run([
+                    "--check-status", "--auth", "ada:secret", ":\(server.port)/basic-auth/ada/secret",
+                ])
                 #expect(auth.status == 0, "\(auth.err)")
-                let bearer = try await CourierProcess.run(["--check-status", "--bearer", "t0k", ":\(server.port)/bearer", "token==t0k"])
+                let bearer = try await CourierProcess.run([
+                    "--check-status", "--bearer", "t0k", ":\(server.port)/bearer", "token==t0k",
+                ])
                 #expect(bearer.status == 0, "\(bearer.err)")
-                let followed = try await CourierProcess.run(["--follow", "--check-status", "-p", "h", ":\(server.port)/redirect/2"])
+                let followed = try await CourierProcess.run([
+                    "--follow", "--check-status", "-p", "h", ":\(server.port)/redirect/2",
+                ])
                 #expect(followed.status == 0)
                 #expect(followed.out.hasPrefix("HTTP/1.1 200 OK"))
-                let tooMany = try await CourierProcess.run(["--follow", "--max-redirects", "1", ":\(server.port)/redirect/3"])
+                let tooMany = try await CourierProcess.run([
+                    "--follow", "--max-redirects", "1", ":\(server.port)/redirect/3",
+                ])
                 #expect(tooMany.status == 6)
                 #expect(tooMany.errLines.count == 1)
                 let ahc = try await CourierProcess.run(["--transport", "ahc", ":\(server.port)/anything", "a=1"])
@@ -130,8 +152,11 @@ extension CourierExecutableTests {
                 #expect(try echo(ahc).body == Data(#"{"a": "1"}"#.utf8))
                 // Which transport sent it is observed in the explanation, not assumed from the flag.
                 for (flag, transport) in [("ahc", "AsyncHTTPClientTransport"), ("curl", "CurlTransport")] {
-                    let explained = try await CourierProcess.run(["--transport", flag, "-p", "", "--explain-json", ":\(server.port)/anything"])
-                    let object = try #require(try JSONSerialization.jsonObject(with: explained.stdout) as? [String: Any])
+                    let explained = try await CourierProcess.run([
+                        "--transport", flag, "-p", "", "--explain-json", ":\(server.port)/anything",
+                    ])
+                    let object = try #require(
+                        try JSONSerialization.jsonObject(with: explained.stdout) as? [String: Any])
                     let steps = try #require(object["steps"] as? [[String: Any]])
                     #expect(steps.last?["transport"] as? String == transport, "\(explained.out)")
                 }

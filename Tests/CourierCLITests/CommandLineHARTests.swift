@@ -1,7 +1,7 @@
 import CourierTestServer
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 extension CourierExecutableTests {
     /// `courier --har FILE` on the built tool: the exchange as sent, in a HAR 1.2 file that the
@@ -29,7 +29,9 @@ extension CourierExecutableTests {
         @Test func theExchangeIsRecordedAsSentWithCredentialsRedacted() async throws {
             try await withTestServer { server in
                 try await withArchiveFile { file in
-                    let run = try await CourierProcess.run(["--har", file.path, "-a", "ada:secret", ":\(server.port)/anything", "a=1"])
+                    let run = try await CourierProcess.run([
+                        "--har", file.path, "-a", "ada:secret", ":\(server.port)/anything", "a=1",
+                    ])
                     #expect(run.status == 0, "\(run.err)")
                     let recorded = try entries(in: file)
                     #expect(recorded.count == 1)
@@ -40,7 +42,9 @@ extension CourierExecutableTests {
                     #expect((request?["postData"] as? [String: Any])?["text"] as? String == #"{"a": "1"}"#)
                     #expect(headers(request)["authorization"] == "<redacted>")
                     #expect(response?["status"] as? Int == 200)
-                    #expect(((response?["content"] as? [String: Any])?["text"] as? String)?.contains(#""path":"/anything""#) == true)
+                    #expect(
+                        ((response?["content"] as? [String: Any])?["text"] as? String)?.contains(#""path":"/anything""#)
+                            == true)
                     try await expectValidHAR(file)
                 }
             }
@@ -49,12 +53,19 @@ extension CourierExecutableTests {
         @Test func eachRetryIsAnEntryAndAFailureIsRecordedToo() async throws {
             try await withTestServer { server in
                 try await withArchiveFile { file in
-                    let run = try await CourierProcess.run(["--har", file.path, "--retry", "2", ":\(server.port)/flaky/har-\(UUID())/1"])
+                    let run = try await CourierProcess.run([
+                        "--har", file.path, "--retry", "2", ":\(server.port)/flaky/har-\(UUID())/1",
+                    ])
                     #expect(run.status == 0, "\(run.err)")
-                    #expect(try entries(in: file).compactMap { ($0["response"] as? [String: Any])?["status"] as? Int } == [503, 200])
+                    #expect(
+                        try entries(in: file).compactMap { ($0["response"] as? [String: Any])?["status"] as? Int } == [
+                            503, 200,
+                        ])
                 }
                 try await withArchiveFile { file in
-                    let run = try await CourierProcess.run(["--har", file.path, "--timeout", "0.2", ":\(server.port)/delay/5000"])
+                    let run = try await CourierProcess.run([
+                        "--har", file.path, "--timeout", "0.2", ":\(server.port)/delay/5000",
+                    ])
                     #expect(run.status == 2)
                     let failed = try entries(in: file).first?["response"] as? [String: Any]
                     #expect(failed?["status"] as? Int == 0)
@@ -74,12 +85,16 @@ extension CourierExecutableTests {
 /// Checks `file` against the HAR 1.2 JSON schema with scripts/validate-har, as the recorder's own
 /// tests do; cancelled, saying why, only when no venv or package can be had on this machine.
 private func expectValidHAR(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let script = CourierExecutableTests.CommandLineHARTests.repository.appendingPathComponent("scripts/validate-har").path
+    let script = CourierExecutableTests.CommandLineHARTests.repository.appendingPathComponent("scripts/validate-har")
+        .path
     let outcome = try await ChildProcess.run(script, [file.path], timeout: .seconds(300))
-    if outcome.status == 77 { try Test.cancel("the HAR schema check needs python3-venv and PyPI: \(outcome.errorOutput)") }
+    if outcome.status == 77 {
+        try Test.cancel("the HAR schema check needs python3-venv and PyPI: \(outcome.errorOutput)")
+    }
     #expect(outcome.status == 0, "\(outcome)", sourceLocation: sourceLocation)
 }
 
 extension CourierExecutableTests.CommandLineHARTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 }

@@ -33,7 +33,9 @@ extension CourierExecutableTests {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cv-\(UUID()).xml")
                 try Data("<cv/>\n".utf8).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
-                let run = try await CourierProcess.run(["-f", "POST", ":\(server.port)/post", "name=John Smith", "cv@\(file.path)"])
+                let run = try await CourierProcess.run([
+                    "-f", "POST", ":\(server.port)/post", "name=John Smith", "cv@\(file.path)",
+                ])
                 let body = try answer(run)
                 #expect(body["form"] as? NSDictionary == ["name": "John Smith"])
                 #expect(body["files"] as? NSDictionary == ["cv": "<cv/>\n"])
@@ -42,7 +44,9 @@ extension CourierExecutableTests {
 
         @Test func aURLEncodedFormIsForm() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--form", "POST", ":\(server.port)/post", "name=John Smith", "tag=a", "tag=b"])
+                let run = try await CourierProcess.run([
+                    "--form", "POST", ":\(server.port)/post", "name=John Smith", "tag=a", "tag=b",
+                ])
                 #expect(try answer(run)["form"] as? NSDictionary == ["name": "John Smith", "tag": ["a", "b"]])
             }
         }

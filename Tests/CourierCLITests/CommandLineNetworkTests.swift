@@ -14,9 +14,11 @@ extension CourierExecutableTests {
             let outcome: CourierRun
             do {
                 outcome = try await withTestServer { server in
-                    try await CourierProcess.run(["--transport", transport, "--print", "b",
-                                                  "--proxy", "http:http://cli:pw@127.0.0.1:\(proxy.port)",
-                                                  "http://127.0.0.1:\(server.port)/anything/via"])
+                    try await CourierProcess.run([
+                        "--transport", transport, "--print", "b",
+                        "--proxy", "http:http://cli:pw@127.0.0.1:\(proxy.port)",
+                        "http://127.0.0.1:\(server.port)/anything/via",
+                    ])
                 }
             } catch {
                 try await proxy.shutdown()
@@ -32,14 +34,18 @@ extension CourierExecutableTests {
             let run = try await CourierProcess.run(["--proxy", "ftp:http://proxy:21", "example.org"])
             #expect(run.status == 1 && run.err.contains("--proxy takes http:URL or https:URL"), "\(run.err)")
             let missing = try await CourierProcess.run(["--verify", "/nonexistent/ca.pem", "example.org"])
-            #expect(missing.status == 1 && missing.err.contains("--verify takes yes, no, or a CA bundle"), "\(missing.err)")
+            #expect(
+                missing.status == 1 && missing.err.contains("--verify takes yes, no, or a CA bundle"), "\(missing.err)")
         }
 
         @Test func verifyCertAndSSLReachTheServer() async throws {
             let certificates = try await TestCertificates.make()
             defer { certificates.remove() }
-            let directives = "ssl_protocols TLSv1.2; ssl_verify_client optional; ssl_client_certificate \(certificates.authority.path);"
-            try await NginxServer.serving(listen: "ssl", body: "[$ssl_client_s_dn]", tls: certificates.loopback, directives: directives) { nginx in
+            let directives =
+                "ssl_protocols TLSv1.2; ssl_verify_client optional; ssl_client_certificate \(certificates.authority.path);"
+            try await NginxServer.serving(
+                listen: "ssl", body: "[$ssl_client_s_dn]", tls: certificates.loopback, directives: directives
+            ) { nginx in
                 let url = nginx.baseURL.absoluteString
                 let untrusted = try await CourierProcess.run(["--print", "b", url])
                 #expect(untrusted.status != 0, "an unknown authority is refused: \(untrusted.out)")
@@ -47,7 +53,9 @@ extension CourierExecutableTests {
                 let unverified = try await CourierProcess.run(["--print", "b", "--verify", "no", url])
                 #expect(unverified.status == 0 && unverified.out.contains("[]"), "\(unverified.err)")
 
-                let trusted = try await CourierProcess.run(["--print", "b", "--verify", certificates.authority.path, url])
+                let trusted = try await CourierProcess.run([
+                    "--print", "b", "--verify", certificates.authority.path, url,
+                ])
                 #expect(trusted.status == 0 && trusted.out.contains("[]"), "\(trusted.err)")
 
                 let identified = try await CourierProcess.run([

@@ -23,15 +23,21 @@ extension CourierExecutableTests {
 
         @Test func offlinePrintsWhatPrintSelectsWithCredentialsAndTransferOptions() async throws {
             try await withTestServer { server in
-                let head = try await CourierProcess.run(["--offline", "--print", "H", "-a", "ada:secret", ":\(server.port)/anything", "a=1"])
+                let head = try await CourierProcess.run([
+                    "--offline", "--print", "H", "-a", "ada:secret", ":\(server.port)/anything", "a=1",
+                ])
                 #expect(head.status == 0, "\(head.err)")
                 #expect(head.out.contains("\nAuthorization: Basic YWRhOnNlY3JldA==\n"))
                 #expect(!head.out.contains(#"{"a": "1"}"#))
 
-                let body = try await CourierProcess.run(["--offline", "--print", "B", ":\(server.port)/anything", "a=1"])
+                let body = try await CourierProcess.run([
+                    "--offline", "--print", "B", ":\(server.port)/anything", "a=1",
+                ])
                 #expect(body.out == "{\"a\": \"1\"}\n")
 
-                let chunked = try await CourierProcess.run(["--offline", "--chunked", ":\(server.port)/anything", "a=1"])
+                let chunked = try await CourierProcess.run([
+                    "--offline", "--chunked", ":\(server.port)/anything", "a=1",
+                ])
                 #expect(chunked.out.contains("\nTransfer-Encoding: chunked\n"))
                 #expect(!chunked.out.contains("Content-Length"))
 
@@ -52,12 +58,15 @@ extension CourierExecutableTests {
 
         @Test func quietPrintsNothingButSendsTheRequest() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["-q", "-v", "--print", "HBhb", ":\(server.port)/anything", "a=1"])
+                let run = try await CourierProcess.run([
+                    "-q", "-v", "--print", "HBhb", ":\(server.port)/anything", "a=1",
+                ])
                 #expect(run.status == 0)
                 #expect(run.out.isEmpty)
                 #expect(run.err.isEmpty)
                 #expect(server.receivedRequests.count == 1)
-                #expect(server.receivedRequests.first.map { String(decoding: $0.body, as: UTF8.self) } == #"{"a": "1"}"#)
+                #expect(
+                    server.receivedRequests.first.map { String(decoding: $0.body, as: UTF8.self) } == #"{"a": "1"}"#)
             }
         }
 
@@ -94,11 +103,15 @@ extension CourierExecutableTests {
         @Test(arguments: ["curl", "ahc"])
         func dotSegmentsAreSquashedUnlessPathAsIs(transport: String) async throws {
             try await withTestServer { server in
-                let squashed = try await CourierProcess.run(["--transport", transport, ":\(server.port)/echo/a/../b/./c"])
+                let squashed = try await CourierProcess.run([
+                    "--transport", transport, ":\(server.port)/echo/a/../b/./c",
+                ])
                 #expect(squashed.status == 0, "\(squashed.err)")
                 #expect(try squashed.echoed().path == "/echo/b/c")
 
-                let asIs = try await CourierProcess.run(["--path-as-is", "--transport", transport, ":\(server.port)/echo/a/../b/./c"])
+                let asIs = try await CourierProcess.run([
+                    "--path-as-is", "--transport", transport, ":\(server.port)/echo/a/../b/./c",
+                ])
                 #expect(asIs.status == 0, "\(asIs.err)")
                 #expect(try asIs.echoed().path == "/echo/a/../b/./c")
             }
@@ -107,7 +120,9 @@ extension CourierExecutableTests {
         @Test func pathAsIsIsWhatOfflinePrints() async throws {
             let squashed = try await CourierProcess.run(["--offline", "--print", "H", "example.org/../../etc/passwd"])
             #expect(squashed.out.hasPrefix("GET /etc/passwd HTTP/1.1\n"), "\(squashed.out)")
-            let asIs = try await CourierProcess.run(["--offline", "--print", "H", "--path-as-is", "example.org/../../etc/passwd"])
+            let asIs = try await CourierProcess.run([
+                "--offline", "--print", "H", "--path-as-is", "example.org/../../etc/passwd",
+            ])
             #expect(asIs.out.hasPrefix("GET /../../etc/passwd HTTP/1.1\n"), "\(asIs.out)")
         }
     }

@@ -1,6 +1,6 @@
 import CourierTestServer
-import TestProcesses
 import Foundation
+import TestProcesses
 import Testing
 
 extension CourierExecutableTests {
@@ -18,7 +18,9 @@ extension CourierExecutableTests {
 
         @Test func retryResendsUntilAFlakyRouteSucceeds() async throws {
             try await withTestServer { server in
-                let retried = try await CourierProcess.run(["--retry", "2", "--check-status", ":\(server.port)/flaky/\(UUID())/2"])
+                let retried = try await CourierProcess.run([
+                    "--retry", "2", "--check-status", ":\(server.port)/flaky/\(UUID())/2",
+                ])
                 #expect(retried.status == 0, "\(retried.err)")
                 #expect(try echo(retried).method == "GET")
 
@@ -26,7 +28,9 @@ extension CourierExecutableTests {
                 #expect(plain.status == 5)
                 #expect(plain.out.contains("failure 1 of 2"))
 
-                let tooFew = try await CourierProcess.run(["--retry", "1", "--check-status", ":\(server.port)/flaky/\(UUID())/2"])
+                let tooFew = try await CourierProcess.run([
+                    "--retry", "1", "--check-status", ":\(server.port)/flaky/\(UUID())/2",
+                ])
                 #expect(tooFew.status == 5)
                 #expect(tooFew.out.contains("failure 2 of 2"))
             }
@@ -75,19 +79,26 @@ extension CourierExecutableTests {
             defer { plugin.remove() }
             try await withTestServer { server in
                 let run = try await CourierProcess.run([
-                    "--explain", "--bearer", "s3cret-t0ken", "--retry", "1", "-v", "--plugin", "\(plugin.path)=explained",
+                    "--explain", "--bearer", "s3cret-t0ken", "--retry", "1", "-v", "--plugin",
+                    "\(plugin.path)=explained",
                     ":\(server.port)/anything",
                 ])
                 #expect(run.status == 0, "\(run.err)")
                 #expect(try header("X-Plugin", in: echo(run)) == ["explained"])
                 let text = run.err
-                for stage in ["AuthenticationInterceptor", "LoggingInterceptor", "RetryInterceptor", "x-plugin-header", "transport"] {
+                for stage in [
+                    "AuthenticationInterceptor", "LoggingInterceptor", "RetryInterceptor", "x-plugin-header",
+                    "transport",
+                ] {
                     #expect(text.contains(stage), "\(stage) missing from:\n\(text)")
                 }
                 #expect(text.contains("+ Authorization: <redacted>"))
                 #expect(text.contains("+ X-Plugin: explained"))
                 #expect(!text.contains("s3cret-t0ken"))
-                let stages = ["AuthenticationInterceptor", "LoggingInterceptor", "RetryInterceptor", "x-plugin-header", "transport"]
+                let stages = [
+                    "AuthenticationInterceptor", "LoggingInterceptor", "RetryInterceptor", "x-plugin-header",
+                    "transport",
+                ]
                 let positions = stages.compactMap { text.range(of: $0)?.lowerBound }
                 #expect(positions == positions.sorted())
             }
@@ -95,7 +106,9 @@ extension CourierExecutableTests {
 
         @Test func explainJSONGoesToStandardOutputWhenNothingElseIsPrinted() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--print", "", "--explain-json", "--bearer", "t0k", ":\(server.port)/anything"])
+                let run = try await CourierProcess.run([
+                    "--print", "", "--explain-json", "--bearer", "t0k", ":\(server.port)/anything",
+                ])
                 #expect(run.status == 0, "\(run.err)")
                 #expect(run.err.isEmpty)
                 let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
@@ -115,7 +128,9 @@ extension CourierExecutableTests {
             let run = try await CourierProcess.run(["--explain", "--retry", "1", "--timeout", "20", ":1/anything"])
             #expect(run.status == 1)
             #expect(run.out.isEmpty)
-            #expect(run.errLines.first?.hasPrefix("GET http://127.0.0.1:1/anything → error cannotConnect") == true, "\(run.err)")
+            #expect(
+                run.errLines.first?.hasPrefix("GET http://127.0.0.1:1/anything → error cannotConnect") == true,
+                "\(run.err)")
             #expect(run.err.contains("RetryInterceptor"))
             #expect(run.err.contains("[attempt 2]"))
             #expect(run.errLines.last?.hasPrefix("courier: error: ") == true)
@@ -126,7 +141,9 @@ extension CourierExecutableTests {
             let plugin = try await FixturePlugin.build()
             defer { plugin.remove() }
             try await withTestServer { server in
-                let configured = try await CourierProcess.run(["--plugin", "\(plugin.path)=a=b c", ":\(server.port)/anything"])
+                let configured = try await CourierProcess.run([
+                    "--plugin", "\(plugin.path)=a=b c", ":\(server.port)/anything",
+                ])
                 #expect(configured.status == 0, "\(configured.err)")
                 #expect(header("X-Plugin", in: try echo(configured)) == ["a=b c"])
 
@@ -146,13 +163,17 @@ extension CourierExecutableTests {
                 #expect(run.out.isEmpty)
                 #expect(run.errLines == ["courier: error: --plugin: no plugin file at \(missing)"])
 
-                let refused = try await CourierProcess.run(["--plugin", "\(plugin.path)=fail", ":\(server.port)/anything"])
+                let refused = try await CourierProcess.run([
+                    "--plugin", "\(plugin.path)=fail", ":\(server.port)/anything",
+                ])
                 #expect(refused.status == 1)
                 #expect(refused.errLines.count == 1)
                 #expect(refused.err.hasPrefix("courier: error: --plugin: plugin x-plugin-header failed to initialise"))
                 #expect(refused.err.contains("asked to fail"))
 
-                let notAPlugin = try await CourierProcess.run(["--plugin", "\(plugin.directory.path)", ":\(server.port)/anything"])
+                let notAPlugin = try await CourierProcess.run([
+                    "--plugin", "\(plugin.directory.path)", ":\(server.port)/anything",
+                ])
                 #expect(notAPlugin.status == 1)
                 #expect(notAPlugin.errLines.count == 1)
             }
@@ -174,12 +195,16 @@ struct FixturePlugin {
     static func build() async throws -> FixturePlugin {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let root = tests.deletingLastPathComponent().deletingLastPathComponent()
-        let plugin = FixturePlugin(directory: FileManager.default.temporaryDirectory.appendingPathComponent("courier-plugin-\(UUID())"))
+        let plugin = FixturePlugin(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("courier-plugin-\(UUID())"))
         try FileManager.default.createDirectory(at: plugin.directory, withIntermediateDirectories: true)
         let cc = try await ChildProcess.run(
-            "cc", ["-shared", "-fPIC", "-std=c99", "-Wall", "-Wextra", "-Werror",
-                   "-I\(root.appendingPathComponent("include").path)", "-o", plugin.path,
-                   tests.appendingPathComponent("Fixtures/header_plugin.c").path],
+            "cc",
+            [
+                "-shared", "-fPIC", "-std=c99", "-Wall", "-Wextra", "-Werror",
+                "-I\(root.appendingPathComponent("include").path)", "-o", plugin.path,
+                tests.appendingPathComponent("Fixtures/header_plugin.c").path,
+            ],
             mergingErrorIntoOutput: true, timeout: .seconds(120))
         guard cc.status == 0 else { throw CompileFailed(output: cc.output) }
         return plugin

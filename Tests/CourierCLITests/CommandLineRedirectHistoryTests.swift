@@ -13,9 +13,12 @@ extension CourierExecutableTests {
 
         @Test func allPrintsEachRedirectBeforeTheFinalExchange() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--follow", "--all", "--print", "h", ":\(server.port)/redirect/2"])
+                let run = try await CourierProcess.run([
+                    "--follow", "--all", "--print", "h", ":\(server.port)/redirect/2",
+                ])
                 #expect(run.status == 0, "\(run.err)")
-                #expect(statusLines(run) == ["HTTP/1.1 302 Found", "HTTP/1.1 302 Found", "HTTP/1.1 200 OK"], "\(run.out)")
+                #expect(
+                    statusLines(run) == ["HTTP/1.1 302 Found", "HTTP/1.1 302 Found", "HTTP/1.1 200 OK"], "\(run.out)")
                 #expect(run.out.components(separatedBy: "\nLocation: ").count == 3)
             }
         }
@@ -41,7 +44,9 @@ extension CourierExecutableTests {
 
         @Test func historyPrintChoosesWhatIsPrintedOfTheRedirects() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--follow", "--all", "--history-print", "H", "--print", "hb", ":\(server.port)/redirect/2"])
+                let run = try await CourierProcess.run([
+                    "--follow", "--all", "--history-print", "H", "--print", "hb", ":\(server.port)/redirect/2",
+                ])
                 #expect(run.status == 0, "\(run.err)")
                 let requestLines = run.out.split(separator: "\n").filter { $0.hasPrefix("GET ") }
                 #expect(requestLines == ["GET /redirect/2 HTTP/1.1", "GET /redirect/1 HTTP/1.1"], "\(run.out)")
@@ -49,7 +54,9 @@ extension CourierExecutableTests {
                 #expect(!run.out.contains("redirecting to"))
                 #expect(run.out.contains(#""path": "/echo/get""#) || run.out.contains(#""path":"/echo/get""#))
 
-                let short = try await CourierProcess.run(["--follow", "--all", "-P", "h", "--print", "", ":\(server.port)/redirect/1"])
+                let short = try await CourierProcess.run([
+                    "--follow", "--all", "-P", "h", "--print", "", ":\(server.port)/redirect/1",
+                ])
                 #expect(statusLines(short) == ["HTTP/1.1 302 Found"])
             }
         }
@@ -57,12 +64,16 @@ extension CourierExecutableTests {
         @Test func historyPrintWithoutAllIsAUsageError() async throws {
             let run = try await CourierProcess.run(["--follow", "--history-print", "h", "example.org"])
             #expect(run.status == 1)
-            #expect(run.err.contains("--history-print chooses what --all prints of each redirect; give --all with it"), "\(run.err)")
+            #expect(
+                run.err.contains("--history-print chooses what --all prints of each redirect; give --all with it"),
+                "\(run.err)")
         }
 
         @Test func checkStatusLooksAtTheFinalResponseOnly() async throws {
             try await withTestServer { server in
-                let run = try await CourierProcess.run(["--follow", "--all", "--check-status", "--print", "h", ":\(server.port)/redirect/1"])
+                let run = try await CourierProcess.run([
+                    "--follow", "--all", "--check-status", "--print", "h", ":\(server.port)/redirect/1",
+                ])
                 #expect(run.status == 0, "\(run.err)")
                 #expect(statusLines(run) == ["HTTP/1.1 302 Found", "HTTP/1.1 200 OK"])
             }

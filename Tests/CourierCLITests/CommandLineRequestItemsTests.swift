@@ -9,15 +9,19 @@ extension CourierExecutableTests {
     struct CommandLineRequestItemsTests {
         @Test func nestedJSONPathsBuildTheBody() async throws {
             try await withTestServer { server in
-                let nested = try await CourierProcess.run([":\(server.port)/anything", "user[name]=Ada", "user[tags][]=a",
-                                                           "user[tags][]=b", "user[age]:=36", "kids[1]=Thelma", "kids[0]=Ashley",
-                                                           #"foo\[bar\]:=1"#, #"baz[\[]:=2"#, #"object[\1]=one"#])
+                let nested = try await CourierProcess.run([
+                    ":\(server.port)/anything", "user[name]=Ada", "user[tags][]=a",
+                    "user[tags][]=b", "user[age]:=36", "kids[1]=Thelma", "kids[0]=Ashley",
+                    #"foo\[bar\]:=1"#, #"baz[\[]:=2"#, #"object[\1]=one"#,
+                ])
                 #expect(nested.status == 0, "\(nested.err)")
                 let echoed = try nested.echoed()
                 #expect(echoed.method == "POST")
                 #expect(echoed.values(of: "Content-Type") == ["application/json"])
-                #expect(echoed.text == #"{"user": {"name": "Ada", "tags": ["a", "b"], "age": 36}, "kids": ["Ashley", "Thelma"], "#
-                    + #""foo[bar]": 1, "baz": {"[": 2}, "object": {"1": "one"}}"#)
+                #expect(
+                    echoed.text
+                        == #"{"user": {"name": "Ada", "tags": ["a", "b"], "age": 36}, "kids": ["Ashley", "Thelma"], "#
+                        + #""foo[bar]": 1, "baz": {"[": 2}, "object": {"1": "one"}}"#)
 
                 let array = try await CourierProcess.run([":\(server.port)/anything", "[]:=1", "[]=two", "[3][x]=y"])
                 #expect(array.status == 0, "\(array.err)")
@@ -29,14 +33,22 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let type = try await CourierProcess.run([":\(server.port)/anything", "tags[]=a", "tags[name]=b"])
                 #expect(type.status == 1)
-                #expect(type.errLines == [#"courier: error: Type error in the JSON path "tags[name]" at "[name]" (column 5): "#
-                    + "Cannot perform 'key' based access on 'tags' which has a type of 'array' but this operation requires a type of 'object'."])
+                #expect(
+                    type.errLines == [
+                        #"courier: error: Type error in the JSON path "tags[name]" at "[name]" (column 5): "#
+                            + "Cannot perform 'key' based access on 'tags' which has a type of 'array' but this operation requires a type of 'object'."
+                    ])
 
                 let syntax = try await CourierProcess.run([":\(server.port)/anything", "foo[baz][quux=FAIL"])
                 #expect(syntax.status == 1)
-                #expect(syntax.errLines == [#"courier: error: Syntax error in the JSON path "foo[baz][quux" at its end (column 14): Expecting ']'"#])
+                #expect(
+                    syntax.errLines == [
+                        #"courier: error: Syntax error in the JSON path "foo[baz][quux" at its end (column 14): Expecting ']'"#
+                    ])
 
-                let twice = try await CourierProcess.run([":\(server.port)/anything", "user[name]:=411", "user[name]=string"])
+                let twice = try await CourierProcess.run([
+                    ":\(server.port)/anything", "user[name]:=411", "user[name]=string",
+                ])
                 #expect(twice.status == 1)
                 #expect(twice.err.contains("Cannot set 'user[name]' twice"), "\(twice.err)")
                 #expect(server.receivedRequests.isEmpty)
@@ -48,7 +60,9 @@ extension CourierExecutableTests {
                 let json = try await CourierProcess.run([":\(server.port)/anything", "a=1", "a=2"])
                 #expect(json.status == 1 && json.err.contains("Cannot set 'a' twice"), "\(json.err)")
 
-                let appended = try await CourierProcess.run([":\(server.port)/anything", "user[tags][]=a", "user[tags][]=b"])
+                let appended = try await CourierProcess.run([
+                    ":\(server.port)/anything", "user[tags][]=a", "user[tags][]=b",
+                ])
                 #expect(try appended.echoed().text == #"{"user": {"tags": ["a", "b"]}}"#)
 
                 let form = try await CourierProcess.run(["--form", ":\(server.port)/anything", "a=1", "a=2", "a[b]=3"])
@@ -57,7 +71,9 @@ extension CourierExecutableTests {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-repeat-\(UUID()).txt")
                 try Data("file".utf8).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
-                let multipart = try await CourierProcess.run([":\(server.port)/anything", "a=1", "a=2", "f@\(file.path)", "f@\(file.path)"])
+                let multipart = try await CourierProcess.run([
+                    ":\(server.port)/anything", "a=1", "a=2", "f@\(file.path)", "f@\(file.path)",
+                ])
                 let parts = try multipart.echoed().text
                 #expect(parts.components(separatedBy: "name=\"a\"").count == 3, "\(parts)")
                 #expect(parts.components(separatedBy: "name=\"f\"").count == 3, "\(parts)")
@@ -73,14 +89,23 @@ extension CourierExecutableTests {
         @Test func defaultHeadersAreHTTPie32s() async throws {
             try await withTestServer { server in
                 let form = try await CourierProcess.run(["--form", ":\(server.port)/anything", "name=Ada"])
-                #expect(try form.echoed().values(of: "Content-Type") == ["application/x-www-form-urlencoded; charset=utf-8"])
+                #expect(
+                    try form.echoed().values(of: "Content-Type") == ["application/x-www-form-urlencoded; charset=utf-8"]
+                )
                 #expect(try form.echoed().values(of: "Accept") == ["*/*"])
 
                 let emptyForm = try await CourierProcess.run(["--form", "POST", ":\(server.port)/anything"])
-                #expect(try emptyForm.echoed().values(of: "Content-Type") == ["application/x-www-form-urlencoded; charset=utf-8"])
+                #expect(
+                    try emptyForm.echoed().values(of: "Content-Type") == [
+                        "application/x-www-form-urlencoded; charset=utf-8"
+                    ])
 
-                let pipedForm = try await CourierProcess.run(["--form", ":\(server.port)/anything"], stdin: Data("a=1".utf8))
-                #expect(try pipedForm.echoed().values(of: "Content-Type") == ["application/x-www-form-urlencoded; charset=utf-8"])
+                let pipedForm = try await CourierProcess.run(
+                    ["--form", ":\(server.port)/anything"], stdin: Data("a=1".utf8))
+                #expect(
+                    try pipedForm.echoed().values(of: "Content-Type") == [
+                        "application/x-www-form-urlencoded; charset=utf-8"
+                    ])
 
                 let piped = try await CourierProcess.run([":\(server.port)/anything"], stdin: Data("plain text".utf8))
                 let echoedPiped = try piped.echoed()
@@ -93,7 +118,9 @@ extension CourierExecutableTests {
                 #expect(echoedJSON.values(of: "Accept") == ["application/json, */*;q=0.5"])
                 #expect(echoedJSON.values(of: "Content-Type") == ["application/json"])
 
-                let overridden = try await CourierProcess.run(["--json", ":\(server.port)/anything", "Accept:application/xml", "Content-Type:application/xml"])
+                let overridden = try await CourierProcess.run([
+                    "--json", ":\(server.port)/anything", "Accept:application/xml", "Content-Type:application/xml",
+                ])
                 #expect(try overridden.echoed().values(of: "Accept") == ["application/xml"])
                 #expect(try overridden.echoed().values(of: "Content-Type") == ["application/xml"])
 

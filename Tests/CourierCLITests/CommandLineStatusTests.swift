@@ -1,7 +1,7 @@
 import Courier
 import CourierTestServer
-import TestProcesses
 import Foundation
+import TestProcesses
 import Testing
 
 extension CourierExecutableTests {
@@ -13,7 +13,9 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let checked = try await CourierProcess.run(["--check-status", ":\(server.port)/status/\(code)"])
                 #expect(checked.status == expected)
-                #expect(checked.errLines == (expected == 0 ? [] : ["courier: warning: HTTP \(code) \(checked.warningReason(code))"]))
+                #expect(
+                    checked.errLines
+                        == (expected == 0 ? [] : ["courier: warning: HTTP \(code) \(checked.warningReason(code))"]))
                 let unchecked = try await CourierProcess.run([":\(server.port)/status/\(code)"])
                 #expect(unchecked.status == 0)
             }
@@ -21,9 +23,11 @@ extension CourierExecutableTests {
 
         @Test func malformedItemIsOneErrorLineAndStatusOne() async throws {
             try await withTestServer { server in
-                for arguments in [[":\(server.port)/anything", "notanitem"], [":\(server.port)/anything", "n:={bad"],
-                                  [":\(server.port)/anything", "Bad Header:x"], ["--pretty", "loud", ":\(server.port)/"],
-                                  ["--form", "--json", ":\(server.port)/"], ["-p", "Hz", ":\(server.port)/"], []] {
+                for arguments in [
+                    [":\(server.port)/anything", "notanitem"], [":\(server.port)/anything", "n:={bad"],
+                    [":\(server.port)/anything", "Bad Header:x"], ["--pretty", "loud", ":\(server.port)/"],
+                    ["--form", "--json", ":\(server.port)/"], ["-p", "Hz", ":\(server.port)/"], [],
+                ] {
                     let run = try await CourierProcess.run(arguments)
                     #expect(run.status == 1, "\(arguments)")
                     #expect(run.errLines.count == 1, "\(arguments): \(run.err)")
@@ -55,11 +59,13 @@ extension CourierExecutableTests {
 
         @Test func downloadStreamsToTheFileWithoutProgressWhenPiped() async throws {
             try await withTestServer { server in
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-download-\(UUID())")
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "courier-download-\(UUID())")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: directory) }
                 let count = 3 * 1024 * 1024 + 17
-                let named = try await CourierProcess.run(["--download", ":\(server.port)/bytes/\(count)"], directory: directory)
+                let named = try await CourierProcess.run(
+                    ["--download", ":\(server.port)/bytes/\(count)"], directory: directory)
                 #expect(named.status == 0, "\(named.err)")
                 #expect(named.out.isEmpty)
                 #expect(named.err.isEmpty)
@@ -72,7 +78,9 @@ extension CourierExecutableTests {
                 #expect(chosen.status == 0)
                 #expect(try Data(contentsOf: output).count == 1000)
 
-                let missing = try await CourierProcess.run(["-d", "-o", directory.appendingPathComponent("none").path, ":\(server.port)/status/404"])
+                let missing = try await CourierProcess.run([
+                    "-d", "-o", directory.appendingPathComponent("none").path, ":\(server.port)/status/404",
+                ])
                 #expect(missing.status == 4)
                 #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("none").path))
             }
@@ -81,12 +89,14 @@ extension CourierExecutableTests {
         @Test func helpListsOptionsExamplesAndExitStatuses() async throws {
             let run = try await CourierProcess.run(["--help"])
             #expect(run.status == 0)
-            for text in ["--print", "--pretty", "--download", "--curl", "--timeout", "--auth", "--bearer", "--follow",
-                         "--max-redirects", "--transport", "--check-status", "--form", "--json", "--ignore-stdin",
-                         "--retry", "--verbose", "--explain", "--explain-json", "--plugin", "PIPELINE",
-                         "--offline", "--raw", "--multipart", "--boundary", "--chunked", "--compress", "--path-as-is", "--quiet",
-                         "--stream", "--all", "--history-print", "--session", "--session-read-only", "config.json", "--har",
-                         "EXAMPLES:", "EXIT STATUS:", "name:=json", "serve", "demo"] {
+            for text in [
+                "--print", "--pretty", "--download", "--curl", "--timeout", "--auth", "--bearer", "--follow",
+                "--max-redirects", "--transport", "--check-status", "--form", "--json", "--ignore-stdin",
+                "--retry", "--verbose", "--explain", "--explain-json", "--plugin", "PIPELINE",
+                "--offline", "--raw", "--multipart", "--boundary", "--chunked", "--compress", "--path-as-is", "--quiet",
+                "--stream", "--all", "--history-print", "--session", "--session-read-only", "config.json", "--har",
+                "EXAMPLES:", "EXIT STATUS:", "name:=json", "serve", "demo",
+            ] {
                 #expect(run.out.contains(text), "\(text)")
             }
         }

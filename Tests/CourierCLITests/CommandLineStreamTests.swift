@@ -1,7 +1,7 @@
 import CourierTestServer
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 extension CourierExecutableTests {
     /// HTTPie 3.2's `--stream`/`-S` on the built `courier`: a long-lived body is printed line by
@@ -23,8 +23,9 @@ extension CourierExecutableTests {
         @Test func streamPrintsEachEventAsItArrives() async throws {
             try await withTestServer { server in
                 // The second event comes a minute after the first: only a streamed first event is printed before it.
-                let (process, printed) = try await started(["-S", "--pretty", "all", ":\(server.port)/sse?count=2&interval_ms=60000"],
-                                                           printing: "data: of 2\n\n")
+                let (process, printed) = try await started(
+                    ["-S", "--pretty", "all", ":\(server.port)/sse?count=2&interval_ms=60000"],
+                    printing: "data: of 2\n\n")
                 #expect(printed, "printed so far: \(process.output()) \(process.errorOutput())")
                 #expect(process.output() == ": event 1\nid: 1\nevent: tick\ndata: event 1\ndata: of 2\n\n")
                 _ = try await process.stop()
@@ -34,7 +35,8 @@ extension CourierExecutableTests {
         @Test func withoutStreamAFormattedBodyWaitsForItsEnd() async throws {
             try await withTestServer { server in
                 let courier = try #require(CourierProcess.builtExecutable)
-                let process = try BackgroundProcess(courier.path, ["--pretty", "all", ":\(server.port)/sse?count=2&interval_ms=60000"])
+                let process = try BackgroundProcess(
+                    courier.path, ["--pretty", "all", ":\(server.port)/sse?count=2&interval_ms=60000"])
                 for _ in 0..<300 where server.receivedRequests.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
                 try await Task.sleep(for: .seconds(1))
                 #expect(process.output().isEmpty)
@@ -46,7 +48,10 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let run = try await CourierProcess.run(["-S", "--pretty", "format", ":\(server.port)/stream/2"])
                 #expect(run.status == 0, "\(run.err)")
-                #expect(run.out == "{\n    \"id\": 0,\n    \"path\": \"/stream/2\"\n}\n{\n    \"id\": 1,\n    \"path\": \"/stream/2\"\n}\n", "\(run.out)")
+                #expect(
+                    run.out
+                        == "{\n    \"id\": 0,\n    \"path\": \"/stream/2\"\n}\n{\n    \"id\": 1,\n    \"path\": \"/stream/2\"\n}\n",
+                    "\(run.out)")
 
                 let piped = try await CourierProcess.run(["--stream", ":\(server.port)/stream/2"])
                 #expect(piped.out == "{\"id\":0,\"path\":\"/stream/2\"}\n{\"id\":1,\"path\":\"/stream/2\"}\n")
@@ -56,7 +61,9 @@ extension CourierExecutableTests {
         @Test func streamWithDownloadIsAUsageError() async throws {
             let run = try await CourierProcess.run(["-S", "--download", "example.org"])
             #expect(run.status == 1)
-            #expect(run.err.contains("--stream prints the body as it arrives and --download saves it; choose one"), "\(run.err)")
+            #expect(
+                run.err.contains("--stream prints the body as it arrives and --download saves it; choose one"),
+                "\(run.err)")
         }
     }
 }

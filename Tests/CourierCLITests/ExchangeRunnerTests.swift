@@ -1,9 +1,10 @@
 import Courier
-@testable import CourierCLI
 import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+
+@testable import CourierCLI
 
 /// What a `Console` wrote, for tests that inject the terminal flags.
 final class CapturedConsole: Sendable {
@@ -13,27 +14,36 @@ final class CapturedConsole: Sendable {
     var err: String { String(decoding: streams.withLock { $0.err }, as: UTF8.self) }
 
     func console(isTerminal: Bool) -> Console {
-        Console(isOutTerminal: isTerminal, isErrTerminal: isTerminal,
-                writeOut: { data in self.streams.withLock { $0.out.append(data) } },
-                writeErr: { data in self.streams.withLock { $0.err.append(data) } })
+        Console(
+            isOutTerminal: isTerminal, isErrTerminal: isTerminal,
+            writeOut: { data in self.streams.withLock { $0.out.append(data) } },
+            writeErr: { data in self.streams.withLock { $0.err.append(data) } })
     }
 }
 
 @Suite("Exchange runner")
 struct ExchangeRunnerTests {
-    let request = try! Request { Method.POST; BaseURL("http://127.0.0.1:9/items"); RequestBody.json(text: #"{"a":1}"#) }
+    let request = try! Request {
+        Method.POST
+        BaseURL("http://127.0.0.1:9/items")
+        RequestBody.json(text: #"{"a":1}"#)
+    }
 
-    func runner(_ mock: MockTransport, _ captured: CapturedConsole, isTerminal: Bool, selection: PrintSelection) -> ExchangeRunner {
-        ExchangeRunner(client: Client(transport: mock), console: captured.console(isTerminal: isTerminal),
-                       printer: ExchangePrinter(pretty: .default(isTerminal: isTerminal), isTerminal: isTerminal),
-                       selection: selection)
+    func runner(
+        _ mock: MockTransport, _ captured: CapturedConsole, isTerminal: Bool, selection: PrintSelection
+    ) -> ExchangeRunner {
+        ExchangeRunner(
+            client: Client(transport: mock), console: captured.console(isTerminal: isTerminal),
+            printer: ExchangePrinter(pretty: .default(isTerminal: isTerminal), isTerminal: isTerminal),
+            selection: selection)
     }
 
     @Test func terminalShowsTheResponseHeadAndAFormattedBodyEndingInANewline() async throws {
         let mock = MockTransport()
         mock.enqueue(.json(#"{"ok":true}"#))
         let captured = CapturedConsole()
-        let status = try await runner(mock, captured, isTerminal: true, selection: .default(isTerminal: true)).run(request)
+        let status = try await runner(mock, captured, isTerminal: true, selection: .default(isTerminal: true)).run(
+            request)
         #expect(status == .success)
         #expect(captured.out.contains("200 OK"))
         #expect(captured.out.contains("\n    \u{1B}[34;1m\"ok\"\u{1B}[0m: \u{1B}[35mtrue\u{1B}[0m\n}\n"))
@@ -67,14 +77,15 @@ struct ExchangeRunnerTests {
         mock.enqueue(.status(.noContent))
         let captured = CapturedConsole()
         _ = try await runner(mock, captured, isTerminal: false, selection: [.requestHead, .requestBody]).run(request)
-        #expect(captured.out == """
-            POST /items HTTP/1.1
-            Host: 127.0.0.1:9
-            Content-Type: application/json
-            Content-Length: 7
+        #expect(
+            captured.out == """
+                POST /items HTTP/1.1
+                Host: 127.0.0.1:9
+                Content-Type: application/json
+                Content-Length: 7
 
-            {"a":1}
-            """)
+                {"a":1}
+                """)
     }
 
     @Test func checkedStatusWarnsOnStandardErrorWhenPiped() async throws {

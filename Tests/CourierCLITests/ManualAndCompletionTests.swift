@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 extension CourierExecutableTests {
     /// The manual page (`docs/courier.1`, written by argument-parser's generate-manual through
     /// `scripts/generate-manual`) and the shell completions of the built `courier`.
     @Suite("manual page and completions")
     struct ManualAndCompletionTests {
-        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
 
         /// Every long option name of the built tool, from argument-parser's own description of it.
         func longOptions() async throws -> [String] {
@@ -34,9 +35,11 @@ extension CourierExecutableTests {
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "needs man-db"))
         func theManualRendersWithItsSections() async throws {
             let page = Self.root.appendingPathComponent("docs/courier.1").path
-            let run = try await ChildProcess.run("/usr/bin/man", ["-l", page], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
+            let run = try await ChildProcess.run(
+                "/usr/bin/man", ["-l", page], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
             #expect(run.status == 0)
-            for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "--session-read-only", "--history-print"] {
+            for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "--session-read-only", "--history-print"]
+            {
                 #expect(run.output.contains(heading), "\(heading)")
             }
         }
@@ -44,17 +47,18 @@ extension CourierExecutableTests {
         @Test func bashCompletionCompletesOptionsAndTheirValues() async throws {
             let courier = try #require(CourierProcess.builtExecutable)
             let script = """
-            source <('\(courier.path)' --generate-completion-script bash)
-            COMP_WORDS=(courier --ses); COMP_CWORD=1; COMP_LINE="courier --ses"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
-            _courier courier --ses courier
-            echo "options: ${COMPREPLY[*]}"
-            COMP_WORDS=(courier --auth-type ''); COMP_CWORD=2; COMP_LINE="courier --auth-type "; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
-            _courier courier '' --auth-type
-            echo "values: ${COMPREPLY[*]}"
-            """
+                source <('\(courier.path)' --generate-completion-script bash)
+                COMP_WORDS=(courier --ses); COMP_CWORD=1; COMP_LINE="courier --ses"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                _courier courier --ses courier
+                echo "options: ${COMPREPLY[*]}"
+                COMP_WORDS=(courier --auth-type ''); COMP_CWORD=2; COMP_LINE="courier --auth-type "; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                _courier courier '' --auth-type
+                echo "values: ${COMPREPLY[*]}"
+                """
             let run = try await ChildProcess.run("/bin/bash", ["-c", script])
             #expect(run.status == 0, "\(run.errorOutput)")
-            #expect(run.output == "options: --session --session-read-only\nvalues: basic bearer digest\n", "\(run.output)")
+            #expect(
+                run.output == "options: --session --session-read-only\nvalues: basic bearer digest\n", "\(run.output)")
         }
 
         @Test(arguments: [("zsh", "#compdef courier"), ("fish", "complete -c 'courier'")])

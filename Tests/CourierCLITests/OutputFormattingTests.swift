@@ -1,32 +1,36 @@
 import Courier
-@testable import CourierCLI
 import Foundation
 import HTTPTypes
 import Testing
 
+@testable import CourierCLI
+
 @Suite("Output formatting")
 struct OutputFormattingTests {
     @Test func jsonIsIndentedKeepingKeyOrderAndNumberSpelling() {
-        let text = JSONText.format(Data(#"{"b":1.50,"a":[true,null,{}],"s":"x\"y","e":[]}"#.utf8), indent: 2, palette: nil)
-        #expect(text == """
-            {
-              "b": 1.50,
-              "a": [
-                true,
-                null,
-                {}
-              ],
-              "s": "x\\"y",
-              "e": []
-            }
-            """)
+        let text = JSONText.format(
+            Data(#"{"b":1.50,"a":[true,null,{}],"s":"x\"y","e":[]}"#.utf8), indent: 2, palette: nil)
+        #expect(
+            text == """
+                {
+                  "b": 1.50,
+                  "a": [
+                    true,
+                    null,
+                    {}
+                  ],
+                  "s": "x\\"y",
+                  "e": []
+                }
+                """)
     }
 
     @Test func coloursWrapTokensAndKeepLayoutWithoutFormatting() throws {
         let palette = JSONText.Palette()
         let text = try #require(JSONText.format(Data(#"{"k": "v", "n": -2}"#.utf8), indent: nil, palette: palette))
-        #expect(text == "{\(palette.key)\"k\"\(palette.reset): \(palette.string)\"v\"\(palette.reset), "
-            + "\(palette.key)\"n\"\(palette.reset): \(palette.number)-2\(palette.reset)}")
+        #expect(
+            text == "{\(palette.key)\"k\"\(palette.reset): \(palette.string)\"v\"\(palette.reset), "
+                + "\(palette.key)\"n\"\(palette.reset): \(palette.number)-2\(palette.reset)}")
     }
 
     @Test func invalidJSONIsNotFormatted() {
@@ -48,7 +52,9 @@ struct OutputFormattingTests {
     @Test func binaryBodiesAreNotShownOnATerminal() {
         let binary = Data([0x89, 0x50, 0x00, 0x01])
         let terminal = ExchangePrinter(pretty: .all, isTerminal: true)
-        #expect(String(decoding: terminal.body(binary, contentType: "image/png"), as: UTF8.self).contains("binary data not shown"))
+        #expect(
+            String(decoding: terminal.body(binary, contentType: "image/png"), as: UTF8.self).contains(
+                "binary data not shown"))
         #expect(ExchangePrinter(pretty: .none, isTerminal: false).body(binary, contentType: "image/png") == binary)
     }
 
@@ -60,15 +66,16 @@ struct OutputFormattingTests {
             RequestBody.string("hi")
         }
         let printer = ExchangePrinter(pretty: .none, isTerminal: false)
-        #expect(printer.requestHead(request) == """
-            POST /anything?x=1 HTTP/1.1
-            Host: 127.0.0.1:8080
-            X-A: b
-            Content-Type: text/plain; charset=utf-8
-            Content-Length: 2
+        #expect(
+            printer.requestHead(request) == """
+                POST /anything?x=1 HTTP/1.1
+                Host: 127.0.0.1:8080
+                X-A: b
+                Content-Type: text/plain; charset=utf-8
+                Content-Length: 2
 
 
-            """)
+                """)
         var fields = HTTPFields()
         fields[.contentType] = "text/plain"
         let response = Response(status: .notFound, headerFields: fields, request: request)
@@ -98,9 +105,15 @@ struct OutputFormattingTests {
     @Test func downloadsAreNamedAfterTheResponseNeverAPath() throws {
         let url = try #require(URL(string: "http://h/files/report.pdf?x=1"))
         #expect(Downloader.suggestedFilename(contentDisposition: nil, url: url) == "report.pdf")
-        #expect(Downloader.suggestedFilename(contentDisposition: #"attachment; filename="../../etc/passwd""#, url: url) == "passwd")
-        #expect(Downloader.suggestedFilename(contentDisposition: "attachment; filename=data.csv; size=3", url: url) == "data.csv")
-        #expect(Downloader.suggestedFilename(contentDisposition: nil, url: try #require(URL(string: "http://h/"))) == "index")
+        #expect(
+            Downloader.suggestedFilename(contentDisposition: #"attachment; filename="../../etc/passwd""#, url: url)
+                == "passwd")
+        #expect(
+            Downloader.suggestedFilename(contentDisposition: "attachment; filename=data.csv; size=3", url: url)
+                == "data.csv")
+        #expect(
+            Downloader.suggestedFilename(contentDisposition: nil, url: try #require(URL(string: "http://h/")))
+                == "index")
     }
 
     @Test func exitStatusFollowsHTTPie() {

@@ -28,11 +28,13 @@ extension CourierExecutableTests {
             defer { try? FileManager.default.removeItem(at: scratch) }
             let fixtures = Set(try FileManager.default.contentsOfDirectory(atPath: scratch.path))
             // Sessions and config.json go to a directory of the test's own, kept from one command to the next.
-            let configDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-config-\(UUID())")
+            let configDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "readme-config-\(UUID())")
             defer { try? FileManager.default.removeItem(at: configDirectory) }
             try await withTestServer { server in
                 let environment = [
-                    "PATH": scratch.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                    "PATH": scratch.appendingPathComponent("bin").path + ":"
+                        + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
                     "http_proxy": "http://127.0.0.1:\(server.port)", "no_proxy": "127.0.0.1,localhost",
                     "COURIER_CONFIG_DIR": configDirectory.path,
                 ]
@@ -42,16 +44,21 @@ extension CourierExecutableTests {
                         try await Self.serve(text, command: command, environment: environment, in: scratch)
                         continue
                     }
-                    let run = try await ChildProcess.run("/bin/sh", ["-c", text], environment: environment, directory: scratch,
-                                                         timeout: .seconds(300))
-                    #expect(run.status == command.expectedStatus,
-                            "README.md:\(command.line): `\(command.text)` exited \(run.status), not \(command.expectedStatus): \(run.errorOutput)")
-                    for file in try FileManager.default.contentsOfDirectory(atPath: scratch.path) where !fixtures.contains(file) {
+                    let run = try await ChildProcess.run(
+                        "/bin/sh", ["-c", text], environment: environment, directory: scratch,
+                        timeout: .seconds(300))
+                    #expect(
+                        run.status == command.expectedStatus,
+                        "README.md:\(command.line): `\(command.text)` exited \(run.status), not \(command.expectedStatus): \(run.errorOutput)"
+                    )
+                    for file in try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+                    where !fixtures.contains(file) {
                         try FileManager.default.removeItem(at: scratch.appendingPathComponent(file))
                     }
                 }
-                #expect(server.receivedRequests.contains { $0.header("host") == "example.org" },
-                        "`courier example.org/x` did not reach the test server as its proxy")
+                #expect(
+                    server.receivedRequests.contains { $0.header("host") == "example.org" },
+                    "`courier example.org/x` did not reach the test server as its proxy")
             }
         }
 
@@ -64,8 +71,11 @@ extension CourierExecutableTests {
         }
 
         /// Starts a background `courier serve`, checks it answers on the port it prints, and stops it with Ctrl-C.
-        static func serve(_ text: String, command: ShellCommand, environment: [String: String], in directory: URL) async throws {
-            let serve = try BackgroundProcess("/bin/sh", ["-c", "exec " + text], environment: environment, directory: directory)
+        static func serve(
+            _ text: String, command: ShellCommand, environment: [String: String], in directory: URL
+        ) async throws {
+            let serve = try BackgroundProcess(
+                "/bin/sh", ["-c", "exec " + text], environment: environment, directory: directory)
             var port: Int?
             for _ in 0..<600 where port == nil {
                 try await Task.sleep(for: .milliseconds(100))
@@ -93,7 +103,8 @@ extension CourierExecutableTests {
             for product in programs {
                 let built = courier.deletingLastPathComponent().appendingPathComponent(product)
                 #expect(FileManager.default.isExecutableFile(atPath: built.path), "\(built.path) is not built")
-                try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent(product), withDestinationURL: built)
+                try FileManager.default.createSymbolicLink(
+                    at: bin.appendingPathComponent(product), withDestinationURL: built)
             }
             let files: [String: String] = [
                 "bio.txt": "Ada wrote the first program.\n", "meta.json": #"{"tags": ["a", "b"]}"#,
@@ -104,11 +115,15 @@ extension CourierExecutableTests {
             }
             let plugin = try await FixturePlugin.build()
             defer { plugin.remove() }
-            try FileManager.default.copyItem(atPath: plugin.path, toPath: scratch.appendingPathComponent("stamp.so").path)
+            try FileManager.default.copyItem(
+                atPath: plugin.path, toPath: scratch.appendingPathComponent("stamp.so").path)
             let make = try await ChildProcess.run(
-                "make", ["--no-print-directory", "-C", root.appendingPathComponent("Examples/plugins").path,
-                         "OUT=\(scratch.appendingPathComponent("Examples/plugins").path)",
-                         "INCLUDE=\(root.appendingPathComponent("include").path)", "c"],
+                "make",
+                [
+                    "--no-print-directory", "-C", root.appendingPathComponent("Examples/plugins").path,
+                    "OUT=\(scratch.appendingPathComponent("Examples/plugins").path)",
+                    "INCLUDE=\(root.appendingPathComponent("include").path)", "c",
+                ],
                 mergingErrorIntoOutput: true, timeout: .seconds(300))
             #expect(make.status == 0, "\(make.output)")
             return scratch

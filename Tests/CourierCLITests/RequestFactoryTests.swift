@@ -1,9 +1,10 @@
 import Courier
-@testable import CourierCLI
 import CourierRequestItems
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import CourierCLI
 
 @Suite("Request factory")
 struct RequestFactoryTests {
@@ -79,7 +80,10 @@ struct RequestFactoryTests {
         let form = try request(["example.org"]) { $0.style = .form }
         #expect(form.headerFields[.contentType] == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(form.headerFields[.accept] == "*/*")
-        let pipedForm = try request(["example.org"]) { $0.style = .form; $0.standardInput = Data("a=1".utf8) }
+        let pipedForm = try request(["example.org"]) {
+            $0.style = .form
+            $0.standardInput = Data("a=1".utf8)
+        }
         #expect(pipedForm.headerFields[.contentType] == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(pipedForm.headerFields[.accept] == "*/*")
         let overridden = try request(["example.org", "Content-Type:application/xml"]) { $0.forcesJSON = true }

@@ -1,6 +1,7 @@
+import Testing
+
 @testable import CourierCLI
 @testable import CourierRequestItems
-import Testing
 
 @Suite("Request item parser")
 struct RequestItemParserTests {
@@ -41,13 +42,18 @@ struct RequestItemParserTests {
 
     @Test func fileContentItemsReadTheFile() throws {
         let read: (String) throws -> String = { path in path == "bio.txt" ? "Hello\n" : "[1, 2]" }
-        #expect(try RequestItemParser.parse("bio=@bio.txt", readFile: read) == .dataField(name: "bio", value: "Hello\n"))
-        #expect(try RequestItemParser.parse("list:=@list.json", readFile: read) == .rawJSONField(name: "list", json: "[1, 2]"))
+        #expect(
+            try RequestItemParser.parse("bio=@bio.txt", readFile: read) == .dataField(name: "bio", value: "Hello\n"))
+        #expect(
+            try RequestItemParser.parse("list:=@list.json", readFile: read)
+                == .rawJSONField(name: "list", json: "[1, 2]"))
         #expect(try RequestItemParser.parse("q==@bio.txt", readFile: read) == .query(name: "q", value: "Hello\n"))
         #expect(try RequestItemParser.parse(#"q==\@bio.txt"#, readFile: read) == .query(name: "q", value: "@bio.txt"))
     }
 
-    @Test(arguments: ["plainword", ":value", "==x", "n:=nope", "n:={", "n:=\t\u{0}1\u{0}n", "n:=1\u{0}", "X-A;b", "f@", "f@p;type="])
+    @Test(arguments: [
+        "plainword", ":value", "==x", "n:=nope", "n:={", "n:=\t\u{0}1\u{0}n", "n:=1\u{0}", "X-A;b", "f@", "f@p;type=",
+    ])
     func malformedItemsAreErrorsQuotingTheArgument(argument: String) {
         #expect(throws: RequestItemError.self) { try RequestItemParser.parse(argument) }
         let error = try? #require(throws: RequestItemError.self) { try RequestItemParser.parse(argument) }

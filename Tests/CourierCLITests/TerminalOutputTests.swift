@@ -8,8 +8,9 @@ private let script = URL(fileURLWithPath: "/usr/bin/script")
 extension CourierExecutableTests {
     /// The built executable on a real pseudo-terminal, through util-linux's `script`: colours,
     /// formatting and the download progress bar appear only there.
-    @Suite("on a terminal",
-           .enabled(if: FileManager.default.isExecutableFile(atPath: script.path), "needs util-linux script"))
+    @Suite(
+        "on a terminal",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: script.path), "needs util-linux script"))
     struct TerminalOutputTests {
         /// Runs `courier arguments…` with a terminal for its standard input, output and error.
         func onTerminal(_ arguments: [String]) async throws -> CourierRun {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// The test server's memory stays bounded while it streams a quarter gigabyte out and takes
 /// 100 MB in, measured in a process of its own (`courier serve`), where no other suite's
@@ -39,8 +39,12 @@ struct TestServerMemoryTests {
         _ = try await ChildProcess.run("curl", ["-s", "-o", "/dev/null", "\(base)/bytes/1000000"])
         let before = try Self.residentBytes(of: pid)
 
-        let download = try await ChildProcess.run("curl", ["-s", "--max-time", "60", "-o", "/dev/null",
-                                                           "-w", "%{size_download}", "\(base)/bytes/256000000"])
+        let download = try await ChildProcess.run(
+            "curl",
+            [
+                "-s", "--max-time", "60", "-o", "/dev/null",
+                "-w", "%{size_download}", "\(base)/bytes/256000000",
+            ])
         #expect(download.output == "256000000")
         let afterDownload = try Self.residentBytes(of: pid)
 
@@ -49,7 +53,8 @@ struct TestServerMemoryTests {
         #expect(upload.output.contains("\"received\":100000000"), "\(upload)")
         let afterUpload = try Self.residentBytes(of: pid)
 
-        #expect(afterDownload - before < Self.bound, "256 MB out grew the server by \((afterDownload - before) >> 20) MiB")
+        #expect(
+            afterDownload - before < Self.bound, "256 MB out grew the server by \((afterDownload - before) >> 20) MiB")
         #expect(afterUpload - before < Self.bound, "100 MB in grew the server by \((afterUpload - before) >> 20) MiB")
         #expect(try await serve.stop(with: SIGINT) == 0)
     }

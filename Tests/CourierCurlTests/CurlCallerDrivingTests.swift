@@ -1,9 +1,10 @@
 import Courier
-@testable import CourierCurl
 import CourierTestServer
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import CourierCurl
 
 /// A blocking caller that drives curl on its own thread (`CurlCallerDriving`, as the C library's
 /// `courier_client_send` does): what it sends and receives is what the I/O thread would give,
@@ -29,8 +30,9 @@ import Testing
     @Test func aBodyFromMemoryIsSentAndTheResponseArrivesWithItsBodyWhole() async throws {
         try await withCurl { server, transport in
             let response = try await drivenOnOneThread {
-                let request = Request(method: .post, url: server.url("/echo"), headerFields: [.contentType: "text/plain"],
-                                      body: .data(Data("driven body".utf8), type: .plainText))
+                let request = Request(
+                    method: .post, url: server.url("/echo"), headerFields: [.contentType: "text/plain"],
+                    body: .data(Data("driven body".utf8), type: .plainText))
                 return try await transport.send(request, context: TransportContext())
             }
             let collected = try await response.collectingBody(upTo: .max)
@@ -122,8 +124,10 @@ import Testing
 
 /// Runs `body` in a task whose jobs all run on one thread of its own, with that thread named as
 /// the driver of its transfers, as a blocking C send runs.
-private func drivenOnOneThread<T: Sendable>(maxBodyBytes: Int64 = .max,
-                                            _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+private func drivenOnOneThread<T: Sendable>(
+    maxBodyBytes: Int64 = .max,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let executor = OneThreadExecutor()
     defer { executor.stop() }
     return try await Task(executorPreference: executor) {

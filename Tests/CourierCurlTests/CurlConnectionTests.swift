@@ -1,9 +1,11 @@
 import Courier
-@testable import CourierCurl
 import CourierTestServer
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import CourierCurl
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +35,9 @@ struct CurlConnectionTests {
     }
 
     /// curl takes whole seconds: a fraction rounds up, never down to "reuse for one second less".
-    @Test(arguments: [(Duration.milliseconds(100), 1), (.seconds(1), 1), (.milliseconds(1500), 2), (.zero, 1), (.seconds(60), 60)])
+    @Test(arguments: [
+        (Duration.milliseconds(100), 1), (.seconds(1), 1), (.milliseconds(1500), 2), (.zero, 1), (.seconds(60), 60),
+    ])
     func theIdleTimeoutRoundsUpToCurlsWholeSeconds(timeout: Duration, seconds: Int) {
         var configuration = CurlTransport.Configuration()
         configuration.idleTimeout = timeout
@@ -56,8 +60,9 @@ struct CurlConnectionTests {
         try await withCurl { server, transport in
             let start = ContinuousClock.now
             let error = await courierError {
-                _ = try await transport.send(Request(url: server.url("/never"), timeout: .seconds(1)),
-                                             context: TransportContext())
+                _ = try await transport.send(
+                    Request(url: server.url("/never"), timeout: .seconds(1)),
+                    context: TransportContext())
             }
             #expect(error?.code == .timedOut)
             #expect(ContinuousClock.now - start < .seconds(30), "the timeout, not the server, ends it")
@@ -67,7 +72,8 @@ struct CurlConnectionTests {
     @Test func theContextTimeoutAppliesWhenTheRequestHasNone() async throws {
         try await withCurl { server, transport in
             let error = await courierError {
-                _ = try await transport.send(Request(url: server.url("/never")), context: TransportContext(timeout: .milliseconds(200)))
+                _ = try await transport.send(
+                    Request(url: server.url("/never")), context: TransportContext(timeout: .milliseconds(200)))
             }
             #expect(error?.code == .timedOut)
         }
@@ -96,14 +102,18 @@ struct CurlConnectionTests {
         try await withCurl { server, transport in
             _ = try await transport.fetch(Request(url: server.url("/echo")))
             await transport.shutdown()
-            let error = await courierError { _ = try await transport.send(Request(url: server.url("/echo")), context: TransportContext()) }
+            let error = await courierError {
+                _ = try await transport.send(Request(url: server.url("/echo")), context: TransportContext())
+            }
             #expect(error?.code == .cancelled)
         }
     }
 
     @Test func shutdownFailsATransferStillWaitingForItsHead() async throws {
         try await withCurl { server, transport in
-            let task = Task { try await transport.send(Request(url: server.url("/never")), context: TransportContext()) }
+            let task = Task {
+                try await transport.send(Request(url: server.url("/never")), context: TransportContext())
+            }
             while server.receivedRequests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             await transport.shutdown()
             let error = await courierError { _ = try await task.value }
@@ -129,7 +139,8 @@ struct CurlConnectionTests {
         try await withTestServer { server in
             var transport: CurlTransport? = CurlTransport()
             let loop = transport!.loop
-            let response = try await transport!.send(Request(url: server.url("/bytes/100000")), context: TransportContext())
+            let response = try await transport!.send(
+                Request(url: server.url("/bytes/100000")), context: TransportContext())
             transport = nil
             let body = try await response.collectingBody(upTo: .max).body
             #expect(body.count == 100_000)

@@ -1,8 +1,8 @@
 import Courier
 import CourierCurl
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// HTTP/2 and TLS against a real server: nginx on loopback, answering each request with the
 /// protocol it was received over.
@@ -15,7 +15,14 @@ struct CurlHTTP2Tests {
             let transport = CurlTransport(configuration: configuration)
             let client = Client(transport: transport)
             for index in 0..<3 {
-                #expect(try await client.send(try Request { BaseURL(nginx.baseURL); "sequential"; String(index) }).text == "HTTP/2.0")
+                #expect(
+                    try await client.send(
+                        try Request {
+                            BaseURL(nginx.baseURL)
+                            "sequential"
+                            String(index)
+                        }
+                    ).text == "HTTP/2.0")
             }
             #expect(try await Self.concurrentProtocols(client, nginx.baseURL) == Array(repeating: "HTTP/2.0", count: 8))
             await transport.shutdown()
@@ -28,18 +35,32 @@ struct CurlHTTP2Tests {
     @Test func requestsAfterStreamsThatSharedAConnectionSucceed() async throws {
         try await Self.withTLSClient(answering: "$server_protocol") { (client: Client, baseURL: URL) async throws in
             // One request first, so that the concurrent ones find its connection idle and share it.
-            #expect(try await client.send(try Request { BaseURL(baseURL); "first" }).text == "HTTP/2.0")
+            #expect(
+                try await client.send(
+                    try Request {
+                        BaseURL(baseURL)
+                        "first"
+                    }
+                ).text == "HTTP/2.0")
             for _ in 0..<3 {
                 #expect(try await Self.concurrentProtocols(client, baseURL) == Array(repeating: "HTTP/2.0", count: 8))
             }
             for index in 0..<16 {
-                #expect(try await client.send(try Request { BaseURL(baseURL); "after"; String(index) }).text == "HTTP/2.0")
+                #expect(
+                    try await client.send(
+                        try Request {
+                            BaseURL(baseURL)
+                            "after"
+                            String(index)
+                        }
+                    ).text == "HTTP/2.0")
             }
         }
     }
 
     @Test func tlsNegotiatesHTTP2AndVerifiesTheCertificate() async throws {
-        try await Self.withTLSClient(answering: "$server_protocol $ssl_protocol") { (client: Client, baseURL: URL) async throws in
+        try await Self.withTLSClient(answering: "$server_protocol $ssl_protocol") {
+            (client: Client, baseURL: URL) async throws in
             let first = try await client.send(try Request { BaseURL(baseURL) })
             #expect(first.text.hasPrefix("HTTP/2.0 TLSv1."))
             let all = try await Self.concurrentProtocols(client, baseURL)
@@ -49,11 +70,14 @@ struct CurlHTTP2Tests {
 
     /// Runs `body` with nginx serving HTTP/2 over TLS (answering `variables`) and a client that
     /// negotiates HTTP/2 and trusts the test authority that signed nginx's certificate.
-    private static func withTLSClient(answering variables: String,
-                                      _ body: (Client, URL) async throws -> Void) async throws {
+    private static func withTLSClient(
+        answering variables: String,
+        _ body: (Client, URL) async throws -> Void
+    ) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        try await NginxServer.serving(listen: "ssl http2", body: variables, tls: certificates.loopback) { (nginx: NginxServer) async throws in
+        try await NginxServer.serving(listen: "ssl http2", body: variables, tls: certificates.loopback) {
+            (nginx: NginxServer) async throws in
             var configuration = CurlTransport.Configuration()
             configuration.httpVersion = .http2
             configuration.caInfo = certificates.authority.path
@@ -71,9 +95,12 @@ struct CurlHTTP2Tests {
     @Test func anUntrustedCertificateIsAnInsecureConnection() async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificates.loopback) { (nginx: NginxServer) async throws in
+        try await NginxServer.serving(listen: "ssl http2", body: "$server_protocol", tls: certificates.loopback) {
+            (nginx: NginxServer) async throws in
             let transport = CurlTransport()
-            let error = await courierError { _ = try await Client(transport: transport).send(try Request { BaseURL(nginx.baseURL) }) }
+            let error = await courierError {
+                _ = try await Client(transport: transport).send(try Request { BaseURL(nginx.baseURL) })
+            }
             #expect(error?.code == .insecureConnection)
             await transport.shutdown()
         }
@@ -94,7 +121,11 @@ struct CurlHTTP2Tests {
     static func concurrentProtocols(_ client: Client, _ base: URL) async throws -> [String] {
         try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<8 {
-                let request = try Request { BaseURL(base); "concurrent"; String(index) }
+                let request = try Request {
+                    BaseURL(base)
+                    "concurrent"
+                    String(index)
+                }
                 group.addTask { try await client.send(request).text }
             }
             return try await group.reduce(into: [String]()) { $0.append($1) }

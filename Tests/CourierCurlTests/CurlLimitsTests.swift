@@ -1,9 +1,9 @@
 import Courier
 import CourierCurl
 import CourierTestServer
-import TestProcesses
 import Foundation
 import HTTPTypes
+import TestProcesses
 import Testing
 
 @Suite("CurlTransport: limits and decompression", .timeLimit(.minutes(1)))
@@ -12,10 +12,12 @@ struct CurlLimitsTests {
         var limits = Limits()
         limits.maxHeaderCount = 20
         try await withCurl { server, transport in
-            let fine = try await transport.fetch(Request(url: server.url("/headers/10")), context: TransportContext(limits: limits))
+            let fine = try await transport.fetch(
+                Request(url: server.url("/headers/10")), context: TransportContext(limits: limits))
             #expect(fine.headerFields[HTTPField.Name("X-Header-9")!] == "value 9")
             let error = await courierError {
-                _ = try await transport.send(Request(url: server.url("/headers/30")), context: TransportContext(limits: limits))
+                _ = try await transport.send(
+                    Request(url: server.url("/headers/30")), context: TransportContext(limits: limits))
             }
             #expect(error?.code == .limitExceeded)
             #expect(error?.request != nil)
@@ -27,7 +29,8 @@ struct CurlLimitsTests {
         limits.maxHeaderBytes = 1024
         try await withCurl { server, transport in
             let error = await courierError {
-                _ = try await transport.send(Request(url: server.url("/headers/100")), context: TransportContext(limits: limits))
+                _ = try await transport.send(
+                    Request(url: server.url("/headers/100")), context: TransportContext(limits: limits))
             }
             #expect(error?.code == .limitExceeded)
             #expect(error?.message.contains("1024") == true)
@@ -51,14 +54,17 @@ struct CurlLimitsTests {
             while connection.readRequestHead() {
                 let body = CurlTestRoutes.gzippedText
                 if chunked {
-                    var wire = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+                    var wire = Array(
+                        "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
                     for start in stride(from: 0, to: body.count, by: 10) {
                         let piece = body[(body.startIndex + start)..<(body.startIndex + min(body.count, start + 10))]
                         wire += Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Array("\r\n".utf8)
                     }
                     connection.send(wire + Array("0\r\n\r\n".utf8))
                 } else {
-                    connection.send(Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+                    connection.send(
+                        Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                            + body)
                 }
             }
         }
@@ -67,7 +73,8 @@ struct CurlLimitsTests {
         var limits = Limits()
         limits.maxDecompressionRatio = ratio
         let error = await courierError {
-            let response = try await transport.fetch(Request(url: server.url("/")), context: TransportContext(limits: limits))
+            let response = try await transport.fetch(
+                Request(url: server.url("/")), context: TransportContext(limits: limits))
             #expect(response.text == CurlTestRoutes.plainText)
         }
         #expect(error?.code == (passes ? nil : .limitExceeded))
@@ -89,14 +96,16 @@ struct CurlLimitsTests {
         let transport = CurlTransport()
         var limits = Limits()
         limits.maxDecompressionRatio = 40
-        let response = try await transport.fetch(Request(url: server.url("/")), context: TransportContext(limits: limits))
+        let response = try await transport.fetch(
+            Request(url: server.url("/")), context: TransportContext(limits: limits))
         #expect(response.text == CurlTestRoutes.plainText)
         await transport.shutdown()
     }
 
     @Test func aRequestWithItsOwnAcceptEncodingGetsTheBodyAsSent() async throws {
         try await withCurl { server, transport in
-            let response = try await transport.fetch(Request(url: server.url("/gzip"), headerFields: [.acceptEncoding: "gzip"]))
+            let response = try await transport.fetch(
+                Request(url: server.url("/gzip"), headerFields: [.acceptEncoding: "gzip"]))
             #expect(response.body == CurlTestRoutes.gzippedText)
             #expect(response.headerFields[.contentEncoding] == "gzip")
             #expect(response.headerFields[.contentLength] == String(CurlTestRoutes.gzippedText.count))
@@ -116,22 +125,25 @@ struct CurlLimitsTests {
         var limits = Limits()
         limits.maxDecompressionRatio = 2000
         try await withCurl { server, transport in
-            let response = try await transport.fetch(Request(url: server.url("/bomb")), context: TransportContext(limits: limits))
+            let response = try await transport.fetch(
+                Request(url: server.url("/bomb")), context: TransportContext(limits: limits))
             #expect(response.body == Data(count: 1_000_000))
         }
     }
 
     @Test func aCompressedBodyReadSlowlyThroughPausesArrivesIntact() async throws {
         var state: UInt32 = 12345
-        let payload = Data((0..<3_000_000).map { _ -> UInt8 in
-            state = state &* 1_103_515_245 &+ 12345
-            return UInt8(ascii: "a") + UInt8((state >> 16) % 16)
-        })
+        let payload = Data(
+            (0..<3_000_000).map { _ -> UInt8 in
+                state = state &* 1_103_515_245 &+ 12345
+                return UInt8(ascii: "a") + UInt8((state >> 16) % 16)
+            })
         let compressed = try await gzip(payload)
         let server = try RawServer { connection, _ in
             guard connection.readRequestHead() else { return }
-            connection.send(Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(compressed.count)\r\n\r\n".utf8)
-                            + compressed)
+            connection.send(
+                Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(compressed.count)\r\n\r\n".utf8)
+                    + compressed)
         }
         defer { server.stop() }
         var configuration = CurlTransport.Configuration()
@@ -159,7 +171,9 @@ struct CurlLimitsTests {
             try? FileManager.default.removeItem(at: input.appendingPathExtension("gz"))
         }
         let gzip = try await ChildProcess.run("gzip", ["-k", input.path])
-        guard gzip.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: gzip.description]) }
+        guard gzip.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: gzip.description])
+        }
         return try Data(contentsOf: input.appendingPathExtension("gz"))
     }
 }

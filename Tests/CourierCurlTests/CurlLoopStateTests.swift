@@ -1,5 +1,6 @@
-@testable import CourierCurl
 import Testing
+
+@testable import CourierCurl
 
 /// The I/O thread's lifecycle, driven without a thread: commands are strings, waiters numbers.
 @Suite("CurlLoop lifecycle state machine")
@@ -15,8 +16,14 @@ struct CurlLoopStateTests {
     @Test func theFirstCommandStartsTheThreadAndLaterOnesQueueBehindIt() {
         var state = State()
         #expect(!state.isRunning && !state.driverOwnsMulti)
-        guard case .start = state.submit("a", canStart: true) else { Issue.record("not started"); return }
-        guard case .queued(ring: false) = state.submit("b", canStart: true) else { Issue.record("not queued"); return }
+        guard case .start = state.submit("a", canStart: true) else {
+            Issue.record("not started")
+            return
+        }
+        guard case .queued(ring: false) = state.submit("b", canStart: true) else {
+            Issue.record("not queued")
+            return
+        }
         #expect(state.isRunning && state.driverOwnsMulti && !state.hasStopped)
         let first = commands(of: &state)
         let second = commands(of: &state)
@@ -25,7 +32,10 @@ struct CurlLoopStateTests {
 
     @Test func aLoopThatCannotStartRefusesTheCommandAndStaysIdle() {
         var state = State()
-        guard case .refuse("a") = state.submit("a", canStart: false) else { Issue.record("not refused"); return }
+        guard case .refuse("a") = state.submit("a", canStart: false) else {
+            Issue.record("not refused")
+            return
+        }
         #expect(!state.isRunning && !state.hasStopped)
     }
 
@@ -33,10 +43,22 @@ struct CurlLoopStateTests {
         var state = State()
         _ = state.submit("a", canStart: true)
         _ = commands(of: &state)
-        guard case .poll = state.nextStep(activeTransfers: 1) else { Issue.record("not polling"); return }
-        guard case .queued(ring: true) = state.submit("b", canStart: true) else { Issue.record("no ring"); return }
-        guard case .queued(ring: false) = state.submit("c", canStart: true) else { Issue.record("rang twice"); return }
-        guard case .work = state.nextStep(activeTransfers: 1) else { Issue.record("queued work not seen"); return }
+        guard case .poll = state.nextStep(activeTransfers: 1) else {
+            Issue.record("not polling")
+            return
+        }
+        guard case .queued(ring: true) = state.submit("b", canStart: true) else {
+            Issue.record("no ring")
+            return
+        }
+        guard case .queued(ring: false) = state.submit("c", canStart: true) else {
+            Issue.record("rang twice")
+            return
+        }
+        guard case .work = state.nextStep(activeTransfers: 1) else {
+            Issue.record("queued work not seen")
+            return
+        }
         let taken = commands(of: &state)
         #expect(taken == ["b", "c"])
     }
@@ -47,15 +69,27 @@ struct CurlLoopStateTests {
         _ = commands(of: &state)
         _ = state.nextStep(activeTransfers: 0)
         state.didWake()
-        guard case .queued(ring: false) = state.submit("b", canStart: true) else { Issue.record("rang after wake"); return }
+        guard case .queued(ring: false) = state.submit("b", canStart: true) else {
+            Issue.record("rang after wake")
+            return
+        }
     }
 
     @Test func shutdownOfALoopThatNeverRanResumesAtOnceAndRefusesLaterCommands() {
         var state = State()
-        guard case .resumeNow(1) = state.shutdown(1) else { Issue.record("did not resume"); return }
+        guard case .resumeNow(1) = state.shutdown(1) else {
+            Issue.record("did not resume")
+            return
+        }
         #expect(state.hasStopped && !state.driverOwnsMulti)
-        guard case .refuse("a") = state.submit("a", canStart: true) else { Issue.record("not refused"); return }
-        guard case .resumeNow(2) = state.shutdown(2) else { Issue.record("second shutdown waited"); return }
+        guard case .refuse("a") = state.submit("a", canStart: true) else {
+            Issue.record("not refused")
+            return
+        }
+        guard case .resumeNow(2) = state.shutdown(2) else {
+            Issue.record("second shutdown waited")
+            return
+        }
     }
 
     @Test func shutdownOfARunningLoopWaitsThenExitsFailingTransfersWithTheQueueAndEveryWaiter() {
@@ -63,15 +97,30 @@ struct CurlLoopStateTests {
         _ = state.submit("a", canStart: true)
         _ = commands(of: &state)
         _ = state.nextStep(activeTransfers: 3)
-        guard case .wait(ring: true) = state.shutdown(1) else { Issue.record("did not wait and ring"); return }
-        guard case .wait(ring: false) = state.shutdown(2) else { Issue.record("rang twice"); return }
+        guard case .wait(ring: true) = state.shutdown(1) else {
+            Issue.record("did not wait and ring")
+            return
+        }
+        guard case .wait(ring: false) = state.shutdown(2) else {
+            Issue.record("rang twice")
+            return
+        }
         #expect(state.hasStopped && state.isRunning)
-        guard case .queued = state.submit("late", canStart: true) else { Issue.record("late command lost"); return }
-        guard case .exit(failTransfers: true, leftovers: ["late"], waiters: [1, 2]) = state.nextStep(activeTransfers: 3) else {
-            Issue.record("did not exit with the queue and waiters"); return
+        guard case .queued = state.submit("late", canStart: true) else {
+            Issue.record("late command lost")
+            return
+        }
+        guard
+            case .exit(failTransfers: true, leftovers: ["late"], waiters: [1, 2]) = state.nextStep(activeTransfers: 3)
+        else {
+            Issue.record("did not exit with the queue and waiters")
+            return
         }
         #expect(!state.isRunning && state.driverOwnsMulti)
-        guard case .refuse = state.submit("after", canStart: true) else { Issue.record("not refused"); return }
+        guard case .refuse = state.submit("after", canStart: true) else {
+            Issue.record("not refused")
+            return
+        }
     }
 
     @Test func aReleasedOwnerStopsTheThreadOnlyOnceItsTransfersAndQueueAreDone() {
@@ -81,12 +130,19 @@ struct CurlLoopStateTests {
         _ = state.nextStep(activeTransfers: 1)
         let rang = state.ownerReleased()
         #expect(rang)
-        guard case .poll = state.nextStep(activeTransfers: 1) else { Issue.record("stopped with a transfer"); return }
+        guard case .poll = state.nextStep(activeTransfers: 1) else {
+            Issue.record("stopped with a transfer")
+            return
+        }
         _ = state.submit("b", canStart: true)
-        guard case .work = state.nextStep(activeTransfers: 0) else { Issue.record("stopped with a queue"); return }
+        guard case .work = state.nextStep(activeTransfers: 0) else {
+            Issue.record("stopped with a queue")
+            return
+        }
         _ = commands(of: &state)
         guard case .exit(failTransfers: false, leftovers: [], waiters: []) = state.nextStep(activeTransfers: 0) else {
-            Issue.record("did not stop"); return
+            Issue.record("did not stop")
+            return
         }
         #expect(!state.isRunning && state.hasStopped)
     }

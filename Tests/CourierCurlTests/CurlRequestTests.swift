@@ -15,17 +15,23 @@ struct CurlRequestTests {
 
     @Test func getSendsExactlyTheRequestHeadersPlusHost() async throws {
         try await withCurl(plain) { server, transport in
-            let request = Request(url: server.url("/echo/a%20b?x=1&y"),
-                                  headerFields: [HTTPField.Name("X-One")!: "1", HTTPField.Name("x-two")!: "two",
-                                                 .authorization: "Bearer t"])
+            let request = Request(
+                url: server.url("/echo/a%20b?x=1&y"),
+                headerFields: [
+                    HTTPField.Name("X-One")!: "1", HTTPField.Name("x-two")!: "two",
+                    .authorization: "Bearer t",
+                ])
             let response = try await transport.fetch(request)
             #expect(response.status == .ok)
             let echo = try response.echoed()
             #expect(echo.method == "GET")
             #expect(echo.path == "/echo/a%20b")
             #expect(echo.query == "x=1&y")
-            #expect(echo.headers == [["Host", "127.0.0.1:\(server.port)"], ["X-One", "1"], ["x-two", "two"],
-                                     ["Authorization", "Bearer t"]])
+            #expect(
+                echo.headers == [
+                    ["Host", "127.0.0.1:\(server.port)"], ["X-One", "1"], ["x-two", "two"],
+                    ["Authorization", "Bearer t"],
+                ])
         }
     }
 
@@ -51,7 +57,8 @@ struct CurlRequestTests {
         try await withCurl(configuration) { server, transport in
             let defaulted = try await transport.fetch(Request(url: server.url("/echo"))).echoed()
             #expect(defaulted.headers.contains(["User-Agent", "courier-test/1"]))
-            let own = try await transport.fetch(Request(url: server.url("/echo"), headerFields: [.userAgent: "mine"])).echoed()
+            let own = try await transport.fetch(Request(url: server.url("/echo"), headerFields: [.userAgent: "mine"]))
+                .echoed()
             #expect(own.headers.filter { $0[0] == "User-Agent" } == [["User-Agent", "mine"]])
         }
     }
@@ -59,12 +66,16 @@ struct CurlRequestTests {
     @Test func postBytesGoesOutWithContentLength() async throws {
         try await withCurl(plain) { server, transport in
             let payload = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) })
-            let request = Request(method: .post, url: server.url("/echo"), headerFields: [.contentType: "application/octet-stream"],
-                                  body: .data(payload))
+            let request = Request(
+                method: .post, url: server.url("/echo"), headerFields: [.contentType: "application/octet-stream"],
+                body: .data(payload))
             let echo = try await transport.fetch(request).echoed()
             #expect(echo.method == "POST")
-            #expect(echo.headers == [["Host", "127.0.0.1:\(server.port)"], ["Content-Type", "application/octet-stream"],
-                                     ["Content-Length", "3000"]])
+            #expect(
+                echo.headers == [
+                    ["Host", "127.0.0.1:\(server.port)"], ["Content-Type", "application/octet-stream"],
+                    ["Content-Length", "3000"],
+                ])
             #expect(echo.body == payload)
         }
     }
@@ -112,8 +123,9 @@ struct CurlRequestTests {
     @Test func aStreamOfKnownLengthIsSentWithContentLength() async throws {
         try await withCurl(plain) { server, transport in
             let parts = [Data("one ".utf8), Data("two ".utf8), Data("three".utf8)]
-            let request = Request(method: .post, url: server.url("/echo"),
-                                  body: .stream(parts.async, length: 13))
+            let request = Request(
+                method: .post, url: server.url("/echo"),
+                body: .stream(parts.async, length: 13))
             let echo = try await transport.fetch(request).echoed()
             #expect(echo.headers == [["Host", "127.0.0.1:\(server.port)"], ["Content-Length", "13"]])
             #expect(echo.body == Data("one two three".utf8))
@@ -122,7 +134,8 @@ struct CurlRequestTests {
 
     @Test func aStreamShorterThanItsLengthFailsWithEncodingFailed() async throws {
         try await withCurl(plain) { server, transport in
-            let request = Request(method: .post, url: server.url("/echo"), body: .stream([Data("abc".utf8)].async, length: 10))
+            let request = Request(
+                method: .post, url: server.url("/echo"), body: .stream([Data("abc".utf8)].async, length: 10))
             let error = await courierError { _ = try await transport.fetch(request) }
             #expect(error?.code == .encodingFailed)
             #expect(error?.request?.url == request.url)
@@ -145,8 +158,9 @@ struct CurlRequestTests {
 
     @Test func anExplicitExpectContinueGetsTheFinalResponseAfterTheInterimOne() async throws {
         try await withCurl(plain) { server, transport in
-            let request = Request(method: .post, url: server.url("/echo"), headerFields: [.expect: "100-continue"],
-                                  body: .data(Data("after continue".utf8)))
+            let request = Request(
+                method: .post, url: server.url("/echo"), headerFields: [.expect: "100-continue"],
+                body: .data(Data("after continue".utf8)))
             let response = try await transport.fetch(request)
             #expect(response.status == .ok)
             #expect(try response.echoed().body == Data("after continue".utf8))
@@ -165,7 +179,8 @@ struct CurlRequestTests {
 
     @Test func aCustomMethodIsSentAsIs() async throws {
         try await withCurl(plain) { server, transport in
-            let echo = try await transport.fetch(Request(method: HTTPRequest.Method("LINK")!, url: server.url("/echo"))).echoed()
+            let echo = try await transport.fetch(Request(method: HTTPRequest.Method("LINK")!, url: server.url("/echo")))
+                .echoed()
             #expect(echo.method == "LINK")
             #expect(echo.headers == [["Host", "127.0.0.1:\(server.port)"]])
         }
@@ -192,8 +207,11 @@ struct CurlRequestTests {
 
     @Test func aNonHTTPSchemeIsRefusedAsAnInvalidRequest() async throws {
         let transport = CurlTransport()
-        let error = await courierError { _ = try await transport.send(Request(url: URL(string: "file:///etc/hostname")!),
-                                                                       context: TransportContext()) }
+        let error = await courierError {
+            _ = try await transport.send(
+                Request(url: URL(string: "file:///etc/hostname")!),
+                context: TransportContext())
+        }
         #expect(error?.code == .invalidRequest)
         await transport.shutdown()
     }

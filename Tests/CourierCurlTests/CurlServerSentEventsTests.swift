@@ -12,7 +12,8 @@ struct CurlServerSentEventsTests {
     @Test func eventsArriveTypedAndTheStreamStopsAtA204() async throws {
         let sleeps = SleepRecorder()
         try await withEventClient { client, server in
-            let events = try await collect(client.events(try server.request("/sse?count=3"), reconnection: sleeps.policy()))
+            let events = try await collect(
+                client.events(try server.request("/sse?count=3"), reconnection: sleeps.policy()))
             #expect(events == (1...3).map { ServerSentEvent(type: "tick", data: "event \($0)\nof 3", id: "\($0)") })
             #expect(sleeps.delays == [.seconds(3)], "one reconnection, after the default delay, is answered 204")
             #expect(server.lastEventIDs("/sse") == [nil, "3"])
@@ -21,7 +22,10 @@ struct CurlServerSentEventsTests {
 
     @Test func everyConnectionAsksForAnUncachedEventStream() async throws {
         try await withEventClient { client, server in
-            let request = try server.request("/sse?count=1") { Accept(.json); CacheControl([.maxAge(60)]) }
+            let request = try server.request("/sse?count=1") {
+                Accept(.json)
+                CacheControl([.maxAge(60)])
+            }
             _ = try await collect(client.events(request, reconnection: SleepRecorder().policy()))
             let sent = server.receivedRequests.filter { $0.path == "/sse" }
             #expect(sent.count == 2)
@@ -62,8 +66,10 @@ struct CurlServerSentEventsTests {
             return try await next(try request.updating { Authorization.bearer("token-\(pass)") })
         }
         try await withEventClient(interceptors: [stamp]) { client, server in
-            let events = try await collect(client.events(try server.request("/sse?count=4&drop_after=2"),
-                                                         reconnection: SleepRecorder().policy()))
+            let events = try await collect(
+                client.events(
+                    try server.request("/sse?count=4&drop_after=2"),
+                    reconnection: SleepRecorder().policy()))
             #expect(events.count == 4)
             let tokens = server.receivedRequests.filter { $0.path == "/sse" }.map { $0.header("authorization") }
             #expect(tokens == ["Bearer token-1", "Bearer token-2", "Bearer token-3"])
@@ -73,7 +79,10 @@ struct CurlServerSentEventsTests {
     @Test func aFailedStatusIsUnacceptableStatusCarryingTheResponse() async throws {
         let sleeps = SleepRecorder()
         try await withEventClient { client, server in
-            let error = await courierError { _ = try await collect(client.events(try server.request("/sse?status=503"), reconnection: sleeps.policy())) }
+            let error = await courierError {
+                _ = try await collect(
+                    client.events(try server.request("/sse?status=503"), reconnection: sleeps.policy()))
+            }
             #expect(error?.code == .unacceptableStatus)
             #expect(error?.response?.status.code == 503)
             #expect(sleeps.delays.isEmpty, "a refused stream is not retried")
@@ -82,7 +91,10 @@ struct CurlServerSentEventsTests {
 
     @Test func anotherContentTypeIsUnacceptableContentType() async throws {
         try await withEventClient { client, server in
-            let error = await courierError { _ = try await collect(client.events(try server.request("/echo/x"), reconnection: SleepRecorder().policy())) }
+            let error = await courierError {
+                _ = try await collect(
+                    client.events(try server.request("/echo/x"), reconnection: SleepRecorder().policy()))
+            }
             #expect(error?.code == .unacceptableContentType)
             #expect(error?.response?.status.code == 200)
         }
@@ -97,7 +109,10 @@ struct CurlServerSentEventsTests {
                 $0.maximumDelay = .milliseconds(300)
                 $0.maxReconnectsWithoutEvent = 3
             }
-            let request = try Request { BaseURL("http://127.0.0.1:1/"); Endpoint("/sse") }
+            let request = try Request {
+                BaseURL("http://127.0.0.1:1/")
+                Endpoint("/sse")
+            }
             let error = await courierError { _ = try await collect(client.events(request, reconnection: policy)) }
             #expect(error?.code == .cannotConnect)
             #expect(sleeps.delays == [100, 200, 300].map { .milliseconds($0) })
@@ -110,7 +125,9 @@ struct CurlServerSentEventsTests {
         try await withEventClient(configuration: configuration) { client, server in
             let fits = try await collect(client.events(try server.request("/sse-line?length=64"), reconnection: .never))
             #expect(fits.map(\.data.utf8.count) == [58])
-            let error = await courierError { _ = try await collect(client.events(try server.request("/sse-line?length=65"), reconnection: .never)) }
+            let error = await courierError {
+                _ = try await collect(client.events(try server.request("/sse-line?length=65"), reconnection: .never))
+            }
             #expect(error?.code == .limitExceeded)
             #expect(error?.source == "Limits.maxEventLineBytes")
         }
@@ -121,8 +138,10 @@ struct CurlServerSentEventsTests {
         // The 4 s stream lasts twice the timeout, and its head has the whole 2 s to arrive on a loaded machine.
         configuration.timeout = .seconds(2)
         try await withEventClient(configuration: configuration) { client, server in
-            let events = try await collect(client.events(try server.request("/sse?count=4&interval_ms=1000"),
-                                                         reconnection: SleepRecorder().policy()))
+            let events = try await collect(
+                client.events(
+                    try server.request("/sse?count=4&interval_ms=1000"),
+                    reconnection: SleepRecorder().policy()))
             #expect(events.count == 4)
             #expect(server.lastEventIDs("/sse") == [nil, "4"], "no reconnection was needed")
         }
@@ -131,12 +150,16 @@ struct CurlServerSentEventsTests {
     @Test func eventsDecodeFromJSON() async throws {
         try await withEventClient { client, server in
             var ticks: [Tick] = []
-            for try await tick in client.events(try server.request("/sse-json"), decoding: Tick.self, reconnection: .never) {
+            for try await tick in client.events(
+                try server.request("/sse-json"), decoding: Tick.self, reconnection: .never)
+            {
                 ticks.append(tick)
             }
             #expect(ticks == [Tick(n: 1), Tick(n: 2), Tick(n: 3)])
             let error = await courierError {
-                for try await _ in client.events(try server.request("/sse-json?bad=1"), decoding: Tick.self, reconnection: .never) {}
+                for try await _ in client.events(
+                    try server.request("/sse-json?bad=1"), decoding: Tick.self, reconnection: .never)
+                {}
             }
             #expect(error?.code == .decodingFailed)
         }
@@ -199,8 +222,9 @@ enum EventRoutes {
             case 2: parts = [.bytes(Data("data: b\n\n".utf8))]
             default: return TestServerResponse(status: 204)
             }
-            return TestServerResponse(headers: [("Content-Type", "text/event-stream")],
-                                      stream: StreamedBody(length: nil, stream: ScriptedBodyStream(parts)))
+            return TestServerResponse(
+                headers: [("Content-Type", "text/event-stream")],
+                stream: StreamedBody(length: nil, stream: ScriptedBodyStream(parts)))
         }
     }
 
@@ -214,7 +238,8 @@ enum EventRoutes {
     static let json = Route("/sse-json") { request in
         var text = (1...3).map { "data: {\"n\": \($0)}\n\n" }.joined()
         if request.query("bad") == "1" { text += "data: not json\n\n" }
-        return TestServerResponse(headers: [("Content-Type", "text/event-stream; charset=utf-8")], body: Data(text.utf8))
+        return TestServerResponse(
+            headers: [("Content-Type", "text/event-stream; charset=utf-8")], body: Data(text.utf8))
     }
 }
 
@@ -268,7 +293,9 @@ func withEventClient<Result>(
 
 extension TestServer {
     /// A request to `path` (with any query) on this server, with more blocks.
-    func request(_ path: String, @RequestBuilder _ content: () throws -> RequestBlockGroup = { RequestBuilder.buildBlock() }) throws -> Request {
+    func request(
+        _ path: String, @RequestBuilder _ content: () throws -> RequestBlockGroup = { RequestBuilder.buildBlock() }
+    ) throws -> Request {
         try baseURL.buildRequest {
             Endpoint(path)
             try content()

@@ -1,10 +1,11 @@
 import Courier
-@testable import CourierCurl
 import CourierTestServer
 import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+
+@testable import CourierCurl
 
 @Suite("CurlTransport: streaming, backpressure and cancellation", .timeLimit(.minutes(1)))
 struct CurlStreamingTests {
@@ -35,7 +36,9 @@ struct CurlStreamingTests {
             var received = 0
             var inOrder = true
             for try await chunk in response.bodyStream! {
-                if chunk.first != UInt8(truncatingIfNeeded: received) || chunk.last != UInt8(truncatingIfNeeded: received + chunk.count - 1) {
+                if chunk.first != UInt8(truncatingIfNeeded: received)
+                    || chunk.last != UInt8(truncatingIfNeeded: received + chunk.count - 1)
+                {
                     inOrder = false
                 }
                 received += chunk.count
@@ -219,7 +222,9 @@ struct CurlStreamingTests {
         let server = try RawServer { connection, _ in _ = connection.readRequestHead() }
         defer { server.stop() }
         let transport = CurlTransport()
-        let error = await courierError { _ = try await transport.send(Request(url: server.url("/")), context: TransportContext()) }
+        let error = await courierError {
+            _ = try await transport.send(Request(url: server.url("/")), context: TransportContext())
+        }
         #expect(error?.code == .invalidResponse)
         #expect(error?.message.contains("curl error 52") == true)
         await transport.shutdown()
@@ -232,7 +237,9 @@ struct CurlStreamingTests {
         }
         defer { server.stop() }
         let transport = CurlTransport()
-        let error = await courierError { _ = try await transport.send(Request(url: server.url("/")), context: TransportContext()) }
+        let error = await courierError {
+            _ = try await transport.send(Request(url: server.url("/")), context: TransportContext())
+        }
         #expect(error?.code == .invalidResponse)
         await transport.shutdown()
     }
@@ -240,12 +247,14 @@ struct CurlStreamingTests {
     @Test func uploadAndDownloadProgressAreReported() async throws {
         let uploads = ProgressLog()
         let downloads = ProgressLog()
-        let context = TransportContext(uploadProgress: { uploads.record($0, $1) },
-                                       downloadProgress: { downloads.record($0, $1) })
+        let context = TransportContext(
+            uploadProgress: { uploads.record($0, $1) },
+            downloadProgress: { downloads.record($0, $1) })
         try await withCurl { server, transport in
             let payload = Data(repeating: 1, count: 1_000_000)
-            let response = try await transport.fetch(Request(method: .post, url: server.url("/echo"), body: .data(payload)),
-                                                     context: context)
+            let response = try await transport.fetch(
+                Request(method: .post, url: server.url("/echo"), body: .data(payload)),
+                context: context)
             #expect(uploads.last?.0 == 1_000_000)
             #expect(uploads.last?.1 == 1_000_000)
             #expect(downloads.last?.0 == Int64(response.body.count))

@@ -1,9 +1,10 @@
 import Courier
-@testable import CourierCurl
 import CourierTestServer
-import TestProcesses
 import Foundation
+import TestProcesses
 import Testing
+
+@testable import CourierCurl
 
 @Suite("CurlTransport: throughput", .timeLimit(.minutes(2)))
 struct CurlThroughputTests {

@@ -1,5 +1,6 @@
-@testable import CourierCurl
 import Testing
+
+@testable import CourierCurl
 
 // No `import CCurl` in the tests: a test file that imports the C module makes the importer
 // attribute glibc's socket types to it in a fresh build, and files that only import Glibc then
@@ -8,8 +9,9 @@ import Testing
 struct HeaderTailsTests {
     @Test func aRequestWithoutAcceptOrExpectGetsBothSuppressedAndTheUserAgent() throws {
         let tails = try #require(HeaderTails(userAgent: "Courier-Test/1"))
-        #expect(tails.lines(requestHasExpect: false, requestHasAccept: false, requestHasUserAgent: false)
-            == ["Expect:", "Accept:", "User-Agent: Courier-Test/1"])
+        #expect(
+            tails.lines(requestHasExpect: false, requestHasAccept: false, requestHasUserAgent: false)
+                == ["Expect:", "Accept:", "User-Agent: Courier-Test/1"])
     }
 
     @Test func fieldsTheRequestSetsItselfAreLeftToIt() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// `NginxServer` waits until nginx itself listens on its port, not merely until something does:
 /// another test's server once took the port between its choice and nginx's bind, and answered

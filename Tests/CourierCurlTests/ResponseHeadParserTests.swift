@@ -1,7 +1,8 @@
 import Courier
-@testable import CourierCurl
 import HTTPTypes
 import Testing
+
+@testable import CourierCurl
 
 @Suite("ResponseHeadParser")
 struct ResponseHeadParserTests {
@@ -32,16 +33,22 @@ struct ResponseHeadParserTests {
     /// every name keeps the casing the server sent, and compares equal to the standard name.
     @Test(arguments: ["Content-Type", "content-type", "CONTENT-TYPE", "Content-type"])
     func aCommonNameKeepsTheSpellingItArrivedIn(spelling: String) {
-        let result = head(parse(["HTTP/1.1 200 OK\r\n", "\(spelling): text/plain\r\n", "Date: today\r\n",
-                                 "x-custom: 1\r\n", "\r\n"]))
+        let result = head(
+            parse([
+                "HTTP/1.1 200 OK\r\n", "\(spelling): text/plain\r\n", "Date: today\r\n",
+                "x-custom: 1\r\n", "\r\n",
+            ]))
         #expect(result?.fields.map(\.name.rawName) == [spelling, "Date", "x-custom"])
         #expect(result?.fields[.contentType] == "text/plain")
         #expect(result?.fields[.date] == "today")
     }
 
     @Test func interimResponsesAreSkipped() {
-        let result = head(parse(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </a>\r\n", "\r\n",
-                                 "HTTP/1.1 200 OK\r\n", "X: y\r\n", "\r\n"]))
+        let result = head(
+            parse([
+                "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 103 Early Hints\r\n", "Link: </a>\r\n", "\r\n",
+                "HTTP/1.1 200 OK\r\n", "X: y\r\n", "\r\n",
+            ]))
         #expect(result?.status == .ok)
         #expect(result?.fields.count == 1)
     }
@@ -55,12 +62,15 @@ struct ResponseHeadParserTests {
     }
 
     @Test func foldedLinesJoinThePreviousValue() {
-        let result = head(parse(["HTTP/1.1 200 OK\r\n", "X-Long: one\r\n", "  two\r\n", "\tthree\r\n", "Y: z\r\n", "\r\n"]))
+        let result = head(
+            parse(["HTTP/1.1 200 OK\r\n", "X-Long: one\r\n", "  two\r\n", "\tthree\r\n", "Y: z\r\n", "\r\n"]))
         #expect(result?.fields[HTTPField.Name("X-Long")!] == "one two three")
         #expect(result?.fields[HTTPField.Name("Y")!] == "z")
     }
 
-    @Test(arguments: ["SSH-2.0-OpenSSH\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 abc OK\r\n", "HTTP/1.1 099 Low\r\n", "HTTP/1.1\r\n"])
+    @Test(arguments: [
+        "SSH-2.0-OpenSSH\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 abc OK\r\n", "HTTP/1.1 099 Low\r\n", "HTTP/1.1\r\n",
+    ])
     func aBadStatusLineIsAnInvalidResponse(line: String) {
         guard case .failed(let code, _) = parse([line]) else {
             Issue.record("expected a failure")
@@ -103,7 +113,8 @@ struct ResponseHeadParserTests {
         }
         #expect(code == .limitExceeded)
         limits.maxHeaderBytes = size
-        guard case .failed(.limitExceeded, _) = parse(["HTTP/1.1 100 Continue\r\n", "\r\n"] + lines, limits: limits) else {
+        guard case .failed(.limitExceeded, _) = parse(["HTTP/1.1 100 Continue\r\n", "\r\n"] + lines, limits: limits)
+        else {
             Issue.record("expected the interim head to count")
             return
         }

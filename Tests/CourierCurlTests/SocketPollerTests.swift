@@ -1,6 +1,8 @@
-@testable import CourierCurl
 import Foundation
 import Testing
+
+@testable import CourierCurl
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +55,11 @@ struct SocketPollerTests {
     func aRingFromAnotherThreadEndsTheWaitWithoutReportingASocket(_ backend: SocketPoller.Backend) throws {
         let wakeup = try #require(LoopWakeup())
         let poller = try #require(SocketPoller(wakeup: wakeup, backend: backend))
-        let ringer = Thread { usleep(50_000); wakeup.ring(); wakeup.ring() }
+        let ringer = Thread {
+            usleep(50_000)
+            wakeup.ring()
+            wakeup.ring()
+        }
         let start = ContinuousClock.now
         ringer.start()
         var ready: [SocketPoller.Readiness] = []

@@ -17,8 +17,9 @@ struct AuthorizationTests {
 
     @Test func tokenOtherAndRawWriteTheirValue() throws {
         #expect(try build { Authorization.token("abc") }.headerFields[.authorization] == "Token abc")
-        #expect(try build { Authorization.other("AWS4-HMAC-SHA256", credentials: "Credential=x") }
-            .headerFields[.authorization] == "AWS4-HMAC-SHA256 Credential=x")
+        #expect(
+            try build { Authorization.other("AWS4-HMAC-SHA256", credentials: "Credential=x") }
+                .headerFields[.authorization] == "AWS4-HMAC-SHA256 Credential=x")
         #expect(try build { Authorization.raw("whatever") }.headerFields[.authorization] == "whatever")
     }
 

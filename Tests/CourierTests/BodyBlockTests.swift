@@ -74,8 +74,9 @@ struct BodyBlockTests {
 struct ResponseTests {
     @Test func textAndContentTypeReadTheBody() throws {
         let request = try build { Method.GET }
-        let response = Response(status: .ok, headerFields: [.contentType: "text/plain; charset=utf-8"],
-                                body: Data("héllo".utf8), request: request)
+        let response = Response(
+            status: .ok, headerFields: [.contentType: "text/plain; charset=utf-8"],
+            body: Data("héllo".utf8), request: request)
         #expect(response.text == "héllo")
         #expect(response.contentType?.essence == "text/plain")
         #expect(response.status.code == 200)

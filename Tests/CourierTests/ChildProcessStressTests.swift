@@ -3,8 +3,8 @@ import CourierCurl
 import CourierTestServer
 import Foundation
 import HTTPTypes
-import Testing
 import TestProcesses
+import Testing
 
 /// Launching child processes from many tasks at once, while HTTP traffic runs beside them, must
 /// neither crash the test process nor mix up their output (Foundation's `Process.run()` did).
@@ -26,8 +26,9 @@ struct ChildProcessStressTests {
                             // environment, the working directory, standard input.
                             switch launch % 4 {
                             case 0:
-                                let run = try await ChildProcess.run("/bin/sh", ["-c", "printf %s \"$COURIER_TAG\""],
-                                                                     environment: ["COURIER_TAG": tag])
+                                let run = try await ChildProcess.run(
+                                    "/bin/sh", ["-c", "printf %s \"$COURIER_TAG\""],
+                                    environment: ["COURIER_TAG": tag])
                                 #expect(run.status == 0 && run.output == tag, "\(run)")
                             case 1:
                                 let run = try await ChildProcess.run("pwd", directory: directory)
@@ -48,7 +49,12 @@ struct ChildProcessStressTests {
                     let transport = CurlTransport()
                     let client = Client(transport: transport)
                     for index in 0..<200 {
-                        let response = try await client.send(try Request { BaseURL(server.baseURL); "anything"; Query("n", String(index)) })
+                        let response = try await client.send(
+                            try Request {
+                                BaseURL(server.baseURL)
+                                "anything"
+                                Query("n", String(index))
+                            })
                         #expect(response.status.code == 200)
                     }
                     await transport.shutdown()

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// Pins down that misuse of the builders is a compile-time error, by type-checking snippets
 /// against the module just built.
 @Suite("Compile-time safety")
 struct CompileTimeSafetyTests {
     @Test func validBuilderCodeTypeChecks() async throws {
-        let result = try await typeCheck("""
+        let result = try await typeCheck(
+            """
             let request = try Request {
                 Method.GET
                 Headers { AcceptHeader(.json) }
@@ -21,18 +22,30 @@ struct CompileTimeSafetyTests {
     /// Each misuse, and the error that names it (a stray value in the request builder is
     /// reported against one of its shorthand forms, `URLQueryItem` since the `String` form is disfavoured).
     @Test(arguments: [
-        ("a number in a request builder", "_ = try Request { 42 }",
-         "cannot convert value of type 'Int' to expected argument type 'URLQueryItem'"),
-        ("a header name without an edit", "_ = try Request { Header.accept }",
-         "cannot convert value of type 'HeaderName' to expected argument type 'URLQueryItem'"),
-        ("a request block inside Headers", "_ = Headers { Method.POST }",
-         "static method 'buildExpression' requires that 'Method' conform to 'HeaderNode'"),
-        ("a string inside Headers", #"_ = Headers { "X-A: 1" }"#,
-         "static method 'buildExpression' requires that 'String' conform to 'HeaderNode'"),
-        ("a header node outside Headers", "_ = try Request { AcceptHeader(.json) }",
-         "cannot convert value of type 'AcceptHeader' to expected argument type 'URLQueryItem'"),
-        ("a request block inside multipart", "_ = RequestBody.multipart { Method.GET }",
-         "cannot convert value of type 'Method' to expected argument type 'MultipartPart'"),
+        (
+            "a number in a request builder", "_ = try Request { 42 }",
+            "cannot convert value of type 'Int' to expected argument type 'URLQueryItem'"
+        ),
+        (
+            "a header name without an edit", "_ = try Request { Header.accept }",
+            "cannot convert value of type 'HeaderName' to expected argument type 'URLQueryItem'"
+        ),
+        (
+            "a request block inside Headers", "_ = Headers { Method.POST }",
+            "static method 'buildExpression' requires that 'Method' conform to 'HeaderNode'"
+        ),
+        (
+            "a string inside Headers", #"_ = Headers { "X-A: 1" }"#,
+            "static method 'buildExpression' requires that 'String' conform to 'HeaderNode'"
+        ),
+        (
+            "a header node outside Headers", "_ = try Request { AcceptHeader(.json) }",
+            "cannot convert value of type 'AcceptHeader' to expected argument type 'URLQueryItem'"
+        ),
+        (
+            "a request block inside multipart", "_ = RequestBody.multipart { Method.GET }",
+            "cannot convert value of type 'Method' to expected argument type 'MultipartPart'"
+        ),
     ])
     func misuseDoesNotCompile(what: String, code: String, diagnostic: String) async throws {
         let result = try await typeCheck(code)
@@ -42,7 +55,9 @@ struct CompileTimeSafetyTests {
 
     @Test func aQueryWithANameButNoValueWarns() async throws {
         let result = try await typeCheck(#"_ = Query("page")"#)
-        #expect(result.diagnostics.contains("warning: 'init(_:)' is deprecated: Query needs a name and a value"), "\(result.diagnostics)")
+        #expect(
+            result.diagnostics.contains("warning: 'init(_:)' is deprecated: Query needs a name and a value"),
+            "\(result.diagnostics)")
     }
 
     private struct TypeCheckResult {
@@ -56,8 +71,9 @@ struct CompileTimeSafetyTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-snippet-\(UUID()).swift")
         try ("import Courier\nimport Foundation\n" + code + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let outcome = try await ChildProcess.run("swiftc", ["-typecheck", "-swift-version", "6", "-I", modules.path, file.path],
-                                                 mergingErrorIntoOutput: true)
+        let outcome = try await ChildProcess.run(
+            "swiftc", ["-typecheck", "-swift-version", "6", "-I", modules.path, file.path],
+            mergingErrorIntoOutput: true)
         return TypeCheckResult(succeeded: outcome.status == 0, diagnostics: outcome.output)
     }
 

@@ -1,10 +1,11 @@
 import Courier
 import Foundation
+import HTTPTypes
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
-import Testing
 
 @Suite("Conversions")
 struct ConversionTests {
@@ -63,8 +64,9 @@ struct ConversionTests {
     }
 
     @Test func streamedBodiesCannotBecomeURLRequests() {
-        let request = Request(url: URL(string: "https://example.com")!,
-                              body: .stream(AsyncStream<Data> { $0.finish() }))
+        let request = Request(
+            url: URL(string: "https://example.com")!,
+            body: .stream(AsyncStream<Data> { $0.finish() }))
         let error = #expect(throws: CourierError.self) { try URLRequest(request) }
         #expect(error?.code == .invalidRequest)
     }
@@ -80,7 +82,10 @@ struct ConversionTests {
         #expect(head.scheme == "https")
         #expect(head.authority == "api.example.com:8443")
         #expect(head.path == "/v1/items?x=1")
-        #expect(lines(head.headerFields) == ["Accept: application/json", "Content-Type: text/plain; charset=utf-8", "Content-Length: 3"])
+        #expect(
+            lines(head.headerFields) == [
+                "Accept: application/json", "Content-Type: text/plain; charset=utf-8", "Content-Length: 3",
+            ])
     }
 
     @Test func httpRequestConvertsBackWithABody() async throws {

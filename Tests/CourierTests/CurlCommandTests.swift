@@ -1,18 +1,20 @@
-@testable import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
 import Testing
 
+@testable import Courier
+
 @Suite("Request.curlCommand")
 struct CurlCommandTests {
     @Test func simpleGetOnlySwitchesOffCurlsDefaultHeaders() throws {
         let request = Request(url: try #require(URL(string: "https://api.example.com/v1/users?page=2")))
-        #expect(request.curlCommand == #"""
-            curl 'https://api.example.com/v1/users?page=2' \
-              -H 'Accept:' \
-              -H 'User-Agent:'
-            """#)
+        #expect(
+            request.curlCommand == #"""
+                curl 'https://api.example.com/v1/users?page=2' \
+                  -H 'Accept:' \
+                  -H 'User-Agent:'
+                """#)
     }
 
     @Test func jsonPostEscapesSingleQuotesAndKeepsContentLengthInOrderWithoutExpectForASmallBody() throws {
@@ -21,14 +23,15 @@ struct CurlCommandTests {
             url: try #require(URL(string: "https://api.example.com/v1/users")),
             headerFields: [.contentType: "application/json"],
             body: .json(text: #"{"name":"O'Brien","note":"say \"hi\""}"#))
-        #expect(request.curlCommand == #"""
-            curl 'https://api.example.com/v1/users' \
-              -H 'Content-Type: application/json' \
-              -H 'Content-Length: 38' \
-              -H 'Accept:' \
-              -H 'User-Agent:' \
-              --data-binary '{"name":"O'\''Brien","note":"say \"hi\""}'
-            """#)
+        #expect(
+            request.curlCommand == #"""
+                curl 'https://api.example.com/v1/users' \
+                  -H 'Content-Type: application/json' \
+                  -H 'Content-Length: 38' \
+                  -H 'Accept:' \
+                  -H 'User-Agent:' \
+                  --data-binary '{"name":"O'\''Brien","note":"say \"hi\""}'
+                """#)
     }
 
     @Test func headerValuesAreQuotedAndEmptyValuesUseCurlsSemicolonForm() throws {
@@ -39,13 +42,14 @@ struct CurlCommandTests {
                 try #require(HTTPField.Name("X-Empty")): "",
                 .accept: "application/json",
             ])
-        #expect(request.curlCommand == #"""
-            curl 'https://api.example.com/search' \
-              -H 'X-Quote: it'\''s "fine" $HOME' \
-              -H 'X-Empty;' \
-              -H 'Accept: application/json' \
-              -H 'User-Agent:'
-            """#)
+        #expect(
+            request.curlCommand == #"""
+                curl 'https://api.example.com/search' \
+                  -H 'X-Quote: it'\''s "fine" $HOME' \
+                  -H 'X-Empty;' \
+                  -H 'Accept: application/json' \
+                  -H 'User-Agent:'
+                """#)
     }
 
     @Test func binaryBodyIsPipedFromPrintfWithOctalEscapes() throws {
@@ -53,38 +57,41 @@ struct CurlCommandTests {
             method: try #require(HTTPRequest.Method("LINK")),
             url: try #require(URL(string: "http://[::1]:8080/items")),
             body: .data([0x2D, 0x00, 0x25, 0x5C, 0x27, 0xFF, 0x0A]))
-        #expect(request.curlCommand == #"""
-            printf '\055\000%%\\'\''\377\n' | curl 'http://[::1]:8080/items' \
-              --globoff \
-              --request LINK \
-              -H 'Content-Length: 7' \
-              -H 'Accept:' \
-              -H 'User-Agent:' \
-              -H 'Content-Type:' \
-              --data-binary @-
-            """#)
+        #expect(
+            request.curlCommand == #"""
+                printf '\055\000%%\\'\''\377\n' | curl 'http://[::1]:8080/items' \
+                  --globoff \
+                  --request LINK \
+                  -H 'Content-Length: 7' \
+                  -H 'Accept:' \
+                  -H 'User-Agent:' \
+                  -H 'Content-Type:' \
+                  --data-binary @-
+                """#)
     }
 
     @Test func bytesAndFileSegmentsArePipedInOrder() throws {
-        let body = RequestBody(.segments([
-            .bytes(Data("--b\r\n".utf8)),
-            .file(URL(filePath: "/tmp/it's a file.txt"), length: 3),
-            .bytes(Data("\r\n--b--\r\n".utf8)),
-        ]), contentType: nil, contentLength: 17)
+        let body = RequestBody(
+            .segments([
+                .bytes(Data("--b\r\n".utf8)),
+                .file(URL(filePath: "/tmp/it's a file.txt"), length: 3),
+                .bytes(Data("\r\n--b--\r\n".utf8)),
+            ]), contentType: nil, contentLength: 17)
         let request = Request(
             method: .post,
             url: try #require(URL(string: "https://api.example.com/upload")),
             headerFields: [.contentType: "multipart/form-data; boundary=b"],
             body: body)
-        #expect(request.curlCommand == #"""
-            { printf '\055-b\r\n'; cat '/tmp/it'\''s a file.txt'; printf '\r\n--b--\r\n'; } | curl 'https://api.example.com/upload' \
-              -H 'Content-Type: multipart/form-data; boundary=b' \
-              -H 'Content-Length: 17' \
-              -H 'Accept:' \
-              -H 'User-Agent:' \
-              -H 'Expect:' \
-              --data-binary @-
-            """#)
+        #expect(
+            request.curlCommand == #"""
+                { printf '\055-b\r\n'; cat '/tmp/it'\''s a file.txt'; printf '\r\n--b--\r\n'; } | curl 'https://api.example.com/upload' \
+                  -H 'Content-Type: multipart/form-data; boundary=b' \
+                  -H 'Content-Length: 17' \
+                  -H 'Accept:' \
+                  -H 'User-Agent:' \
+                  -H 'Expect:' \
+                  --data-binary @-
+                """#)
     }
 
     @Test func streamOfUnknownLengthIsReadFromStandardInputChunked() throws {
@@ -92,27 +99,30 @@ struct CurlCommandTests {
             method: .put,
             url: try #require(URL(string: "https://api.example.com/logs")),
             body: .stream(AsyncStream<Data> { $0.finish() }))
-        #expect(request.curlCommand == #"""
-            curl 'https://api.example.com/logs' \
-              --request PUT \
-              -H 'Transfer-Encoding: chunked' \
-              -H 'Accept:' \
-              -H 'User-Agent:' \
-              -H 'Content-Type:' \
-              -H 'Expect:' \
-              --data-binary @-
-            """#)
+        #expect(
+            request.curlCommand == #"""
+                curl 'https://api.example.com/logs' \
+                  --request PUT \
+                  -H 'Transfer-Encoding: chunked' \
+                  -H 'Accept:' \
+                  -H 'User-Agent:' \
+                  -H 'Content-Type:' \
+                  -H 'Expect:' \
+                  --data-binary @-
+                """#)
     }
 
     @Test func emptyPostSendsZeroContentLengthWithoutDataOptions() throws {
-        let request = Request(method: .post, url: try #require(URL(string: "https://api.example.com/ping")), body: .empty)
-        #expect(request.curlCommand == #"""
-            curl 'https://api.example.com/ping' \
-              --request POST \
-              -H 'Content-Length: 0' \
-              -H 'Accept:' \
-              -H 'User-Agent:'
-            """#)
+        let request = Request(
+            method: .post, url: try #require(URL(string: "https://api.example.com/ping")), body: .empty)
+        #expect(
+            request.curlCommand == #"""
+                curl 'https://api.example.com/ping' \
+                  --request POST \
+                  -H 'Content-Length: 0' \
+                  -H 'Accept:' \
+                  -H 'User-Agent:'
+                """#)
     }
 
     @Test func expectIsSwitchedOffOnlyForABodySomeCurlAsksToContinueBefore() throws {
@@ -124,8 +134,10 @@ struct CurlCommandTests {
         #expect(command(.string(String(repeating: "a", count: limit + 1))).contains("\n  -H 'Expect:' \\\n"))
         #expect(!command(.data(Data(repeating: 0, count: limit))).contains("-H 'Expect:'"))
         #expect(command(.data(Data(repeating: 0, count: limit + 1))).contains("\n  -H 'Expect:' \\\n"))
-        let smallFile = RequestBody(.segments([.file(URL(filePath: "/data/one byte"), length: 1)]), contentType: nil, contentLength: 1)
-        #expect(command(smallFile).contains("\n  -H 'Expect:' \\\n"), "a file may have grown by the time the command runs")
+        let smallFile = RequestBody(
+            .segments([.file(URL(filePath: "/data/one byte"), length: 1)]), contentType: nil, contentLength: 1)
+        #expect(
+            command(smallFile).contains("\n  -H 'Expect:' \\\n"), "a file may have grown by the time the command runs")
     }
 
     @Test(arguments: [CurlCommandLine.largestBodyWithoutExpect, CurlCommandLine.largestBodyWithoutExpect + 1])
@@ -154,40 +166,46 @@ struct CurlCommandTests {
             #expect(request.curlCommand.contains(suppression))
             try await expectCurlReproduces(request, on: server, shell: "/bin/sh")
             let asking = request.curlCommand.replacingOccurrences(of: suppression, with: "")
-            try await expectCurlReproduces(request, on: server, shell: "/bin/sh", command: asking,
-                                           extraHeaders: [["Expect", "100-continue"]])
+            try await expectCurlReproduces(
+                request, on: server, shell: "/bin/sh", command: asking,
+                extraHeaders: [["Expect", "100-continue"]])
         }
     }
 
     @Test func headUsesHeadOptionAndDotSegmentsKeepThePathAsIs() throws {
         let request = Request(method: .head, url: try #require(URL(string: "https://api.example.com/a/../b/./c")))
-        #expect(request.curlCommand == #"""
-            curl 'https://api.example.com/a/../b/./c' \
-              --path-as-is \
-              --head \
-              -H 'Accept:' \
-              -H 'User-Agent:'
-            """#)
+        #expect(
+            request.curlCommand == #"""
+                curl 'https://api.example.com/a/../b/./c' \
+                  --path-as-is \
+                  --head \
+                  -H 'Accept:' \
+                  -H 'User-Agent:'
+                """#)
     }
 
     @Test func textStartingWithAtSignIsNotReadAsAFileName() throws {
-        let request = Request(method: .post, url: try #require(URL(string: "https://api.example.com/notes")),
-                              body: .string("@/etc/passwd"))
+        let request = Request(
+            method: .post, url: try #require(URL(string: "https://api.example.com/notes")),
+            body: .string("@/etc/passwd"))
         #expect(request.curlCommand.hasSuffix("\n  --data-raw '@/etc/passwd'"))
     }
 
     @Test func textTooLongForOneArgumentIsPipedFromPrintf() throws {
         let text = String(repeating: "a", count: CurlCommandLine.maximumArgumentLength + 1)
-        let request = Request(method: .post, url: try #require(URL(string: "https://api.example.com/long")),
-                              body: .string(text))
+        let request = Request(
+            method: .post, url: try #require(URL(string: "https://api.example.com/long")),
+            body: .string(text))
         #expect(request.curlCommand.hasPrefix("printf '\(text)' | curl 'https://api.example.com/long' \\\n"))
         #expect(request.curlCommand.hasSuffix("\n  --data-binary @-"))
     }
 
     @Test func singleFileIsReadByCurl() throws {
-        let request = Request(method: .put, url: try #require(URL(string: "https://api.example.com/f")),
-                              body: RequestBody(.segments([.file(URL(filePath: "/data/a b.bin"), length: 9)]),
-                                                contentType: nil, contentLength: 9))
+        let request = Request(
+            method: .put, url: try #require(URL(string: "https://api.example.com/f")),
+            body: RequestBody(
+                .segments([.file(URL(filePath: "/data/a b.bin"), length: 9)]),
+                contentType: nil, contentLength: 9))
         #expect(request.curlCommand.hasSuffix("\n  --data-binary @'/data/a b.bin'"))
         #expect(request.curlCommand.hasPrefix("curl 'https://api.example.com/f' \\\n  --request PUT \\\n"))
     }
@@ -223,8 +241,9 @@ struct CurlCommandTests {
             try Method.POST.apply(to: &draft)
             try RequestBody.stream(AsyncStream<Data> { $0.finish() }, type: .plainText).apply(to: &draft)
             let unknownLength = try draft.build()
-            try await expectCurlReproduces(unknownLength, on: server, shell: shell,
-                                           input: "streamed 'body'\n", extraHeaders: [["Transfer-Encoding", "chunked"]])
+            try await expectCurlReproduces(
+                unknownLength, on: server, shell: shell,
+                input: "streamed 'body'\n", extraHeaders: [["Transfer-Encoding", "chunked"]])
 
             try RequestBody.stream(length: 8) { AsyncStream<Data> { $0.finish() } }.apply(to: &draft)
             let knownLength = try draft.build()
@@ -283,7 +302,8 @@ struct EndToEndCase: Sendable, CustomTestStringConvertible {
         EndToEndCase("POST every byte value") { echo, _ in
             try request(echo + "/bytes") {
                 Method.POST
-                RequestBody.data(Data((0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) }), type: .octetStream)
+                RequestBody.data(
+                    Data((0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) }), type: .octetStream)
             }
         },
         EndToEndCase("custom LINK method with a body") { echo, _ in
@@ -327,7 +347,8 @@ struct EndToEndCase: Sendable, CustomTestStringConvertible {
             let length = segments.reduce(0) { $0 + $1.length }
             return try request(echo + "/multipart") {
                 Method.POST
-                RequestBody(.segments(segments), contentType: "multipart/form-data; boundary=boundary", contentLength: length)
+                RequestBody(
+                    .segments(segments), contentType: "multipart/form-data; boundary=boundary", contentLength: length)
             }
         },
         EndToEndCase("headers with quotes, empty values and repeated lines") { echo, _ in
@@ -362,8 +383,9 @@ func expectCurlReproduces(
     var command = printed + " --silent --show-error"
     if let input { command = "printf '%s' " + ShellQuoting.quoted(input) + " | " + command }
     let result = try await Shell.run(command, shell: shell)
-    try #require(result.status == 0, "\(shell) -c exited with \(result.status): \(result.standardError)",
-                 sourceLocation: sourceLocation)
+    try #require(
+        result.status == 0, "\(shell) -c exited with \(result.status): \(result.standardError)",
+        sourceLocation: sourceLocation)
 
     var received: EchoedRequest
     if request.method == .head {
@@ -377,13 +399,14 @@ func expectCurlReproduces(
     let components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
     let host = try #require(components.host, sourceLocation: sourceLocation)
     let body: Data = if let input { Data(input.utf8) } else { try await request.body?.collect() ?? Data() }
-    var expected = EchoedRequest(TestServerRequest(
-        method: request.method.rawValue,
-        target: request.path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""),
-        headers: [("Host", "\(host):\(server.port)")]
-            + request.wireHeaderFields.map { ($0.name.rawName, $0.value) }
-            + extraHeaders.map { ($0[0], $0[1]) },
-        body: body))
+    var expected = EchoedRequest(
+        TestServerRequest(
+            method: request.method.rawValue,
+            target: request.path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""),
+            headers: [("Host", "\(host):\(server.port)")]
+                + request.wireHeaderFields.map { ($0.name.rawName, $0.value) }
+                + extraHeaders.map { ($0[0], $0[1]) },
+            body: body))
     if anyHeaderOrder {
         received.headers = byName(received.headers)
         expected.headers = byName(expected.headers)
@@ -394,6 +417,8 @@ func expectCurlReproduces(
 /// `[name, value]` lines sorted by lowercased name; lines of the same name keep their order.
 private func byName(_ lines: [[String]]) -> [[String]] {
     lines.enumerated()
-        .sorted { ($0.element.first?.lowercased() ?? "", $0.offset) < ($1.element.first?.lowercased() ?? "", $1.offset) }
+        .sorted {
+            ($0.element.first?.lowercased() ?? "", $0.offset) < ($1.element.first?.lowercased() ?? "", $1.offset)
+        }
         .map(\.element)
 }

@@ -1,10 +1,12 @@
-@testable public import Courier
 public import Foundation
+import HTTPTypes
+import Testing
+
+@testable public import Courier
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
-import Testing
 
 /// DeclarativeNetworking's bodies from encoders: `JSON(value, encoder)`, `JSON(value) { settings }`
 /// with `@JSONEncoderBuilder`, and `BodyEncodingUrlUpdating` with any `MimeTypingTopLevelEncoder`.
@@ -22,13 +24,18 @@ import Testing
         var link: String
     }
 
-    let post = Post(title: "Hi", posted: Date(timeIntervalSince1970: 1_700_000_000), thumbnail: Data([1, 2, 3]), link: "a/b")
+    let post = Post(
+        title: "Hi", posted: Date(timeIntervalSince1970: 1_700_000_000), thumbnail: Data([1, 2, 3]), link: "a/b")
 
     @Test func jsonEncodesWithTheEncoderGivenAndSetsTheContentType() async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        let request = try Request(template).updating { HTTPMethod.POST; "v1/posts"; JSON(post, encoder) }
+        let request = try Request(template).updating {
+            HTTPMethod.POST
+            "v1/posts"
+            JSON(post, encoder)
+        }
         let body = Data(#"{"link":"a\/b","posted":1700000000,"thumbnail":"AQID","title":"Hi"}"#.utf8)
         #expect(request.method == .post && request.url.absoluteString == "https://api.example.com/v1/posts")
         #expect(lines(request.wireHeaderFields) == ["Content-Type: application/json", "Content-Length: \(body.count)"])
@@ -45,7 +52,8 @@ import Testing
         }
         let body = Data(#"{"link":"a/b","posted":1700000000000,"thumbnail":"AQID","title":"Hi"}"#.utf8)
         #expect(request.httpMethod == "GET" && request.url?.absoluteString == "https://api.example.com")
-        #expect(request.allHTTPHeaderFields == ["Content-Type": "application/json", "Content-Length": String(body.count)])
+        #expect(
+            request.allHTTPHeaderFields == ["Content-Type": "application/json", "Content-Length": String(body.count)])
         #expect(request.httpBody == body)
     }
 
@@ -64,7 +72,10 @@ import Testing
         let body = Data(#"{"link":"a/b","posted":1700000000,"thumbnail":"AQID","title":"Hi"}"#.utf8)
         #expect(lines(request.wireHeaderFields) == ["Content-Type: application/json", "Content-Length: \(body.count)"])
         #expect(try await request.body?.collect() == body)
-        let other = try template.updating { HTTPMethod.PUT; JSON(dictionary, encoder) }
+        let other = try template.updating {
+            HTTPMethod.PUT
+            JSON(dictionary, encoder)
+        }
         #expect(other.httpMethod == "PUT" && other.httpBody == Data(#"{"a":1,"b":2}"#.utf8))
         #expect(other.allHTTPHeaderFields == ["Content-Type": "application/json", "Content-Length": "13"])
         let encoded = try template.updating { BodyEncodingUrlUpdating(dictionary, ShoutingEncoder()) }
@@ -120,16 +131,20 @@ import Testing
 
     @Test func everySettingTakesEffectWithANonDefaultValue() throws {
         #expect(String(decoding: try JSONEncoder().encode(["ratio": 1.5]), as: UTF8.self) == #"{"ratio":1.5}"#)
-        #expect(throws: EncodingError.self, "by default a non-conforming float fails") { try JSONEncoder().encode(Sample()) }
+        #expect(throws: EncodingError.self, "by default a non-conforming float fails") {
+            try JSONEncoder().encode(Sample())
+        }
         @JSONEncoderBuilder var encoder: JSONEncoder {
             JSONEncoder.KeyEncodingStrategy.convertToSnakeCase
-            JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             JSONEncoder.DateEncodingStrategy.millisecondsSince1970
             JSONEncoder.DataEncodingStrategy.custom(Self.hexadecimal)
             JSONEncoder.OutputFormatting([.sortedKeys, .withoutEscapingSlashes])
             [Self.versionKey: 2]
         }
-        #expect(String(decoding: try encoder.encode(Sample()), as: UTF8.self)
+        #expect(
+            String(decoding: try encoder.encode(Sample()), as: UTF8.self)
                 == #"{"bytes":"0fa0","first_name":"Ada","link":"a/b","ratio":"-inf","version":2,"when":1700000000500}"#)
     }
 
@@ -146,29 +161,49 @@ import Testing
             JSONEncoder.DateEncodingStrategy.secondsSince1970
             [Self.versionKey: 3]
         }
-        struct Stamp: Encodable { var at = Date(timeIntervalSince1970: 60); var version = Sample.Version() }
-        #expect(String(decoding: try encoder.encode(Stamp()), as: UTF8.self) == "{\n  \"at\" : 60,\n  \"version\" : 3\n}")
+        struct Stamp: Encodable {
+            var at = Date(timeIntervalSince1970: 60)
+            var version = Sample.Version()
+        }
+        #expect(
+            String(decoding: try encoder.encode(Stamp()), as: UTF8.self) == "{\n  \"at\" : 60,\n  \"version\" : 3\n}")
         #expect(encoder.userInfo[other] as? String == "kept")
     }
 
-    struct Settings: Codable, Equatable { var volume = 7; var name = "kitchen" }
+    struct Settings: Codable, Equatable {
+        var volume = 7
+        var name = "kitchen"
+    }
 
     @Test func aPropertyListEncoderSetsTheBodyItWritesAndItsType() async throws {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .xml
-        let request = try Request(template).updating { HTTPMethod.PUT; "v1/settings"; BodyEncodingUrlUpdating(Settings(), encoder) }
+        let request = try Request(template).updating {
+            HTTPMethod.PUT
+            "v1/settings"
+            BodyEncodingUrlUpdating(Settings(), encoder)
+        }
         let sameSettings = PropertyListEncoder()
         sameSettings.outputFormat = .xml
         let expected = try sameSettings.encode(Settings())
         #expect(String(decoding: expected, as: UTF8.self).contains("<string>kitchen</string>"))
         #expect(request.method == .put && request.url.absoluteString == "https://api.example.com/v1/settings")
-        #expect(lines(request.wireHeaderFields) == ["Content-Type: application/x-plist", "Content-Length: \(expected.count)"])
+        #expect(
+            lines(request.wireHeaderFields) == [
+                "Content-Type: application/x-plist", "Content-Length: \(expected.count)",
+            ])
         #expect(try await request.body?.collect() == expected)
 
-        let binary = try template.updating { HTTPMethod.PUT; BodyEncodingUrlUpdating(Settings(), PropertyListEncoder()) }
+        let binary = try template.updating {
+            HTTPMethod.PUT
+            BodyEncodingUrlUpdating(Settings(), PropertyListEncoder())
+        }
         let binaryBytes = try PropertyListEncoder().encode(Settings())
         #expect(binaryBytes.starts(with: Data("bplist00".utf8)) && binary.httpBody == binaryBytes)
-        #expect(binary.allHTTPHeaderFields == ["Content-Type": "application/x-plist", "Content-Length": String(binaryBytes.count)])
+        #expect(
+            binary.allHTTPHeaderFields == [
+                "Content-Type": "application/x-plist", "Content-Length": String(binaryBytes.count),
+            ])
     }
 
     /// A custom encoder: JSON with its keys shouted, as its own media type.
@@ -182,7 +217,11 @@ import Testing
     }
 
     @Test func aCustomEncoderSetsTheBodyItWritesAndItsType() throws {
-        let shouted = try template.updating { HTTPMethod.POST; "v1/shout"; BodyEncodingUrlUpdating(Settings(), ShoutingEncoder()) }
+        let shouted = try template.updating {
+            HTTPMethod.POST
+            "v1/shout"
+            BodyEncodingUrlUpdating(Settings(), ShoutingEncoder())
+        }
         #expect(shouted.httpMethod == "POST" && shouted.url?.absoluteString == "https://api.example.com/v1/shout")
         #expect(shouted.allHTTPHeaderFields == ["Content-Type": "application/vnd.shout+json", "Content-Length": "29"])
         #expect(shouted.httpBody == Data(#"{"NAME":"KITCHEN","VOLUME":7}"#.utf8))

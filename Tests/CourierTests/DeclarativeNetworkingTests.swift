@@ -1,10 +1,12 @@
-@testable import Courier
 import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
-import Testing
 
 /// DeclarativeNetworking's vocabulary, written as its users write it, on `URLRequest` and on
 /// `Request`: each snippet checked for the exact method, URL, header lines and body bytes.
@@ -59,19 +61,22 @@ import Testing
         #expect(fromRequest.method == .post && fromRequest.url.absoluteString == url && fromRequest.body == nil)
         let key = try #require(fromRequest.headerFields[HTTPField.Name("Idempotency-Key")!])
         #expect(isFreshIdempotencyKey(key))
-        let expected: [HTTPField] = [HTTPField(name: .contentType, value: "image/jpeg")] + languages + [
-            HTTPField(name: HTTPField.Name("Idempotency-Key")!, value: key),
-            HTTPField(name: .cacheControl, value: "no-cache, no-store"),
-            HTTPField(name: .authorization, value: "Bearer abc.def"),
-        ]
+        let expected: [HTTPField] =
+            [HTTPField(name: .contentType, value: "image/jpeg")] + languages + [
+                HTTPField(name: HTTPField.Name("Idempotency-Key")!, value: key),
+                HTTPField(name: .cacheControl, value: "no-cache, no-store"),
+                HTTPField(name: .authorization, value: "Bearer abc.def"),
+            ]
         #expect(Array(fromRequest.wireHeaderFields) == expected)
 
         #expect(fromURLRequest.httpMethod == "POST" && fromURLRequest.url?.absoluteString == url)
         #expect(fromURLRequest.httpBody == nil && fromURLRequest.httpBodyStream == nil)
         let urlKey = try #require(fromURLRequest.value(forHTTPHeaderField: "Idempotency-Key"))
         #expect(isFreshIdempotencyKey(urlKey) && urlKey != key)
-        var headers = ["Content-Type": "image/jpeg", "Idempotency-Key": urlKey, "Cache-Control": "no-cache, no-store",
-                       "Authorization": "Bearer abc.def"]
+        var headers = [
+            "Content-Type": "image/jpeg", "Idempotency-Key": urlKey, "Cache-Control": "no-cache, no-store",
+            "Authorization": "Bearer abc.def",
+        ]
         for field in languages { headers[field.name.rawName] = field.value }
         #expect(fromURLRequest.allHTTPHeaderFields == headers)
     }
@@ -85,18 +90,31 @@ import Testing
 
     @Test func dataIsTheBodyAndATupleGivesItsMediaType() async throws {
         let bytes = Data([0, 1, 2, 255])
-        let plain = try Request(template).updating { HTTPMethod.PUT; bytes }
+        let plain = try Request(template).updating {
+            HTTPMethod.PUT
+            bytes
+        }
         #expect(plain.method == .put && plain.url.absoluteString == Self.templateURL)
         #expect(lines(plain.wireHeaderFields) == ["Content-Length: 4"])
         #expect(try await plain.body?.collect() == bytes)
 
-        let typed = try Request(template).updating { HTTPMethod.PUT; "v1/avatar"; (bytes, "image/png") }
+        let typed = try Request(template).updating {
+            HTTPMethod.PUT
+            "v1/avatar"
+            (bytes, "image/png")
+        }
         #expect(typed.method == .put && typed.url.absoluteString == "https://api.example.com/v1/avatar")
         #expect(lines(typed.wireHeaderFields) == ["Content-Type: image/png", "Content-Length: 4"])
         #expect(try await typed.body?.collect() == bytes)
 
-        let typedURLRequest = try template.updating { HTTPMethod.PUT; "v1/avatar"; (bytes, "image/png") }
-        #expect(typedURLRequest.httpMethod == "PUT" && typedURLRequest.url?.absoluteString == "https://api.example.com/v1/avatar")
+        let typedURLRequest = try template.updating {
+            HTTPMethod.PUT
+            "v1/avatar"
+            (bytes, "image/png")
+        }
+        #expect(
+            typedURLRequest.httpMethod == "PUT"
+                && typedURLRequest.url?.absoluteString == "https://api.example.com/v1/avatar")
         #expect(typedURLRequest.allHTTPHeaderFields == ["Content-Type": "image/png", "Content-Length": "4"])
         #expect(typedURLRequest.httpBody == bytes)
     }
@@ -104,7 +122,8 @@ import Testing
     struct Signature: URLRequestUpdating {
         func updatingUrlRequest(_ request: URLRequest) throws -> URLRequest {
             var request = request
-            request.setValue("sig(\(request.httpMethod ?? "")\(request.url?.path ?? ""))", forHTTPHeaderField: "X-Signature")
+            request.setValue(
+                "sig(\(request.httpMethod ?? "")\(request.url?.path ?? ""))", forHTTPHeaderField: "X-Signature")
             request.setValue(nil, forHTTPHeaderField: "X-Remove-Me")
             return request
         }
@@ -123,10 +142,15 @@ import Testing
             RequestSource()
             "v1/items"
         }
-        #expect(request.method == .delete && request.url.absoluteString == "https://api.example.com/v1/items" && request.body == nil)
+        #expect(
+            request.method == .delete && request.url.absoluteString == "https://api.example.com/v1/items"
+                && request.body == nil)
         #expect(lines(request.wireHeaderFields) == ["X-Request-Source: widget", "X-Signature: sig(DELETE/v1/items)"])
         let bad = #expect(throws: CourierError.self) {
-            try Request(template).updating { Header.custom("X-Remove-Me").setValue("1"); BadUpdate() }
+            try Request(template).updating {
+                Header.custom("X-Remove-Me").setValue("1")
+                BadUpdate()
+            }
         }
         #expect(bad?.code == .invalidRequest && bad?.source?.contains("BadUpdate") == true)
     }
@@ -151,23 +175,25 @@ import Testing
         }
         urlRequest.setValue("*/*", forHTTPHeaderField: "Accept")
         #expect(urlRequest.value(forHTTPHeaderField: "Content-Length") == "5")
-        #expect(urlRequest.curlCommand == """
-            curl 'https://api.example.com/v1/notes' \\
-              -H 'Content-Type: text/plain' \\
-              -H 'User-Agent:' \\
-              --data-binary 'hello'
-            """)
+        #expect(
+            urlRequest.curlCommand == """
+                curl 'https://api.example.com/v1/notes' \\
+                  -H 'Content-Type: text/plain' \\
+                  -H 'User-Agent:' \\
+                  --data-binary 'hello'
+                """)
         let form = try URLRequest {
             BaseURL("https://api.example.com")
             HTTPMethod.POST
             RequestBody.urlEncoded([URLQueryItem(name: "q", value: "1")])
         }
-        #expect(form.curlCommand == """
-            curl 'https://api.example.com' \\
-              -H 'Accept:' \\
-              -H 'User-Agent:' \\
-              --data-binary 'q=1'
-            """)
+        #expect(
+            form.curlCommand == """
+                curl 'https://api.example.com' \\
+                  -H 'Accept:' \\
+                  -H 'User-Agent:' \\
+                  --data-binary 'q=1'
+                """)
         #expect(URLRequest(url: try #require(URL(string: "relative"))).curlCommand.hasPrefix("# no curl command: "))
     }
 }

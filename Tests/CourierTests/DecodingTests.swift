@@ -62,7 +62,8 @@ struct DecodingTests {
     @Test func returnsRawDataTextAndTheResponse() async throws {
         #expect(try await client(.text("raw")).send(request, decoding: Data.self) == Data("raw".utf8))
         #expect(try await client(.text("héllo")).send(request, decoding: String.self) == "héllo")
-        let (user, response) = try await client(.json(#"{"id": 2, "firstName": "Bo"}"#)).send(request, decoding: (User, Response).self)
+        let (user, response) = try await client(.json(#"{"id": 2, "firstName": "Bo"}"#)).send(
+            request, decoding: (User, Response).self)
         #expect(user.id == 2)
         #expect(response.headerFields[.contentType] == "application/json")
         let raw = try await client(.status(.notFound)).send(request, decoding: Response.self)
@@ -98,7 +99,8 @@ struct DecodingTests {
         }
         #expect(error?.code == .unacceptableStatus)
         #expect((error?.underlying as? APIProblem)?.title == "Out of credit")
-        let user = try await client(.json(#"{"id": 3, "firstName": "Cy"}"#)).send(request, decoding: User.self, errorBody: APIProblem.self)
+        let user = try await client(.json(#"{"id": 3, "firstName": "Cy"}"#)).send(
+            request, decoding: User.self, errorBody: APIProblem.self)
         #expect(user.id == 3)
     }
 }

@@ -10,7 +10,9 @@ import Testing
     /// Records the header fields it saw, to show the interceptors get the defaults.
     struct Recorder: Interceptor {
         let seen: @Sendable (HTTPFields) -> Void
-        nonisolated(nonsending) func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+        nonisolated(nonsending) func intercept(
+            _ request: Request, context: InterceptorContext, next: Next
+        ) async throws -> Response {
             seen(request.headerFields)
             return try await next(request)
         }
@@ -24,14 +26,18 @@ import Testing
         let mock = MockTransport()
         mock.enqueue(.status(.ok))
         var configuration = Client.Configuration()
-        configuration.defaultHeaders = [.userAgent: "courier-tests/1", HTTPField.Name("X-Api-Key")!: "k1", .accept: "application/json"]
+        configuration.defaultHeaders = [
+            .userAgent: "courier-tests/1", HTTPField.Name("X-Api-Key")!: "k1", .accept: "application/json",
+        ]
         let seenByInterceptor = Seen()
-        let client = Client(transport: mock, interceptors: [Recorder { fields in seenByInterceptor.fields.withLock { $0 = fields } }],
-                            configuration: configuration)
-        _ = try await client.send(try Request {
-            BaseURL(URL(string: "http://example.com")!)
-            Accept(.plainText)
-        })
+        let client = Client(
+            transport: mock, interceptors: [Recorder { fields in seenByInterceptor.fields.withLock { $0 = fields } }],
+            configuration: configuration)
+        _ = try await client.send(
+            try Request {
+                BaseURL(URL(string: "http://example.com")!)
+                Accept(.plainText)
+            })
         let sent = try #require(mock.requests.first).headerFields
         #expect(sent[.userAgent] == "courier-tests/1")
         #expect(sent[HTTPField.Name("X-Api-Key")!] == "k1")
@@ -39,4 +45,3 @@ import Testing
         #expect(seenByInterceptor.fields.withLock { $0 } == sent)
     }
 }
-

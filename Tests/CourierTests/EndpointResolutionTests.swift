@@ -1,7 +1,7 @@
 import Courier
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// One row of the resolution table: `Endpoint(reference)` after `BaseURL(base)` gives `expected`.
 struct ResolutionCase: Sendable, CustomTestStringConvertible {
@@ -106,10 +106,14 @@ struct EndpointResolutionTests {
         ResolutionCase("https://api.example.com/v1/users?page=2", "#top", "https://api.example.com/v1/users?page=2"),
         ResolutionCase("https://api.example.com/v1/users?page=2", "42", "https://api.example.com/v1/42"),
         ResolutionCase("https://api.example.com", "?q=1", "https://api.example.com?q=1"),
-        ResolutionCase("https://api.example.com/v1/", "users?filter=a%26b&x=1+2", "https://api.example.com/v1/users?filter=a%26b&x=1+2"),
+        ResolutionCase(
+            "https://api.example.com/v1/", "users?filter=a%26b&x=1+2",
+            "https://api.example.com/v1/users?filter=a%26b&x=1+2"),
         ResolutionCase("https://api.example.com/v1/", "search?q=a/b?c", "https://api.example.com/v1/search?q=a/b?c"),
-        ResolutionCase("https://api.example.com/v1/", "https://other.example.com/x?y=1", "https://other.example.com/x?y=1"),
-        ResolutionCase("https://api.example.com/v1/", "//cdn.example.com/img/logo.png", "https://cdn.example.com/img/logo.png"),
+        ResolutionCase(
+            "https://api.example.com/v1/", "https://other.example.com/x?y=1", "https://other.example.com/x?y=1"),
+        ResolutionCase(
+            "https://api.example.com/v1/", "//cdn.example.com/img/logo.png", "https://cdn.example.com/img/logo.png"),
         ResolutionCase("https://api.example.com/v1/", "http://api.example.com/v2/", "http://api.example.com/v2/"),
         ResolutionCase("https://api.example.com/v1/", "a%20b/c%2Fd", "https://api.example.com/v1/a%20b/c%2Fd"),
         ResolutionCase("https://api.example.com/v1/", "caf%C3%A9", "https://api.example.com/v1/caf%C3%A9"),
@@ -117,14 +121,30 @@ struct EndpointResolutionTests {
 
     /// Where `urljoin` differs from RFC 3986, with the URL Courier gives instead (see `Endpoint`).
     static let deviations: [ResolutionDeviation] = [
-        ResolutionDeviation("https://api.example.com/v1/", "a//b", urljoin: "https://api.example.com/v1/a/b", courier: "https://api.example.com/v1/a//b"),
-        ResolutionDeviation("https://api.example.com/v1//", "x", urljoin: "https://api.example.com/v1/x", courier: "https://api.example.com/v1//x"),
-        ResolutionDeviation("https://api.example.com/v1/", "//cdn.example.com/a/./b/../c", urljoin: "https://cdn.example.com/a/./b/../c", courier: "https://cdn.example.com/a/c"),
-        ResolutionDeviation("https://api.example.com/v1/", "https://other.example.com/a/../b", urljoin: "https://other.example.com/a/../b", courier: "https://other.example.com/b"),
-        ResolutionDeviation("https://api.example.com/v1/", "?", urljoin: "https://api.example.com/v1/", courier: "https://api.example.com/v1/?"),
-        ResolutionDeviation("https://api.example.com/v1/", "users?", urljoin: "https://api.example.com/v1/users", courier: "https://api.example.com/v1/users?"),
-        ResolutionDeviation("https://api.example.com/v1/", "HTTPS://API.EXAMPLE.COM/X", urljoin: "https://API.EXAMPLE.COM/X", courier: "https://api.example.com/X"),
-        ResolutionDeviation("https://api.example.com/v1/", " users", urljoin: "https://api.example.com/v1/users", courier: "https://api.example.com/v1/%20users"),
+        ResolutionDeviation(
+            "https://api.example.com/v1/", "a//b", urljoin: "https://api.example.com/v1/a/b",
+            courier: "https://api.example.com/v1/a//b"),
+        ResolutionDeviation(
+            "https://api.example.com/v1//", "x", urljoin: "https://api.example.com/v1/x",
+            courier: "https://api.example.com/v1//x"),
+        ResolutionDeviation(
+            "https://api.example.com/v1/", "//cdn.example.com/a/./b/../c",
+            urljoin: "https://cdn.example.com/a/./b/../c", courier: "https://cdn.example.com/a/c"),
+        ResolutionDeviation(
+            "https://api.example.com/v1/", "https://other.example.com/a/../b",
+            urljoin: "https://other.example.com/a/../b", courier: "https://other.example.com/b"),
+        ResolutionDeviation(
+            "https://api.example.com/v1/", "?", urljoin: "https://api.example.com/v1/",
+            courier: "https://api.example.com/v1/?"),
+        ResolutionDeviation(
+            "https://api.example.com/v1/", "users?", urljoin: "https://api.example.com/v1/users",
+            courier: "https://api.example.com/v1/users?"),
+        ResolutionDeviation(
+            "https://api.example.com/v1/", "HTTPS://API.EXAMPLE.COM/X", urljoin: "https://API.EXAMPLE.COM/X",
+            courier: "https://api.example.com/X"),
+        ResolutionDeviation(
+            "https://api.example.com/v1/", " users", urljoin: "https://api.example.com/v1/users",
+            courier: "https://api.example.com/v1/%20users"),
     ]
 
     @Test(arguments: urljoinCases)
@@ -167,7 +187,8 @@ struct EndpointResolutionTests {
             .appendingPathComponent("Fixtures/urljoin_table.py")
         let output = try await Python.run(script)
         let printed = output.split(separator: "\n").map(String.init)
-        let recorded = Self.urljoinCases.map { "case\t\($0.base)\t\($0.reference)\t\($0.expected)" }
+        let recorded =
+            Self.urljoinCases.map { "case\t\($0.base)\t\($0.reference)\t\($0.expected)" }
             + Self.deviations.map { "deviation\t\($0.base)\t\($0.reference)\t\($0.urljoin)" }
         #expect(printed == recorded)
     }

@@ -16,7 +16,8 @@ struct EventStreamParserChunkingTests {
     /// Streams that exercise every rule: BOM, each line ending, CRLF pairs, comments, ids (also
     /// with NUL), retry, multi-byte UTF-8, invalid bytes, empty data, an unfinished last event.
     static let streams: [[UInt8]] = [
-        [0xEF, 0xBB, 0xBF] + Array("retry: 1500\r\n: comment\r\nid: 1\r\nevent: add\r\ndata: ünï\r\ndata: 🚀\r\n\r\n".utf8),
+        [0xEF, 0xBB, 0xBF]
+            + Array("retry: 1500\r\n: comment\r\nid: 1\r\nevent: add\r\ndata: ünï\r\ndata: 🚀\r\n\r\n".utf8),
         Array("data: a\rdata: b\r\rid: 2\u{0}\rdata:\r\r:x\nid: 3\n\ndata: c\r\n\ndata: 日本\n\n".utf8),
         Array("event: x\ndata: 1\r\n\r\nretry: 2x\nretry: 20\ndata\ndata\n\nid\ndata: after\r\rdata: cut".utf8),
         [0xEF, 0xBB, 0xBF, 0xEF, 0xBB] + Array("data: bom-ish\n\ndata: a".utf8) + [0xE2, 0x82] + Array("\n\n".utf8),
@@ -45,8 +46,11 @@ struct EventStreamParserChunkingTests {
 
     @Test func theStreamsCoverEveryRule() throws {
         let whole = try Self.streams.map { try Self.outcome([$0[...]]) }
-        #expect(whole[0] == Outcome(events: [ServerSentEvent(type: "add", data: "ünï\n🚀", id: "1", retry: .milliseconds(1500))],
-                                    lastEventID: "1", reconnectionTime: .milliseconds(1500)))
+        #expect(
+            whole[0]
+                == Outcome(
+                    events: [ServerSentEvent(type: "add", data: "ünï\n🚀", id: "1", retry: .milliseconds(1500))],
+                    lastEventID: "1", reconnectionTime: .milliseconds(1500)))
         #expect(whole[1].events.map(\.data) == ["a\nb", "", "c", "日本"])
         #expect(whole[1].events.map(\.id) == [nil, nil, "3", "3"])
         #expect(whole[2].events.map(\.data) == ["1", "\n", "after"])
@@ -92,7 +96,9 @@ struct EventStreamParserChunkingTests {
         let expected = try Self.outcome([stream[...]])
         var generator = SplitMix64(seed: 0x5EED)
         for _ in 0..<200 {
-            let cuts = (0..<Int.random(in: 1...20, using: &generator)).map { _ in Int.random(in: 0...stream.count, using: &generator) }
+            let cuts = (0..<Int.random(in: 1...20, using: &generator)).map { _ in
+                Int.random(in: 0...stream.count, using: &generator)
+            }
             #expect(try Self.outcome(Self.pieces(stream, cutAt: cuts.sorted())) == expected, "cuts \(cuts.sorted())")
         }
     }

@@ -35,7 +35,10 @@ struct EventStreamParserTests {
     }
 
     @Test func exactlyOneSpaceAfterTheColonIsRemoved() throws {
-        #expect(try events("data:none\n\ndata: one\n\ndata:  two\n\ndata:\tx\n\n").map(\.data) == ["none", "one", " two", "\tx"])
+        #expect(
+            try events("data:none\n\ndata: one\n\ndata:  two\n\ndata:\tx\n\n").map(\.data) == [
+                "none", "one", " two", "\tx",
+            ])
     }
 
     @Test func onlyTheFirstColonSeparatesFieldAndValue() throws {
@@ -68,7 +71,10 @@ struct EventStreamParserTests {
     }
 
     @Test func anEmptyIDResetsTheLastEventID() throws {
-        #expect(try events("id: 1\ndata: a\n\nid\ndata: b\n\nid: 3\ndata: c\n\nid:\ndata: d\n\n").map(\.id) == ["1", nil, "3", nil])
+        #expect(
+            try events("id: 1\ndata: a\n\nid\ndata: b\n\nid: 3\ndata: c\n\nid:\ndata: d\n\n").map(\.id) == [
+                "1", nil, "3", nil,
+            ])
     }
 
     @Test func anIDContainingNULIsIgnored() throws {
@@ -103,7 +109,9 @@ struct EventStreamParserTests {
         #expect(try retry(": 1500") == .milliseconds(1500))
         #expect(try retry(":0") == .zero)
         #expect(try retry(": 007") == .milliseconds(7))
-        for ignored in ["", ":", ": ", ":  100", ": 15x", ": -1", ": +1", ": 1.5", ": 1e3", ": 1 ", ": ١٢", ": \u{FF11}"] {
+        for ignored in [
+            "", ":", ": ", ":  100", ": 15x", ": -1", ": +1", ": 1.5", ": 1e3", ": 1 ", ": ١٢", ": \u{FF11}",
+        ] {
             #expect(try retry(ignored) == nil, "retry\(ignored)")
         }
     }
@@ -149,7 +157,8 @@ struct EventStreamParserTests {
     }
 
     @Test func aByteOrderMarkAfterTheStartIsNotSkipped() throws {
-        #expect(try events(Array("data: a\n\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("data: b\n\n".utf8)).map(\.data) == ["a"])
+        #expect(
+            try events(Array("data: a\n\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("data: b\n\n".utf8)).map(\.data) == ["a"])
         #expect(try events(Array("data: \u{FEFF}b\n\n".utf8)).map(\.data) == ["\u{FEFF}b"])
     }
 
@@ -166,21 +175,26 @@ struct EventStreamParserTests {
         var parser = EventStreamParser()
         _ = try parser.parse(Array("data: a\r".utf8))
         parser.finish()
-        #expect(try parser.parse([0xEF, 0xBB, 0xBF] + Array("\ndata: b\n\n".utf8)) == [ServerSentEvent(data: "b")],
-                "each stream may start with its own byte order mark")
+        #expect(
+            try parser.parse([0xEF, 0xBB, 0xBF] + Array("\ndata: b\n\n".utf8)) == [ServerSentEvent(data: "b")],
+            "each stream may start with its own byte order mark")
     }
 
     @Test func textIsUTF8WithInvalidBytesReplaced() throws {
         #expect(try events("event: ünï\ndata: 日本 🚀\n\n") == [ServerSentEvent(type: "ünï", data: "日本 🚀")])
-        #expect(try events(Array("data: a".utf8) + [0xFF, 0xE2] + Array("\ndata: \u{0}\n\n".utf8)).map(\.data) == ["a\u{FFFD}\u{FFFD}\n\u{0}"])
+        #expect(
+            try events(Array("data: a".utf8) + [0xFF, 0xE2] + Array("\ndata: \u{0}\n\n".utf8)).map(\.data) == [
+                "a\u{FFFD}\u{FFFD}\n\u{0}"
+            ])
     }
 
     @Test func aLineOfExactlyTheLimitIsAccepted() throws {
         let line = "data: " + String(repeating: "x", count: 58)
         #expect(line.utf8.count == 64)
         #expect(try events(line + "\r\n\r\n", maxLineBytes: 64).map(\.data) == [String(repeating: "x", count: 58)])
-        #expect(try events([0xEF, 0xBB, 0xBF] + Array((line + "\n\n").utf8), maxLineBytes: 64).count == 1,
-                "the byte order mark does not count")
+        #expect(
+            try events([0xEF, 0xBB, 0xBF] + Array((line + "\n\n").utf8), maxLineBytes: 64).count == 1,
+            "the byte order mark does not count")
     }
 
     @Test func aLineOneByteOverTheLimitIsLimitExceeded() throws {

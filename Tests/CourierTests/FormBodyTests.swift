@@ -34,8 +34,10 @@ struct FormBodyTests {
         var draft = draft()
         try Query(Filter()).apply(to: &draft)
         let request = try draft.build()
-        #expect(request.url.absoluteString
-            == "https://example.com/search?query=swift%20%26%20c%2B%2B&status=open&tags=a&tags=b&range%5Bfrom%5D=1&range%5Bto%5D=9")
+        #expect(
+            request.url.absoluteString
+                == "https://example.com/search?query=swift%20%26%20c%2B%2B&status=open&tags=a&tags=b&range%5Bfrom%5D=1&range%5Bto%5D=9"
+        )
     }
 
     @Test func queryFromEncodableAppendsAfterEarlierItems() throws {
@@ -48,10 +50,13 @@ struct FormBodyTests {
 
     @Test func queryUsesTheFormEncoderDeclaredBeforeIt() throws {
         var draft = draft()
-        try FormCoding(encoder: URLFormEncoder(arrayEncoding: .indexed, keyEncoding: .convertToSnakeCase)).apply(to: &draft)
+        try FormCoding(encoder: URLFormEncoder(arrayEncoding: .indexed, keyEncoding: .convertToSnakeCase)).apply(
+            to: &draft)
         try Query(Signup()).apply(to: &draft)
-        #expect(try draft.build().url.absoluteString
-            == "https://example.com/search?user_name=Ada%20L&accepts_terms=true&interests%5B0%5D=math&interests%5B1%5D=engines")
+        #expect(
+            try draft.build().url.absoluteString
+                == "https://example.com/search?user_name=Ada%20L&accepts_terms=true&interests%5B0%5D=math&interests%5B1%5D=engines"
+        )
     }
 
     @Test func queryWithANonObjectValueFailsNamingQuery() throws {
@@ -84,17 +89,22 @@ struct FormBodyTests {
         let request = try draft.build()
         #expect(request.headerFields[.contentType] == "application/x-www-form-urlencoded")
         let body = try #require(request.body)
-        #expect(try await body.collect() == Data("userName=Ada+L&acceptsTerms=true&interests=math&interests=engines".utf8))
+        #expect(
+            try await body.collect() == Data("userName=Ada+L&acceptsTerms=true&interests=math&interests=engines".utf8))
     }
 
     @Test func urlEncodedBodySeesFormCodingDeclaredAfterIt() async throws {
         var draft = draft()
         try RequestBody.urlEncoded(Signup()).apply(to: &draft)
-        try FormCoding(encoder: URLFormEncoder(arrayEncoding: .brackets, boolEncoding: .numeric,
-                                               keyEncoding: .convertToSnakeCase)).apply(to: &draft)
+        try FormCoding(
+            encoder: URLFormEncoder(
+                arrayEncoding: .brackets, boolEncoding: .numeric,
+                keyEncoding: .convertToSnakeCase)
+        ).apply(to: &draft)
         let body = try #require(try draft.build().body)
-        #expect(try await body.collect()
-            == Data("user_name=Ada+L&accepts_terms=1&interests%5B%5D=math&interests%5B%5D=engines".utf8))
+        #expect(
+            try await body.collect()
+                == Data("user_name=Ada+L&accepts_terms=1&interests%5B%5D=math&interests%5B%5D=engines".utf8))
     }
 
     @Test func urlEncodedNonObjectFailsTheBuildNamingTheBody() throws {

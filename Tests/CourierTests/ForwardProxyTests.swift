@@ -55,9 +55,10 @@ struct ForwardProxyTests {
             let echo = try JSONDecoder().decode(EchoedRequest.self, from: result.standardOutput)
             #expect(echo.path == "/echo/tunnel")
             #expect(echo.query == "t=2")
-            #expect(proxy.forwarded == [
-                ForwardedRequest(method: "CONNECT", target: "127.0.0.1:\(server.port)", wasAuthorized: true),
-            ])
+            #expect(
+                proxy.forwarded == [
+                    ForwardedRequest(method: "CONNECT", target: "127.0.0.1:\(server.port)", wasAuthorized: true)
+                ])
         }
     }
 
@@ -81,11 +82,14 @@ struct ForwardProxyTests {
             #expect(!echo.headers.contains { $0[0].lowercased() == "proxy-authorization" })
 
             let basic = { (userAndPassword: String) in "Basic " + Data(userAndPassword.utf8).base64EncodedString() }
-            #expect(proxy.forwarded == [
-                ForwardedRequest(method: "GET", target: target, proxyAuthorization: nil, wasAuthorized: false),
-                ForwardedRequest(method: "GET", target: target, proxyAuthorization: basic("courier:wrong"), wasAuthorized: false),
-                ForwardedRequest(method: "GET", target: target, proxyAuthorization: basic("courier:s3cret"), wasAuthorized: true),
-            ])
+            #expect(
+                proxy.forwarded == [
+                    ForwardedRequest(method: "GET", target: target, proxyAuthorization: nil, wasAuthorized: false),
+                    ForwardedRequest(
+                        method: "GET", target: target, proxyAuthorization: basic("courier:wrong"), wasAuthorized: false),
+                    ForwardedRequest(
+                        method: "GET", target: target, proxyAuthorization: basic("courier:s3cret"), wasAuthorized: true),
+                ])
             #expect(server.receivedRequests.count == 1, "refused requests never reach the origin")
         }
     }
@@ -94,9 +98,12 @@ struct ForwardProxyTests {
         try await withOriginAndProxy { server, proxy in
             // `seq` gives about 229 KB of distinct lines, so a lost, repeated or reordered chunk shows.
             let body = Data((1...40000).map { "\($0)\n" }.joined().utf8)
-            let result = try await Shell.run("seq 1 40000 | " + Self.curl(through: proxy,
-                "-H 'Expect:' -H 'Content-Type: application/octet-stream' --data-binary @- "
-                    + "'\(server.baseURL.absoluteString)/echo/upload'"))
+            let result = try await Shell.run(
+                "seq 1 40000 | "
+                    + Self.curl(
+                        through: proxy,
+                        "-H 'Expect:' -H 'Content-Type: application/octet-stream' --data-binary @- "
+                            + "'\(server.baseURL.absoluteString)/echo/upload'"))
             #expect(result.status == 0, "curl exit \(result.status): \(result.standardError)")
             let echo = try JSONDecoder().decode(EchoedRequest.self, from: result.standardOutput)
             #expect(echo.method == "POST")
@@ -110,8 +117,10 @@ struct ForwardProxyTests {
             // 8 MiB read at 4 MB/s: the client is the slow side, so the relay is held back by it,
             // and the origin has written everything and closed before the client has read it all.
             let count = 8 << 20
-            let result = try await Shell.run(Self.curl(through: proxy,
-                "--limit-rate 4M '\(server.baseURL.absoluteString)/bytes/\(count)'"))
+            let result = try await Shell.run(
+                Self.curl(
+                    through: proxy,
+                    "--limit-rate 4M '\(server.baseURL.absoluteString)/bytes/\(count)'"))
             #expect(result.status == 0, "curl exit \(result.status): \(result.standardError)")
             #expect(result.standardOutput.count == count)
             #expect(result.standardOutput == Data((0..<count).map { UInt8(truncatingIfNeeded: $0) }))
@@ -121,7 +130,9 @@ struct ForwardProxyTests {
     @Test func bodyBytesSentWithTheHeadAreForwarded() async throws {
         try await withOriginAndProxy { server, proxy in
             // One write: the head and the whole body reach the proxy in the same read.
-            let exchange = try await RawSocket.exchange(port: proxy.port, """
+            let exchange = try await RawSocket.exchange(
+                port: proxy.port,
+                """
                 POST \(server.baseURL.absoluteString)/echo/raw HTTP/1.1\r
                 Host: 127.0.0.1:\(server.port)\r
                 Content-Length: 11\r
@@ -153,7 +164,8 @@ struct ForwardProxyTests {
                 port: proxy.port, "CONNECT 192.0.2.1:443 HTTP/1.1\r\nHost: 192.0.2.1:443\r\n\r\n")
             #expect(String(decoding: exchange.received, as: UTF8.self).hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
             #expect(exchange.ending == "eof")
-            #expect(proxy.forwarded == [ForwardedRequest(method: "CONNECT", target: "192.0.2.1:443", wasAuthorized: true)])
+            #expect(
+                proxy.forwarded == [ForwardedRequest(method: "CONNECT", target: "192.0.2.1:443", wasAuthorized: true)])
         }
     }
 

@@ -1,7 +1,8 @@
-@testable import Courier
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Courier
 
 /// "HTTP in Swift"'s model on Courier's: the error codes it names, `HTTPResult` with the request
 /// and response on both sides, a response that keeps its request and its status's reason phrase.
@@ -9,12 +10,21 @@ import Testing
     let request: Request
 
     init() throws {
-        request = try Request { BaseURL("https://api.example.com"); "v1"; Method.GET }
+        request = try Request {
+            BaseURL("https://api.example.com")
+            "v1"
+            Method.GET
+        }
     }
 
     @Test func theSeriesErrorCodesExistWithTheirNames() {
-        let codes: [CourierError.Code] = [.invalidRequest, .cannotConnect, .cancelled, .insecureConnection, .invalidResponse, .unknown]
-        #expect(codes.map(\.description) == ["invalidRequest", "cannotConnect", "cancelled", "insecureConnection", "invalidResponse", "unknown"])
+        let codes: [CourierError.Code] = [
+            .invalidRequest, .cannotConnect, .cancelled, .insecureConnection, .invalidResponse, .unknown,
+        ]
+        #expect(
+            codes.map(\.description) == [
+                "invalidRequest", "cannotConnect", "cancelled", "insecureConnection", "invalidResponse", "unknown",
+            ])
     }
 
     @Test func aResultGivesItsRequestAndResponseOnBothSides() async throws {
@@ -29,7 +39,10 @@ import Testing
         #expect(response.status == .notFound && response.message == "Not Found")
 
         let failure = await client.load(request)
-        guard case .failure(let error) = failure else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = failure else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.code == .cannotConnect && failure.request?.url == request.url && failure.response == nil)
     }
 
@@ -39,7 +52,10 @@ import Testing
         let client = Client(transport: mock, interceptors: [ValidationInterceptor()])
 
         let result = await client.load(request)
-        guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.code == .unacceptableStatus)
         let response = try #require(result.response)
         #expect(response.status == .notFound && response.text == "no such thing")
@@ -48,7 +64,9 @@ import Testing
 
     /// An interceptor that fails with an error naming no request, as one built by hand does.
     struct Refusing: Interceptor {
-        nonisolated(nonsending) func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+        nonisolated(nonsending) func intercept(
+            _ request: Request, context: InterceptorContext, next: Next
+        ) async throws -> Response {
             throw CourierError(.invalidRequest, "refused")
         }
     }
@@ -56,7 +74,10 @@ import Testing
     @Test func everyFailureALoadGivesHasItsRequest() async throws {
         let client = Client(transport: MockTransport(), interceptors: [Refusing()])
         let result = await client.load(request)
-        guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.code == .invalidRequest && result.request?.url == request.url && result.response == nil)
     }
 

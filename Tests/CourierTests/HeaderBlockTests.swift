@@ -14,12 +14,13 @@ struct HeaderBlockTests {
             Header.custom("X-Trace").addValue("a")
             Header.userAgent.setValue("Courier/1.0")
         }
-        #expect(lines(request.headerFields) == [
-            "Accept: application/json",
-            "Accept-Encoding: gzip, br",
-            "X-Trace: a",
-            "User-Agent: Courier/1.0",
-        ])
+        #expect(
+            lines(request.headerFields) == [
+                "Accept: application/json",
+                "Accept-Encoding: gzip, br",
+                "X-Trace: a",
+                "User-Agent: Courier/1.0",
+            ])
     }
 
     @Test func everyNamedHeaderWritesItsField() throws {
@@ -37,11 +38,12 @@ struct HeaderBlockTests {
             Header.acceptEncoding.setValue("gzip")
             Header.cacheControl.setValue("no-cache")
         }
-        #expect(lines(request.wireHeaderFields) == [
-            "Content-Type: application/json", "Accept: */*", "Authorization: Bearer t", "User-Agent: ua",
-            "Origin: https://app.example.com", "Cookie: a=1; b=2", "Referer: https://example.com/page",
-            "Host: api.example.com", "Accept-Language: en", "Accept-Encoding: gzip", "Cache-Control: no-cache",
-        ])
+        #expect(
+            lines(request.wireHeaderFields) == [
+                "Content-Type: application/json", "Accept: */*", "Authorization: Bearer t", "User-Agent: ua",
+                "Origin: https://app.example.com", "Cookie: a=1; b=2", "Referer: https://example.com/page",
+                "Host: api.example.com", "Accept-Language: en", "Accept-Encoding: gzip", "Cache-Control: no-cache",
+            ])
     }
 
     @Test func removeDeletesEveryLineOfTheField() throws {
@@ -88,9 +90,13 @@ struct HeaderBlockTests {
 
     @Test func cacheControlWritesDirectivesInOrder() throws {
         let request = try build {
-            CacheControl([.noCache, .noStore, .maxAge(60), .maxStale(nil), .minFresh(5), .custom("stale-while-revalidate=30")])
+            CacheControl([
+                .noCache, .noStore, .maxAge(60), .maxStale(nil), .minFresh(5), .custom("stale-while-revalidate=30"),
+            ])
         }
-        #expect(request.headerFields[.cacheControl] == "no-cache, no-store, max-age=60, max-stale, min-fresh=5, stale-while-revalidate=30")
+        #expect(
+            request.headerFields[.cacheControl]
+                == "no-cache, no-store, max-age=60, max-stale, min-fresh=5, stale-while-revalidate=30")
     }
 
     @Test func idempotencyKeyIsAFreshUUIDEachBuild() throws {
@@ -131,18 +137,19 @@ struct HeadersGroupTests {
                 CustomHeader("X-Source", "ios")
             }
         }
-        #expect(lines(request.headerFields) == [
-            "Accept: application/json, text/plain;q=0.5",
-            "Content-Type: application/xml",
-            "User-Agent: Courier/1.0",
-            "Host: api.example.com",
-            "Origin: https://app.example.com",
-            "Referer: https://app.example.com/home",
-            "Accept-Language: en, fr;q=0.8",
-            "Accept-Encoding: gzip, br",
-            "Authorization: Bearer abc.def-ghi",
-            "X-Source: ios",
-        ])
+        #expect(
+            lines(request.headerFields) == [
+                "Accept: application/json, text/plain;q=0.5",
+                "Content-Type: application/xml",
+                "User-Agent: Courier/1.0",
+                "Host: api.example.com",
+                "Origin: https://app.example.com",
+                "Referer: https://app.example.com/home",
+                "Accept-Language: en, fr;q=0.8",
+                "Accept-Encoding: gzip, br",
+                "Authorization: Bearer abc.def-ghi",
+                "X-Source: ios",
+            ])
     }
 
     @Test func replacingAndAppendingFlipTheMode() throws {

@@ -21,7 +21,8 @@ struct Tagging: Interceptor {
         let sent = try request.updating { Header.custom("X-Seen").addValue(tag) }
         var response = try await next(sent)
         trace.add("\(tag) response")
-        response.headerFields[HTTPField.Name("X-Back")!] = (response.headerFields[HTTPField.Name("X-Back")!].map { $0 + "," } ?? "") + tag
+        response.headerFields[HTTPField.Name("X-Back")!] =
+            (response.headerFields[HTTPField.Name("X-Back")!].map { $0 + "," } ?? "") + tag
         return response
     }
 }
@@ -34,7 +35,8 @@ struct InterceptorChainTests {
         let trace = Trace()
         let mock = MockTransport()
         mock.enqueue(.text("ok"))
-        let client = Client(transport: mock, interceptors: [Tagging(tag: "a", trace: trace), Tagging(tag: "b", trace: trace)])
+        let client = Client(
+            transport: mock, interceptors: [Tagging(tag: "a", trace: trace), Tagging(tag: "b", trace: trace)])
         let response = try await client.send(request, interceptors: [Tagging(tag: "c", trace: trace)])
         #expect(trace.all == ["a request", "b request", "c request", "c response", "b response", "a response"])
         #expect(mock.requests.first?.headerFields[HTTPField.Name("X-Seen")!] == "a, b, c")

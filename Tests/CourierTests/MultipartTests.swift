@@ -6,11 +6,13 @@ import Testing
 @Suite("Multipart bodies")
 struct MultipartTests {
     @Test func fieldsAreEncodedByteForByte() async throws {
-        let request = try post(.multipart(boundary: "B0und") {
-            MultipartPart.field(name: "title", value: "Holiday")
-            MultipartPart.field(name: "note", value: "two\r\nlines")
-        })
-        let expected = "--B0und\r\n"
+        let request = try post(
+            .multipart(boundary: "B0und") {
+                MultipartPart.field(name: "title", value: "Holiday")
+                MultipartPart.field(name: "note", value: "two\r\nlines")
+            })
+        let expected =
+            "--B0und\r\n"
             + "Content-Disposition: form-data; name=\"title\"\r\n\r\n"
             + "Holiday\r\n"
             + "--B0und\r\n"
@@ -21,11 +23,13 @@ struct MultipartTests {
     }
 
     @Test func dataPartsCarryFilenameAndType() async throws {
-        let request = try post(.multipart(boundary: "B0und") {
-            MultipartPart.data(name: "blob", data: Data([0, 1, 2]))
-            MultipartPart.data(name: "doc", filename: "a.json", data: Data("{}".utf8), type: .json)
-        })
-        let expected = Data("--B0und\r\n".utf8)
+        let request = try post(
+            .multipart(boundary: "B0und") {
+                MultipartPart.data(name: "blob", data: Data([0, 1, 2]))
+                MultipartPart.data(name: "doc", filename: "a.json", data: Data("{}".utf8), type: .json)
+            })
+        let expected =
+            Data("--B0und\r\n".utf8)
             + Data("Content-Disposition: form-data; name=\"blob\"\r\n".utf8)
             + Data("Content-Type: application/octet-stream\r\n\r\n".utf8)
             + Data([0, 1, 2]) + Data("\r\n--B0und\r\n".utf8)
@@ -40,12 +44,14 @@ struct MultipartTests {
         defer { directory.remove() }
         let notes = try directory.write("notes.TXT", Data("hi".utf8))
         let blob = try directory.write("blob.unknownext", Data("xy".utf8))
-        let request = try post(.multipart(boundary: "B0und") {
-            MultipartPart.file(name: "notes", fileURL: notes)
-            MultipartPart.file(name: "blob", fileURL: blob)
-            MultipartPart.file(name: "renamed", fileURL: notes, filename: "other.bin", type: .png)
-        })
-        let expected = "--B0und\r\n"
+        let request = try post(
+            .multipart(boundary: "B0und") {
+                MultipartPart.file(name: "notes", fileURL: notes)
+                MultipartPart.file(name: "blob", fileURL: blob)
+                MultipartPart.file(name: "renamed", fileURL: notes, filename: "other.bin", type: .png)
+            })
+        let expected =
+            "--B0und\r\n"
             + "Content-Disposition: form-data; name=\"notes\"; filename=\"notes.TXT\"\r\n"
             + "Content-Type: text/plain\r\n\r\n"
             + "hi\r\n--B0und\r\n"
@@ -98,26 +104,33 @@ struct MultipartTests {
     }
 
     @Test func quotesAndBackslashesAreEscapedAndLineBreaksDropped() async throws {
-        let request = try post(.multipart(boundary: "B0und") {
-            MultipartPart.data(name: "a\"b\\c", filename: "evil\r\nX-Injected: 1\".txt", data: Data("x".utf8), type: .plainText)
-        })
+        let request = try post(
+            .multipart(boundary: "B0und") {
+                MultipartPart.data(
+                    name: "a\"b\\c", filename: "evil\r\nX-Injected: 1\".txt", data: Data("x".utf8), type: .plainText)
+            })
         let text = try await bodyText(request)
-        #expect(text.contains("Content-Disposition: form-data; name=\"a\\\"b\\\\c\"; filename=\"evilX-Injected: 1\\\".txt\"\r\n"))
+        #expect(
+            text.contains(
+                "Content-Disposition: form-data; name=\"a\\\"b\\\\c\"; filename=\"evilX-Injected: 1\\\".txt\"\r\n"))
         #expect(!text.contains("\r\nX-Injected"))
     }
 
     @Test func aPartTypeCannotInjectAHeader() async throws {
-        let request = try post(.multipart(boundary: "B0und") {
-            MultipartPart.data(name: "a", data: Data("x".utf8), type: "text/plain\r\nX-Injected: 1")
-        })
+        let request = try post(
+            .multipart(boundary: "B0und") {
+                MultipartPart.data(name: "a", data: Data("x".utf8), type: "text/plain\r\nX-Injected: 1")
+            })
         #expect(!(try await bodyText(request)).contains("\r\nX-Injected"))
     }
 
     @Test func extraHeadersFollowTheDisposition() async throws {
-        let request = try post(.multipart(boundary: "B0und") {
-            MultipartPart.field(name: "a", value: "x").header(.contentType, "text/plain; charset=utf-8")
-        })
-        let expected = "--B0und\r\n"
+        let request = try post(
+            .multipart(boundary: "B0und") {
+                MultipartPart.field(name: "a", value: "x").header(.contentType, "text/plain; charset=utf-8")
+            })
+        let expected =
+            "--B0und\r\n"
             + "Content-Disposition: form-data; name=\"a\"\r\n"
             + "Content-Type: text/plain; charset=utf-8\r\n\r\n"
             + "x\r\n--B0und--\r\n"
@@ -128,25 +141,27 @@ struct MultipartTests {
         let include = true
         let caption: String? = nil
         let tags = ["x", "y"]
-        let request = try post(.multipart(boundary: "B0und") {
-            if include {
-                MultipartPart.field(name: "included", value: "1")
-            } else {
-                MultipartPart.field(name: "excluded", value: "1")
-            }
-            if let caption {
-                MultipartPart.field(name: "caption", value: caption)
-            }
-            for tag in tags {
-                MultipartPart.field(name: "tag", value: tag)
-            }
-        })
+        let request = try post(
+            .multipart(boundary: "B0und") {
+                if include {
+                    MultipartPart.field(name: "included", value: "1")
+                } else {
+                    MultipartPart.field(name: "excluded", value: "1")
+                }
+                if let caption {
+                    MultipartPart.field(name: "caption", value: caption)
+                }
+                for tag in tags {
+                    MultipartPart.field(name: "tag", value: tag)
+                }
+            })
         let names = try await bodyText(request).split(separator: "\r\n").filter { $0.hasPrefix("Content-Disposition") }
-        #expect(names == [
-            "Content-Disposition: form-data; name=\"included\"",
-            "Content-Disposition: form-data; name=\"tag\"",
-            "Content-Disposition: form-data; name=\"tag\"",
-        ])
+        #expect(
+            names == [
+                "Content-Disposition: form-data; name=\"included\"",
+                "Content-Disposition: form-data; name=\"tag\"",
+                "Content-Disposition: form-data; name=\"tag\"",
+            ])
     }
 
     @Test func wireHeadersCarryTheContentTypeAndExactLength() async throws {
@@ -233,9 +248,11 @@ struct MultipartTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("f.bin", Data(repeating: 7, count: 10_000))
-        let body = try requestBody(try post(.multipart(strategy: .streamed(bufferSize: 4096)) {
-            MultipartPart.file(name: "f", fileURL: file)
-        }))
+        let body = try requestBody(
+            try post(
+                .multipart(strategy: .streamed(bufferSize: 4096)) {
+                    MultipartPart.file(name: "f", fileURL: file)
+                }))
         #expect(body.preferredChunkSize == 4096)
         var fileChunkSizes: [Int] = []
         for try await chunk in try body.chunks(chunkSize: 1000) where chunk.allSatisfy({ $0 == 7 }) {
@@ -250,17 +267,21 @@ struct MultipartTests {
         let big = try directory.writePattern("big.bin", seed: 1, length: 8 << 20)
         let medium = try directory.writePattern("medium.bin", seed: 2, length: 3 << 20)
         let bufferSize = 100_000
-        let body = try requestBody(try post(.multipart(strategy: .streamed(bufferSize: bufferSize), boundary: "B0und") {
-            MultipartPart.field(name: "title", value: "large")
-            MultipartPart.file(name: "big", fileURL: big)
-            MultipartPart.file(name: "medium", fileURL: medium)
-        }))
+        let body = try requestBody(
+            try post(
+                .multipart(strategy: .streamed(bufferSize: bufferSize), boundary: "B0und") {
+                    MultipartPart.field(name: "title", value: "large")
+                    MultipartPart.file(name: "big", fileURL: big)
+                    MultipartPart.file(name: "medium", fileURL: medium)
+                }))
 
-        let head = Data(("--B0und\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nlarge\r\n"
-            + "--B0und\r\nContent-Disposition: form-data; name=\"big\"; filename=\"big.bin\"\r\n"
-            + "Content-Type: application/octet-stream\r\n\r\n").utf8)
-        let middle = Data(("\r\n--B0und\r\nContent-Disposition: form-data; name=\"medium\"; filename=\"medium.bin\"\r\n"
-            + "Content-Type: application/octet-stream\r\n\r\n").utf8)
+        let head = Data(
+            ("--B0und\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nlarge\r\n"
+                + "--B0und\r\nContent-Disposition: form-data; name=\"big\"; filename=\"big.bin\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n").utf8)
+        let middle = Data(
+            ("\r\n--B0und\r\nContent-Disposition: form-data; name=\"medium\"; filename=\"medium.bin\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n").utf8)
         let tail = Data("\r\n--B0und--\r\n".utf8)
         var expected = FNV1a()
         expected.add(head)

@@ -1,15 +1,20 @@
-@testable import Courier
 import Foundation
 import Testing
+
+@testable import Courier
 
 /// `Endpoint`'s shortcut for plain paths must give exactly what RFC 3986 resolution gives.
 @Suite("Endpoint: the plain-path shortcut")
 struct PlainPathResolutionTests {
-    static let bases = ["https://api.example.com", "https://api.example.com/", "https://api.example.com/v1",
-                        "https://api.example.com/v1/", "https://u:p@api.example.com:8443/a/b/c?q=1", "http://a/b/c/d;p?q"]
-    static let references = ["/v1/sessions", "users/42", "g", "g/", "/g", "a/b/c", "x:y", "./g", "../g", "g/..", ".",
-                             "..", "...", "a/.../b", "//cdn.example.com/x", "/a b", "%41", "g?y", "g#s", "", "/", "a//b",
-                             "@x", "a:b/c", "a/b:c", ";x"]
+    static let bases = [
+        "https://api.example.com", "https://api.example.com/", "https://api.example.com/v1",
+        "https://api.example.com/v1/", "https://u:p@api.example.com:8443/a/b/c?q=1", "http://a/b/c/d;p?q",
+    ]
+    static let references = [
+        "/v1/sessions", "users/42", "g", "g/", "/g", "a/b/c", "x:y", "./g", "../g", "g/..", ".",
+        "..", "...", "a/.../b", "//cdn.example.com/x", "/a b", "%41", "g?y", "g#s", "", "/", "a//b",
+        "@x", "a:b/c", "a/b:c", ";x",
+    ]
 
     @Test(arguments: bases)
     func theShortcutAgreesWithRFC3986ResolutionOrStepsAside(base: String) throws {

@@ -1,13 +1,15 @@
-@testable import Courier
 import Foundation
 import Testing
+
+@testable import Courier
 
 /// Which proxy a request goes through: proxy URLs as curl takes them, `NO_PROXY` as curl 7.86+
 /// reads it, and the environment's variables in curl's order; no network.
 @Suite struct ProxyRoutingTests {
     @Test func aProxyURLIsReadAsCurlReadsItWithCurlsDefaultPorts() throws {
         let full = try ProxyServer("http://alice:s%40cret@proxy.internal:3128")
-        #expect(full == ProxyServer(kind: .http, host: "proxy.internal", port: 3128, username: "alice", password: "s@cret"))
+        #expect(
+            full == ProxyServer(kind: .http, host: "proxy.internal", port: 3128, username: "alice", password: "s@cret"))
         #expect(try ProxyServer("proxy.internal") == ProxyServer(kind: .http, host: "proxy.internal", port: 1080))
         #expect(try ProxyServer("https://proxy.internal").port == 443)
         #expect(try ProxyServer("socks5h://[::1]:9050") == ProxyServer(kind: .socks5h, host: "::1", port: 9050))
@@ -18,7 +20,9 @@ import Testing
         let proxy = try ProxyServer("http://alice:hunter2@proxy:3128")
         #expect(proxy.description == "http://***@proxy:3128")
         #expect(!"\(proxy)".contains("hunter2") && !String(reflecting: proxy.description).contains("alice"))
-        for bad in ["ftp://alice:hunter2@proxy:21", "http://alice:hunter2@proxy:3128/path", "http://alice:hunter2@:3128"] {
+        for bad in [
+            "ftp://alice:hunter2@proxy:21", "http://alice:hunter2@proxy:3128/path", "http://alice:hunter2@:3128",
+        ] {
             let error = #expect(throws: CourierError.self) { try ProxyServer(bad) }
             #expect(error?.code == .invalidRequest)
             #expect(error.map { !$0.description.contains("hunter2") } == true, "\(bad)")
@@ -42,14 +46,17 @@ import Testing
     }
 
     @Test func theEnvironmentIsReadInCurlsOrderWithHTTPProxyOnlyInLowerCase() throws {
-        let environment = ["HTTP_PROXY": "http://ignored:1", "HTTPS_PROXY": "http://secure:2", "all_proxy": "http://all:3",
-                           "NO_PROXY": "internal.example"]
+        let environment = [
+            "HTTP_PROXY": "http://ignored:1", "HTTPS_PROXY": "http://secure:2", "all_proxy": "http://all:3",
+            "NO_PROXY": "internal.example",
+        ]
         let router = ProxyRouter(ProxySettings(), environment: environment)
         #expect(try router.proxy(for: URL(string: "http://example.com/")!)?.host == "all")
         #expect(try router.proxy(for: URL(string: "https://example.com/")!)?.host == "secure")
         #expect(try router.proxy(for: URL(string: "https://api.internal.example/")!) == nil)
 
-        let lower = ProxyRouter(ProxySettings(), environment: ["http_proxy": "low:8080", "https_proxy": "", "ALL_PROXY": "up:9"])
+        let lower = ProxyRouter(
+            ProxySettings(), environment: ["http_proxy": "low:8080", "https_proxy": "", "ALL_PROXY": "up:9"])
         #expect(try lower.proxy(for: URL(string: "http://example.com/")!) == ProxyServer(host: "low", port: 8080))
         #expect(try lower.proxy(for: URL(string: "https://example.com/")!)?.host == "up", "an empty variable is unset")
     }
@@ -60,7 +67,8 @@ import Testing
         let router = ProxyRouter(settings, environment: ["http_proxy": "env:1", "no_proxy": "direct.example"])
         #expect(try router.proxy(for: URL(string: "http://example.com/")!)?.host == "explicit")
         #expect(try router.proxy(for: URL(string: "http://direct.example/")!) == nil)
-        let listed = ProxyRouter(ProxySettings(server: settings.server, noProxy: ["example.com"]), environment: ["no_proxy": "other"])
+        let listed = ProxyRouter(
+            ProxySettings(server: settings.server, noProxy: ["example.com"]), environment: ["no_proxy": "other"])
         #expect(try listed.proxy(for: URL(string: "http://www.example.com/")!) == nil)
         #expect(try listed.proxy(for: URL(string: "http://other/")!)?.host == "explicit", "the environment is not read")
     }
@@ -70,7 +78,9 @@ import Testing
         settings.servers["https"] = ProxyServer(host: "secure", port: 443)
         let router = ProxyRouter(settings, environment: ["http_proxy": "env:1", "https_proxy": "envs:2"])
         #expect(try router.proxy(for: URL(string: "https://example.com/")!)?.host == "secure")
-        #expect(try router.proxy(for: URL(string: "http://example.com/")!)?.host == "env", "http still reads the environment")
+        #expect(
+            try router.proxy(for: URL(string: "http://example.com/")!)?.host == "env",
+            "http still reads the environment")
     }
 
     @Test func turningTheEnvironmentOffOrSayingNoneGoesDirect() throws {

@@ -1,34 +1,42 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import HTTPTypes
 import CourierTestServer
+import Foundation
+import HTTPTypes
 import ReadmeBlocks
 import ReadmeExamples
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Every Swift example in README.md is compiled in `Examples/ReadmeExamples` and checked here.
 @Suite("README examples")
 struct ReadmeExamplesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func everyReadmeSnippetIsTheCompiledCode() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let directory = Self.root.appendingPathComponent("Examples/ReadmeExamples")
         var snippets: [SnippetRegions.Snippet] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where file.hasSuffix(".swift") {
-            snippets += SnippetRegions.snippets(in: try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        where file.hasSuffix(".swift") {
+            snippets += SnippetRegions.snippets(
+                in: try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
         }
-        #expect(snippets.map(\.name) == ["transport", "declarative-networking", "loaders", "proxy", "intro", "login", "headers", "upload",
-                                       "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
-                                       "explain", "recording", "tls"])
+        #expect(
+            snippets.map(\.name) == [
+                "transport", "declarative-networking", "loaders", "proxy", "intro", "login", "headers", "upload",
+                "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
+                "explain", "recording", "tls",
+            ])
         for snippet in snippets {
-            #expect(readme.contains("```swift\n" + snippet.code + "\n```"),
-                    "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
+            #expect(
+                readme.contains("```swift\n" + snippet.code + "\n```"),
+                "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
         }
     }
 
@@ -36,23 +44,28 @@ struct ReadmeExamplesTests {
         let request = try ReadmeExamples.intro(credentials: ["username": "ada"])
         #expect(request.method == .post)
         #expect(request.url.absoluteString == "https://api.example.com/v1/sessions")
-        #expect(lines(request.wireHeaderFields) == [
-            "Accept: application/json", "Content-Type: application/json", "Content-Length: 18",
-        ])
+        #expect(
+            lines(request.wireHeaderFields) == [
+                "Accept: application/json", "Content-Type: application/json", "Content-Length: 18",
+            ])
         #expect(try await request.body?.collect() == Data(#"{"username":"ada"}"#.utf8))
     }
 
     @Test(arguments: [nil, "1000"] as [String?])
     func theDeclarativeNetworkingExampleBuildsTheUpload(sinceId: String?) throws {
         let template = URLRequest(url: try #require(URL(string: "https://social.example")))
-        let request = try mediaUpload(template: template, accountId: "7", sinceId: sinceId, token: "t0k", jpeg: Data([0xFF, 0xD8]))
+        let request = try mediaUpload(
+            template: template, accountId: "7", sinceId: sinceId, token: "t0k", jpeg: Data([0xFF, 0xD8]))
         #expect(request.httpMethod == "POST")
-        #expect(request.url?.absoluteString == "https://social.example/v1/accounts/7/media?" + (sinceId.map { "sinceId=\($0)&" } ?? "") + "limit=20")
+        #expect(
+            request.url?.absoluteString == "https://social.example/v1/accounts/7/media?"
+                + (sinceId.map { "sinceId=\($0)&" } ?? "") + "limit=20")
         #expect(request.httpBody == Data([0xFF, 0xD8]) && request.httpBodyStream == nil)
 
         let key = try #require(request.value(forHTTPHeaderField: "Idempotency-Key"))
-        #expect(key.wholeMatch(of: #/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/#) != nil,
-                "a fresh lowercase UUID: \(key)")
+        #expect(
+            key.wholeMatch(of: #/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/#) != nil,
+            "a fresh lowercase UUID: \(key)")
         var expected = [
             "Authorization": "Bearer t0k",
             "Idempotency-Key": key,
@@ -62,13 +75,19 @@ struct ReadmeExamplesTests {
         ]
         // What AcceptLanguage() gives in this process (none for LANG=C); its output for each
         // environment is pinned in DeclarativeNetworkingAcceptLanguageTests.
-        let languages = try Request(url: try #require(URL(string: "https://social.example"))).updating { AcceptLanguage() }
+        let languages = try Request(url: try #require(URL(string: "https://social.example"))).updating {
+            AcceptLanguage()
+        }
         if let value = languages.headerFields[.acceptLanguage] { expected["Accept-Language"] = value }
         #expect(request.allHTTPHeaderFields == expected)
     }
 
     @Test func theLoadersExampleRunsTheChainAndGivesAResult() async throws {
-        let result = await ReadmeExamples.loaders(try Request { BaseURL("https://api.example.com"); "status" })
+        let result = await ReadmeExamples.loaders(
+            try Request {
+                BaseURL("https://api.example.com")
+                "status"
+            })
         let response = try #require(result.response)
         #expect(response.status == .ok && result.request?.headerFields[HTTPField.Name("X-API-Version")!] == "3")
     }
@@ -88,12 +107,13 @@ struct ReadmeExamplesTests {
         let request = try ReadmeExamples.login()
         #expect(request.method == .post)
         #expect(request.url.absoluteString == "https://api.example.com/v1/sessions")
-        #expect(lines(request.wireHeaderFields) == [
-            "Accept: application/json",
-            "Idempotency-Key: 3f1c7a52-login",
-            "Content-Type: application/json",
-            "Content-Length: 45",
-        ])
+        #expect(
+            lines(request.wireHeaderFields) == [
+                "Accept: application/json",
+                "Idempotency-Key: 3f1c7a52-login",
+                "Content-Type: application/json",
+                "Content-Length: 45",
+            ])
         let body = try await #require(request.body).collect()
         let json = try JSONSerialization.jsonObject(with: body) as? [String: String]
         #expect(json == ["username": "ada", "password": "correct horse"])
@@ -102,13 +122,14 @@ struct ReadmeExamplesTests {
     @Test func groupedHeadersReadTopToBottom() throws {
         let request = try ReadmeExamples.search(term: "swift http", page: 2, locale: "en-GB")
         #expect(request.url.absoluteString == "https://api.example.com/v1/search?q=swift%20http&page=2")
-        #expect(lines(request.wireHeaderFields) == [
-            "Accept: application/json, text/plain;q=0.5",
-            "Accept-Language: en-GB",
-            "User-Agent: Courier-Example/1.0",
-            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl",
-            "Cache-Control: no-cache",
-        ])
+        #expect(
+            lines(request.wireHeaderFields) == [
+                "Accept: application/json, text/plain;q=0.5",
+                "Accept-Language: en-GB",
+                "User-Agent: Courier-Example/1.0",
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl",
+                "Cache-Control: no-cache",
+            ])
         let withoutLocale = try ReadmeExamples.search(term: "a&b", page: 1, locale: nil)
         #expect(withoutLocale.url.absoluteString == "https://api.example.com/v1/search?q=a%26b&page=1")
         #expect(withoutLocale.headerFields[.acceptLanguage] == nil)
@@ -152,16 +173,19 @@ struct ReadmeExamplesTests {
 
     @Test func curlCommandIsShellQuotedAsTheReadmeShowsIt() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("<!-- output: what curlCommand() returns -->\n```sh\n\(try ReadmeExamples.curlCommand())\n```"))
-        #expect(try ReadmeExamples.curlCommand() == """
-            curl 'https://api.example.com/v1/users/42' \\
-              --request PATCH \\
-              -H 'Content-Type: application/json' \\
-              -H 'Content-Length: 24' \\
-              -H 'Accept:' \\
-              -H 'User-Agent:' \\
-              --data-binary '{"bio": "It'\\''s '\\''quoted'\\''"}'
-            """)
+        #expect(
+            readme.contains(
+                "<!-- output: what curlCommand() returns -->\n```sh\n\(try ReadmeExamples.curlCommand())\n```"))
+        #expect(
+            try ReadmeExamples.curlCommand() == """
+                curl 'https://api.example.com/v1/users/42' \\
+                  --request PATCH \\
+                  -H 'Content-Type: application/json' \\
+                  -H 'Content-Length: 24' \\
+                  -H 'Accept:' \\
+                  -H 'User-Agent:' \\
+                  --data-binary '{"bio": "It'\\''s '\\''quoted'\\''"}'
+                """)
     }
 
     @Test func theRecordingExampleRecordsOnceThenReplaysAndWritesAnArchive() async throws {
@@ -171,7 +195,10 @@ struct ReadmeExamplesTests {
         let cassette = directory.appendingPathComponent("users.har")
         let archive = directory.appendingPathComponent("session.har")
         try await withTestServer { server in
-            let request = try Request { BaseURL(server.baseURL); Endpoint("/echo/users") }
+            let request = try Request {
+                BaseURL(server.baseURL)
+                Endpoint("/echo/users")
+            }
             let live = try await ReadmeExamples.sendRecorded(request, cassette: cassette, archive: archive)
             #expect(live.status == .ok)
             #expect(server.receivedRequests.count == 1)
@@ -210,10 +237,11 @@ struct ReadmeExamplesTests {
 
     @Test func theProductionClientRegistersEveryBuiltInInTheRecommendedOrder() async throws {
         let client = ReadmeExamples.productionClient { "courier-test-token" }
-        #expect(client.interceptors.map(\.name) == [
-            "LoggingInterceptor", "MetricsInterceptor", "TracingInterceptor", "SingleFlightInterceptor",
-            "RetryInterceptor", "ConcurrencyLimitInterceptor", "AuthenticationInterceptor", "ValidationInterceptor",
-        ])
+        #expect(
+            client.interceptors.map(\.name) == [
+                "LoggingInterceptor", "MetricsInterceptor", "TracingInterceptor", "SingleFlightInterceptor",
+                "RetryInterceptor", "ConcurrencyLimitInterceptor", "AuthenticationInterceptor", "ValidationInterceptor",
+            ])
         try await withTestServer { server in
             let response = try await client.send(Request(url: server.baseURL.appending(path: "bearer")))
             #expect(response.status == .ok)
@@ -224,8 +252,10 @@ struct ReadmeExamplesTests {
     @Test func explainShowsEachStage() async throws {
         try await withTestServer { server in
             let client = Client(interceptors: [ValidationInterceptor()])
-            let explanation = try #require(await ReadmeExamples.explain(Request(url: server.baseURL.appending(path: "status/204")),
-                                                                         with: client))
+            let explanation = try #require(
+                await ReadmeExamples.explain(
+                    Request(url: server.baseURL.appending(path: "status/204")),
+                    with: client))
             #expect(explanation.steps.map(\.stage) == ["ValidationInterceptor", "transport"])
             #expect(explanation.text.contains("→ 204 No Content"))
         }

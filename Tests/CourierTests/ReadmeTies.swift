@@ -33,7 +33,7 @@ struct ReadmeTies {
     static let pythonBlockRunner = "bindings/python/tests/test_readme_blocks.py"
     /// Shell blocks a test runs as written, as the first `sh` block under a heading: heading → the test.
     static let wholeBlockRunners: [String: String] = [
-        "## Python": "bindings/python/tests/test_quickstart.py",
+        "## Python": "bindings/python/tests/test_quickstart.py"
     ]
     /// Programs whose every README invocation a test runs: program → the test that runs them.
     static let commandRunners: [String: String] = [
@@ -47,21 +47,42 @@ struct ReadmeTies {
         ".ci/install": (".ci/run", ["\nbash .ci/install\n"]),
         "scripts/test": (".ci/run", ["\nscripts/test\n"]),
         "scripts/build-libcourier.sh": ("Tests/CAPITests/CExampleTests.swift", ["scripts/build-libcourier.sh"]),
-        "make -C Examples/c": ("Tests/CAPITests/CExampleTests.swift", [#"["make", "#, #""-C", artifacts.repository.appendingPathComponent("Examples/c").path"#]),
-        "make -C Examples/plugins": ("Tests/CAPITests/CAPIArtifacts.swift", [#"["make", "#, #""-C", examplePlugins.path"#, #"appendingPathComponent("Examples/plugins")"#]),
+        "make -C Examples/c": (
+            "Tests/CAPITests/CExampleTests.swift",
+            [#"["make", "#, #""-C", artifacts.repository.appendingPathComponent("Examples/c").path"#]
+        ),
+        "make -C Examples/plugins": (
+            "Tests/CAPITests/CAPIArtifacts.swift",
+            [#"["make", "#, #""-C", examplePlugins.path"#, #"appendingPathComponent("Examples/plugins")"#]
+        ),
         // The Debian packages: DebianPackageTests builds them with the script (from the debug
         // build), installs them with dpkg into a throwaway root instead of the real system, and
         // builds the C example against them as the README does.
-        "scripts/package-deb.sh release": ("Tests/CAPITests/BuiltPackages.swift", [#"appendingPathComponent("scripts/package-deb.sh")"#]),
+        "scripts/package-deb.sh release": (
+            "Tests/CAPITests/BuiltPackages.swift", [#"appendingPathComponent("scripts/package-deb.sh")"#]
+        ),
         "sudo apt install ./.build/deb/libcourier1_0.2.0_amd64.deb ./.build/deb/libcourier-dev_0.2.0_amd64.deb":
-            ("Tests/CAPITests/BuiltPackages.swift", [#""dpkg", ["--root=\(root.path)""#, #""--install"] + debs.values.map(\.path)"#]),
-        "cc app.c $(pkg-config --cflags --libs courier)": ("Tests/CAPITests/Packaging/use-installed.sh", ["$(pkg-config --cflags --libs courier)"]),
+            (
+                "Tests/CAPITests/BuiltPackages.swift",
+                [#""dpkg", ["--root=\(root.path)""#, #""--install"] + debs.values.map(\.path)"#]
+            ),
+        "cc app.c $(pkg-config --cflags --libs courier)": (
+            "Tests/CAPITests/Packaging/use-installed.sh", ["$(pkg-config --cflags --libs courier)"]
+        ),
         // A Swift plugin built against the installed runtime, as DebianPackageTests builds swift_stamp.
         "cc -std=c99 -fPIC -fvisibility=hidden -c -o info.o Examples/plugins/swift_stamp/info.c":
-            ("Tests/CAPITests/BuiltPackages.swift", [#""cc", ["-std=c99", "-fPIC", "-fvisibility=hidden""#, #"appendingPathComponent("info.c")"#]),
+            (
+                "Tests/CAPITests/BuiltPackages.swift",
+                [#""cc", ["-std=c99", "-fPIC", "-fvisibility=hidden""#, #"appendingPathComponent("info.c")"#]
+            ),
         "swiftc -swift-version 6 -O -emit-library -module-name SwiftStamp -I /usr/include/courier -no-toolchain-stdlib-rpath -Xlinker -rpath=/usr/lib/x86_64-linux-gnu/courier -o swift_stamp.so Examples/plugins/swift_stamp/SwiftStamp.swift info.o":
-            ("Tests/CAPITests/BuiltPackages.swift", [#""swiftc", ["-swift-version", "6", "-O", "-emit-library", "-module-name", "SwiftStamp""#,
-                                                     #""-no-toolchain-stdlib-rpath""#, #""-Xlinker", "-rpath=/usr/lib/\(multiarch)/courier""#]),
+            (
+                "Tests/CAPITests/BuiltPackages.swift",
+                [
+                    #""swiftc", ["-swift-version", "6", "-O", "-emit-library", "-module-name", "SwiftStamp""#,
+                    #""-no-toolchain-stdlib-rpath""#, #""-Xlinker", "-rpath=/usr/lib/\(multiarch)/courier""#,
+                ]
+            ),
     ]
     /// Scripts the README shows that CI cannot afford to run (a release build and minutes of
     /// measuring): the test checks that each exists, is executable and parses.
@@ -96,10 +117,14 @@ struct ReadmeTies {
         var seenHeadings: Set<String> = []
         return document.blocks(Self.checkedLanguages).compactMap { block in
             guard !block.isMarkedAsOutput else { return nil }
-            let isFirstShellBlockUnderHeading = FencedBlock.shellLanguages.contains(block.language)
+            let isFirstShellBlockUnderHeading =
+                FencedBlock.shellLanguages.contains(block.language)
                 && seenHeadings.insert(block.heading).inserted
-            guard let reason = untiedReason(block, firstShellBlockUnderHeading: isFirstShellBlockUnderHeading) else { return nil }
-            return "README.md:\(block.line): ```\(block.language) block `\(block.firstLine)` is not tied to compiled or "
+            guard let reason = untiedReason(block, firstShellBlockUnderHeading: isFirstShellBlockUnderHeading) else {
+                return nil
+            }
+            return
+                "README.md:\(block.line): ```\(block.language) block `\(block.firstLine)` is not tied to compiled or "
                 + "executed code (\(reason)) nor marked with <!-- output --> before its fence"
         }
     }
@@ -108,7 +133,8 @@ struct ReadmeTies {
     private func untiedReason(_ block: FencedBlock, firstShellBlockUnderHeading: Bool) -> String? {
         switch block.language {
         case "swift":
-            return swiftSnippets.contains { $0.code == block.code } ? nil
+            return swiftSnippets.contains { $0.code == block.code }
+                ? nil
                 : "no `// README:` region of \(Self.swiftSources.map(\.path).joined(separator: ", ")) equals it"
         case "c":
             return fileExists(Self.cBlockRunner) ? nil : "\(Self.cBlockRunner) is missing"
@@ -116,11 +142,13 @@ struct ReadmeTies {
             return fileExists(Self.pythonBlockRunner) ? nil : "\(Self.pythonBlockRunner) is missing"
         default:
             if firstShellBlockUnderHeading, let runner = Self.wholeBlockRunners[block.heading],
-               contents(runner).contains(block.heading) {
+                contents(runner).contains(block.heading)
+            {
                 return nil
             }
             let untied = block.shellCommands.filter { !isTied($0) }
-            return untied.isEmpty ? nil
+            return untied.isEmpty
+                ? nil
                 : "no test or script runs " + untied.map { "line \($0.line): `\($0.text)`" }.joined(separator: ", ")
         }
     }

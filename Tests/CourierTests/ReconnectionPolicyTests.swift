@@ -1,11 +1,14 @@
-@testable import Courier
 import Testing
+
+@testable import Courier
 
 @Suite("Server-Sent Events reconnection policy")
 struct ReconnectionPolicyTests {
     @Test func theDefaultWaitsThreeSecondsEveryTime() {
         let policy = ReconnectionPolicy()
-        #expect((1...5).map { policy.delay(beforeReconnect: $0, serverRetry: nil) } == Array(repeating: .seconds(3), count: 5))
+        #expect(
+            (1...5).map { policy.delay(beforeReconnect: $0, serverRetry: nil) }
+                == Array(repeating: .seconds(3), count: 5))
         #expect(policy.maxReconnectsWithoutEvent == nil)
     }
 

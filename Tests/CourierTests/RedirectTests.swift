@@ -11,9 +11,10 @@ struct RedirectTests {
         mock.enqueue(.redirect(to: "https://api.example.com/c", status: .movedPermanently))
         mock.enqueue(.text("done"))
         let response = try await Client(transport: mock).send(try build("https://api.example.com/a/one") { Method.GET })
-        #expect(mock.requests.map(\.url.absoluteString) == [
-            "https://api.example.com/a/one", "https://api.example.com/b?x=1", "https://api.example.com/c",
-        ])
+        #expect(
+            mock.requests.map(\.url.absoluteString) == [
+                "https://api.example.com/a/one", "https://api.example.com/b?x=1", "https://api.example.com/c",
+            ])
         #expect(response.text == "done")
         #expect(response.request.url.absoluteString == "https://api.example.com/c")
     }
@@ -53,7 +54,11 @@ struct RedirectTests {
         mock.enqueue(.redirect(to: "/elsewhere", status: .temporaryRedirect))
         let request = try build("https://api.example.com/upload") {
             Method.POST
-            RequestBody.stream(AsyncStream<Data> { $0.yield(Data("x".utf8)); $0.finish() })
+            RequestBody.stream(
+                AsyncStream<Data> {
+                    $0.yield(Data("x".utf8))
+                    $0.finish()
+                })
         }
         let error = await #expect(throws: CourierError.self) { try await Client(transport: mock).send(request) }
         #expect(error?.code == .bodyNotReplayable)
@@ -80,7 +85,8 @@ struct RedirectTests {
         let mock = MockTransport()
         mock.enqueue(.redirect(to: "/other"))
         mock.enqueue(.text("ok"))
-        _ = try await Client(transport: mock).send(try build("https://api.example.com/file") { Authorization.bearer("secret") })
+        _ = try await Client(transport: mock).send(
+            try build("https://api.example.com/file") { Authorization.bearer("secret") })
         #expect(mock.requests.last?.headerFields[.authorization] == "Bearer secret")
     }
 
@@ -98,7 +104,8 @@ struct RedirectTests {
         var configuration = Client.Configuration()
         configuration.limits.maxRedirects = 5
         let error = await #expect(throws: CourierError.self) {
-            try await Client(transport: mock, configuration: configuration).send(try build("https://api.example.com/a") { Method.GET })
+            try await Client(transport: mock, configuration: configuration).send(
+                try build("https://api.example.com/a") { Method.GET })
         }
         #expect(error?.code == .tooManyRedirects)
         #expect(mock.requests.count == 6)
@@ -110,13 +117,15 @@ struct RedirectTests {
         mock.enqueue(.text("arrived"))
         var configuration = Client.Configuration()
         configuration.limits.maxRedirects = 3
-        let response = try await Client(transport: mock, configuration: configuration).send(try build("https://h.example/0") { Method.GET })
+        let response = try await Client(transport: mock, configuration: configuration).send(
+            try build("https://h.example/0") { Method.GET })
         #expect(response.text == "arrived")
     }
 
     @Test func historyKeepsEachRedirectWithTheRequestThatGotIt() async throws {
         let mock = MockTransport()
-        mock.enqueue(MockResponse(status: .movedPermanently, headerFields: [.location: "/b"], body: Data("moved\n".utf8)))
+        mock.enqueue(
+            MockResponse(status: .movedPermanently, headerFields: [.location: "/b"], body: Data("moved\n".utf8)))
         mock.enqueue(.redirect(to: "/c", status: .temporaryRedirect))
         mock.enqueue(.text("done"))
         let response = try await Client(transport: mock).send(try build("https://h.example/a") { Method.GET })
@@ -131,7 +140,9 @@ struct RedirectTests {
         let mock = MockTransport()
         let large = Data(repeating: UInt8(ascii: "x"), count: Int(Response.historyBodyLimit) + 1)
         mock.enqueue(MockResponse(status: .found, headerFields: [.location: "/next"], body: large))
-        mock.enqueue(MockResponse(status: .found, headerFields: [.location: "/last", .contentLength: "\(large.count)"], body: large))
+        mock.enqueue(
+            MockResponse(
+                status: .found, headerFields: [.location: "/last", .contentLength: "\(large.count)"], body: large))
         mock.enqueue(.text("arrived"))
         let response = try await Client(transport: mock).send(try build("https://h.example/") { Method.GET })
         #expect(response.text == "arrived")
@@ -140,12 +151,16 @@ struct RedirectTests {
     }
 
     @Test func tooManyRedirectsCarriesTheLastRedirectRead() async throws {
-        let mock = MockTransport { request in MockResponse(status: .found, headerFields: [.location: request.url.path == "/a" ? "/b" : "/a"],
-                                                          body: Data("to \(request.url.path)".utf8)) }
+        let mock = MockTransport { request in
+            MockResponse(
+                status: .found, headerFields: [.location: request.url.path == "/a" ? "/b" : "/a"],
+                body: Data("to \(request.url.path)".utf8))
+        }
         var configuration = Client.Configuration()
         configuration.limits.maxRedirects = 2
         let error = await #expect(throws: CourierError.self) {
-            try await Client(transport: mock, configuration: configuration).send(try build("https://h.example/a") { Method.GET })
+            try await Client(transport: mock, configuration: configuration).send(
+                try build("https://h.example/a") { Method.GET })
         }
         #expect(error?.response?.text == "to /a")
         #expect(error?.response?.isStreaming == false)
@@ -156,7 +171,8 @@ struct RedirectTests {
         mock.enqueue(.redirect(to: "/x"))
         var configuration = Client.Configuration()
         configuration.redirects = .disabled
-        let response = try await Client(transport: mock, configuration: configuration).send(try build("https://h.example/") { Method.GET })
+        let response = try await Client(transport: mock, configuration: configuration).send(
+            try build("https://h.example/") { Method.GET })
         #expect(response.status == .found)
         #expect(response.history.isEmpty)
     }
@@ -176,12 +192,19 @@ struct ResponseFramingTests {
     @Test func unambiguousFramingPasses() {
         #expect(HTTPFields([HTTPField(name: .contentLength, value: "10")]).framingProblem == nil)
         #expect(HTTPFields([HTTPField(name: .transferEncoding, value: "chunked")]).framingProblem == nil)
-        #expect(HTTPFields([HTTPField(name: .contentLength, value: "10"), HTTPField(name: .contentLength, value: "10")]).framingProblem == nil)
+        #expect(
+            HTTPFields([HTTPField(name: .contentLength, value: "10"), HTTPField(name: .contentLength, value: "10")])
+                .framingProblem == nil)
     }
 
     @Test func ambiguousFramingIsReported() {
-        #expect(HTTPFields([HTTPField(name: .transferEncoding, value: "chunked"), HTTPField(name: .contentLength, value: "3")]).framingProblem != nil)
-        #expect(HTTPFields([HTTPField(name: .contentLength, value: "10"), HTTPField(name: .contentLength, value: "11")]).framingProblem != nil)
+        #expect(
+            HTTPFields([
+                HTTPField(name: .transferEncoding, value: "chunked"), HTTPField(name: .contentLength, value: "3"),
+            ]).framingProblem != nil)
+        #expect(
+            HTTPFields([HTTPField(name: .contentLength, value: "10"), HTTPField(name: .contentLength, value: "11")])
+                .framingProblem != nil)
         #expect(HTTPFields([HTTPField(name: .contentLength, value: "10, 11")]).framingProblem != nil)
         #expect(HTTPFields([HTTPField(name: .contentLength, value: "-1")]).framingProblem != nil)
     }

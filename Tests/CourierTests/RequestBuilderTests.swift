@@ -1,10 +1,11 @@
 import Courier
 import Foundation
 import HTTPTypes
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 @Suite("Request builder")
 struct RequestBuilderTests {
@@ -165,7 +166,8 @@ struct JSONCodingTests {
             RequestBody.json(Self.profile)
             JSONCoding(encoder: Self.snakeCase)
         }
-        #expect(try await request.body?.collect() == Data(#"{"first_name":"Ada","last_seen":"1970-01-01T00:00:00Z"}"#.utf8))
+        #expect(
+            try await request.body?.collect() == Data(#"{"first_name":"Ada","last_seen":"1970-01-01T00:00:00Z"}"#.utf8))
     }
 
     @Test func nestedBlocksInheritAndOverrideTheEncoder() async throws {
@@ -176,7 +178,9 @@ struct JSONCodingTests {
             JSONCoding(encoder: Self.snakeCase)
             Group { RequestBody.json(Self.profile) }
         }
-        #expect(try await inherited.body?.collect() == Data(#"{"first_name":"Ada","last_seen":"1970-01-01T00:00:00Z"}"#.utf8))
+        #expect(
+            try await inherited.body?.collect()
+                == Data(#"{"first_name":"Ada","last_seen":"1970-01-01T00:00:00Z"}"#.utf8))
         let overridden = try build {
             JSONCoding(encoder: Self.snakeCase)
             WithJSONEncoder(plain) { RequestBody.json(Self.profile) }

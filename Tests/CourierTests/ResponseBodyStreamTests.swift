@@ -1,7 +1,8 @@
-@testable import Courier
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Courier
 
 @Suite("Response body buffer state machine")
 struct ResponseBodyBufferTests {
@@ -71,7 +72,8 @@ struct ResponseBodyStreamTests {
 
     @Test func backpressurePausesTheProducerUntilTheConsumerCatchesUp() async throws {
         let resumes = Counter()
-        let (stream, writer) = ResponseBodyStream.makeStream(highWatermark: 8, lowWatermark: 4, onResume: { resumes.increment() })
+        let (stream, writer) = ResponseBodyStream.makeStream(
+            highWatermark: 8, lowWatermark: 4, onResume: { resumes.increment() })
         #expect(writer.write(Data(count: 5)) == .produceMore)
         #expect(writer.write(Data(count: 5)) == .pause)
         var iterator = stream.makeAsyncIterator()
@@ -174,7 +176,8 @@ struct ResponseBodyStreamTests {
 
     @Test func collectingAResponseBuffersItsStream() async throws {
         let request = try build { Method.GET }
-        let response = Response(status: .ok, headerFields: [:], bodyStream: ResponseBodyStream(Data("hi".utf8)), request: request)
+        let response = Response(
+            status: .ok, headerFields: [:], bodyStream: ResponseBodyStream(Data("hi".utf8)), request: request)
         #expect(response.isStreaming)
         let collected = try await response.collectingBody(upTo: 10)
         #expect(!collected.isStreaming)

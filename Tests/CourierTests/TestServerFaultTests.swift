@@ -1,6 +1,7 @@
-@testable import CourierTestServer
 import Foundation
 import Testing
+
+@testable import CourierTestServer
 
 /// Fault effects × phases and raw responses, observed by curl's exit code and by a raw socket.
 ///
@@ -10,7 +11,8 @@ import Testing
 @Suite("TestServer faults")
 struct TestServerFaultTests {
     /// A request body large enough that the client is still sending when a `midRequestBody` fault hits.
-    private static let uploadBody = "head -c 3000000 /dev/zero | curl -s --max-time 30 -H 'Expect:' --data-binary @- -o /dev/null"
+    private static let uploadBody =
+        "head -c 3000000 /dev/zero | curl -s --max-time 30 -H 'Expect:' --data-binary @- -o /dev/null"
 
     static let routeFaults: [(ConnectionFault.Effect, ConnectionFault.Phase, Set<Int32>)] = [
         (.close, .afterRequest, [52]),
@@ -33,13 +35,16 @@ struct TestServerFaultTests {
     ]
 
     @Test(arguments: routeFaults)
-    func faultRouteInjectsTheEffectAtThePhase(effect: ConnectionFault.Effect, phase: ConnectionFault.Phase,
-                                              expected: Set<Int32>) async throws {
+    func faultRouteInjectsTheEffectAtThePhase(
+        effect: ConnectionFault.Effect, phase: ConnectionFault.Phase,
+        expected: Set<Int32>
+    ) async throws {
         try await withTestServer { server in
             let url = "'\(server.baseURL.absoluteString)/fault/\(effect.rawValue)/\(phase.rawValue)'"
             // Only a stall may time out; other faults get time enough to show on a loaded machine.
             let maxTime = effect == .stall ? "0.5" : "30"
-            let command = phase == .midRequestBody
+            let command =
+                phase == .midRequestBody
                 ? "head -c 3000000 /dev/zero | curl -s --max-time \(maxTime) -H 'Expect:' --data-binary @- -o /dev/null \(url)"
                 : "curl -s --max-time \(maxTime) -o /dev/null \(url)"
             let result = try await Shell.run(command)
@@ -57,10 +62,13 @@ struct TestServerFaultTests {
     ]
 
     @Test(arguments: connectFaults)
-    func plannedFaultAtConnectHitsBeforeTheRequestIsRead(effect: ConnectionFault.Effect, expected: Set<Int32>) async throws {
+    func plannedFaultAtConnectHitsBeforeTheRequestIsRead(
+        effect: ConnectionFault.Effect, expected: Set<Int32>
+    ) async throws {
         try await withTestServer(faultPlan: [ConnectionFault(effect, at: .atConnect)]) { server in
             let maxTime = effect == .stall ? "0.5" : "30"
-            let result = try await Shell.run("curl -s --max-time \(maxTime) -o /dev/null '\(server.baseURL.absoluteString)/echo'")
+            let result = try await Shell.run(
+                "curl -s --max-time \(maxTime) -o /dev/null '\(server.baseURL.absoluteString)/echo'")
             #expect(expected.contains(result.status), "curl exit \(result.status)")
             #expect(server.receivedRequests.isEmpty)
         }
@@ -68,10 +76,13 @@ struct TestServerFaultTests {
 
     @Test func plannedFaultsHitTheNextConnectionsInOrderThenServingResumes() async throws {
         try await withTestServer { server in
-            server.planFaults([ConnectionFault(.close, at: .afterRequest),
-                               ConnectionFault(.close, at: .midResponseBody, afterBytes: 1000)])
+            server.planFaults([
+                ConnectionFault(.close, at: .afterRequest),
+                ConnectionFault(.close, at: .midResponseBody, afterBytes: 1000),
+            ])
             let url = "'\(server.baseURL.absoluteString)/bytes/5000'"
-            let result = try await Shell.run("""
+            let result = try await Shell.run(
+                """
                 curl -s --max-time 30 -o /dev/null -w '%{size_download} ' \(url); echo $?; \
                 curl -s --max-time 30 -o /dev/null -w '%{size_download} ' \(url); echo $?; \
                 curl -s --max-time 30 -o /dev/null -w '%{size_download} ' \(url); echo $?
@@ -99,7 +110,8 @@ struct TestServerFaultTests {
 
     @Test func resetMidResponseBodyDeliversTheBodyPrefixThenRST() async throws {
         try await withTestServer { server in
-            let exchange = try await RawSocket.get(port: server.port, "/fault/reset/midResponseBody?body_size=100&after_bytes=10")
+            let exchange = try await RawSocket.get(
+                port: server.port, "/fault/reset/midResponseBody?body_size=100&after_bytes=10")
             #expect(exchange.ending == "reset")
             let text = String(decoding: exchange.received, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -119,13 +131,16 @@ struct TestServerFaultTests {
         try await server.shutdown()
         let finished = try await result
         #expect(finished.status == 52, "shutdown closes the stalled connection: curl sees an empty reply")
-        #expect((Double(String(decoding: finished.standardOutput, as: UTF8.self)) ?? 99) < 25, "closed by the shutdown, not curl's --max-time")
+        #expect(
+            (Double(String(decoding: finished.standardOutput, as: UTF8.self)) ?? 99) < 25,
+            "closed by the shutdown, not curl's --max-time")
     }
 
     @Test func faultRouteRefusesAtConnectAndUnknownNames() async throws {
         try await withTestServer { server in
             let base = server.baseURL.absoluteString
-            let result = try await Shell.run("""
+            let result = try await Shell.run(
+                """
                 for path in fault/close/atConnect fault/explode/afterRequest fault/close/later raw/nothing; do \
                   curl -s --max-time 30 -o /dev/null -w '%{http_code} ' "\(base)/$path"; done
                 """)
@@ -149,7 +164,8 @@ struct TestServerFaultTests {
             let exchange = try await RawSocket.get(port: server.port, "/raw/\(canned.rawValue)")
             #expect(exchange.ending == "eof")
             #expect(exchange.received == canned.bytes())
-            let result = try await Shell.run("curl -s --max-time 30 -o /dev/null '\(server.baseURL.absoluteString)/raw/\(canned.rawValue)'")
+            let result = try await Shell.run(
+                "curl -s --max-time 30 -o /dev/null '\(server.baseURL.absoluteString)/raw/\(canned.rawValue)'")
             #expect(result.status == curlExit)
         }
     }
@@ -159,8 +175,9 @@ struct TestServerFaultTests {
             let exchange = try await RawSocket.get(port: server.port, "/raw/oversized-headers?size=5000")
             #expect(exchange.received.count == 5000)
             #expect(exchange.received.suffix(23) == Data("\r\nContent-Length: 0\r\n\r\n".utf8))
-            let curl = try await Shell.run("curl -s --max-time 30 -o /dev/null -w '%{http_code}' "
-                + "'\(server.baseURL.absoluteString)/raw/oversized-headers?size=100000'")
+            let curl = try await Shell.run(
+                "curl -s --max-time 30 -o /dev/null -w '%{http_code}' "
+                    + "'\(server.baseURL.absoluteString)/raw/oversized-headers?size=100000'")
             #expect(String(decoding: curl.standardOutput, as: UTF8.self) == "200")
         }
     }
@@ -193,7 +210,8 @@ struct VanishingClientTests {
             for _ in 0..<6 {
                 _ = try await Shell.run("timeout -s KILL 0.5 curl -s --limit-rate 100k -o /dev/null \(url)")
             }
-            let after = try await Shell.run("curl -s --max-time 20 -o /dev/null -w '%{http_code}' '\(server.baseURL.absoluteString)/status/204'")
+            let after = try await Shell.run(
+                "curl -s --max-time 20 -o /dev/null -w '%{http_code}' '\(server.baseURL.absoluteString)/status/204'")
             #expect(String(decoding: after.standardOutput, as: UTF8.self) == "204")
         }
     }

@@ -1,6 +1,7 @@
-@testable import CourierTestServer
 import Foundation
 import Testing
+
+@testable import CourierTestServer
 
 /// The httpbin-like routes, driven by the real curl binary; every curl has `--max-time`.
 @Suite("TestServer routes")
@@ -16,9 +17,13 @@ struct TestServerRouteTests {
             let first = try await curl("-D - -o /dev/null '\(base)/redirect/3'").output
             #expect(first.hasPrefix("HTTP/1.1 302 Found\r\n"))
             #expect(first.contains("Location: 2\r\n"))
-            let followed = try await curl("-L -o /dev/null -w '%{num_redirects} %{url_effective}' '\(base)/redirect/3?status=307'")
+            let followed = try await curl(
+                "-L -o /dev/null -w '%{num_redirects} %{url_effective}' '\(base)/redirect/3?status=307'")
             #expect(followed.output == "3 \(base)/echo/get?status=307")
-            #expect(server.receivedRequests.map(\.path) == ["/redirect/3", "/redirect/3", "/redirect/2", "/redirect/1", "/echo/get"])
+            #expect(
+                server.receivedRequests.map(\.path) == [
+                    "/redirect/3", "/redirect/3", "/redirect/2", "/redirect/1", "/echo/get",
+                ])
         }
     }
 
@@ -27,7 +32,8 @@ struct TestServerRouteTests {
             let base = server.baseURL.absoluteString
             let head = try await curl("-D - -o /dev/null '\(base)/absolute-redirect/2'").output
             #expect(head.contains("Location: \(base)/absolute-redirect/1\r\n"))
-            let followed = try await curl("-L -o /dev/null -w '%{num_redirects} %{url_effective}' '\(base)/absolute-redirect/2'")
+            let followed = try await curl(
+                "-L -o /dev/null -w '%{num_redirects} %{url_effective}' '\(base)/absolute-redirect/2'")
             #expect(followed.output == "2 \(base)/echo/get")
         }
     }
@@ -35,17 +41,23 @@ struct TestServerRouteTests {
     @Test(arguments: [301, 302, 303, 307, 308])
     func redirectToAnswersWithTheRequestedStatusAndDecodedURL(status: Int) async throws {
         try await withTestServer { server in
-            let result = try await curl("-o /dev/null -w '%{http_code} %{redirect_url}' "
-                + "'\(server.baseURL.absoluteString)/redirect-to?url=http%3A%2F%2F127.0.0.1%3A1%2Fa%3Fb%3D1&status=\(status)'")
+            let result = try await curl(
+                "-o /dev/null -w '%{http_code} %{redirect_url}' "
+                    + "'\(server.baseURL.absoluteString)/redirect-to?url=http%3A%2F%2F127.0.0.1%3A1%2Fa%3Fb%3D1&status=\(status)'"
+            )
             #expect(result.output == "\(status) http://127.0.0.1:1/a?b=1")
         }
     }
 
     @Test func redirectLoopNeverEndsSoCurlStopsAtItsLimit() async throws {
         try await withTestServer { server in
-            let result = try await curl("-L --max-redirs 5 -o /dev/null '\(server.baseURL.absoluteString)/redirect-loop'")
+            let result = try await curl(
+                "-L --max-redirs 5 -o /dev/null '\(server.baseURL.absoluteString)/redirect-loop'")
             #expect(result.status == 47, "curl exit code 47: too many redirects")
-            #expect(server.receivedRequests.map(\.path).prefix(3) == ["/redirect-loop", "/redirect-loop/b", "/redirect-loop"])
+            #expect(
+                server.receivedRequests.map(\.path).prefix(3) == [
+                    "/redirect-loop", "/redirect-loop/b", "/redirect-loop",
+                ])
         }
     }
 
@@ -55,13 +67,15 @@ struct TestServerRouteTests {
             // Four quick requests on their own connections beside the slow one: with two event
             // loops, at least one shares the slow one's loop, and must not wait for it. Each quick
             // one ends in under half the delay (10 s), a margin no loaded machine eats up.
-            let result = try await curl("-Z --parallel-immediate --parallel-max 5 -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null "
-                + "-w '%{url_effective} %{time_total}\\n' '\(base)/delay/20000' "
-                + "'\(base)/status/201' '\(base)/status/202' '\(base)/status/203' '\(base)/status/204'")
-            let times = Dictionary(uniqueKeysWithValues: result.output.split(separator: "\n").map { line in
-                let fields = line.split(separator: " ")
-                return (String(fields[0].split(separator: "/").last!), Double(fields[1])!)
-            })
+            let result = try await curl(
+                "-Z --parallel-immediate --parallel-max 5 -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null "
+                    + "-w '%{url_effective} %{time_total}\\n' '\(base)/delay/20000' "
+                    + "'\(base)/status/201' '\(base)/status/202' '\(base)/status/203' '\(base)/status/204'")
+            let times = Dictionary(
+                uniqueKeysWithValues: result.output.split(separator: "\n").map { line in
+                    let fields = line.split(separator: " ")
+                    return (String(fields[0].split(separator: "/").last!), Double(fields[1])!)
+                })
             let slow = times["20000"] ?? 0
             #expect(slow >= 20 && slow < 60)
             #expect(["201", "202", "203", "204"].allSatisfy { (times[$0] ?? 99) < slow / 2 }, "\(times)")
@@ -70,8 +84,9 @@ struct TestServerRouteTests {
 
     @Test func dripSendsTheHeadAtOnceAndSpreadsTheBytesOverTheDuration() async throws {
         try await withTestServer { server in
-            let result = try await curl("-D - -w '\\n%{time_starttransfer} %{time_total}' "
-                + "'\(server.baseURL.absoluteString)/drip?numbytes=4&duration_ms=8000'")
+            let result = try await curl(
+                "-D - -w '\\n%{time_starttransfer} %{time_total}' "
+                    + "'\(server.baseURL.absoluteString)/drip?numbytes=4&duration_ms=8000'")
             let lines = result.output.components(separatedBy: "\r\n")
             #expect(lines.contains("transfer-encoding: chunked"))
             let tail = lines.last!.split(separator: "\n")
@@ -87,7 +102,8 @@ struct TestServerRouteTests {
 
     @Test func bytesStreamsAQuarterGigabyteToTheEnd() async throws {
         try await withTestServer { server in
-            let result = try await curl("-o /dev/null -w '%{size_download}' '\(server.baseURL.absoluteString)/bytes/256000000'")
+            let result = try await curl(
+                "-o /dev/null -w '%{size_download}' '\(server.baseURL.absoluteString)/bytes/256000000'")
             #expect(result.output == "256000000")
             // The server's memory is bounded in a process of its own: CourierCLITests' TestServerMemoryTests.
         }
@@ -95,7 +111,8 @@ struct TestServerRouteTests {
 
     @Test func bytesCarryTheCountingPatternAcrossChunkBoundaries() async throws {
         try await withTestServer { server in
-            let result = try await Shell.run("curl -s --max-time 10 '\(server.baseURL.absoluteString)/bytes/200000?chunk_size=999'")
+            let result = try await Shell.run(
+                "curl -s --max-time 10 '\(server.baseURL.absoluteString)/bytes/200000?chunk_size=999'")
             #expect(result.standardOutput == CountingBytesStream.bytes(count: 200_000))
         }
     }
@@ -109,7 +126,9 @@ struct TestServerRouteTests {
             let decoded = try await Shell.run("curl -s --max-time 10 '\(url)'")
             #expect(decoded.standardOutput == CountingBytesStream.bytes(count: 20))
             let head = try await curl("--head -w '%{num_connects}' '\(url)' '\(url)'").output
-            #expect(head.hasSuffix("transfer-encoding: chunked\r\n\r\n0"), "no body after a HEAD, and the connection is reused")
+            #expect(
+                head.hasSuffix("transfer-encoding: chunked\r\n\r\n0"),
+                "no body after a HEAD, and the connection is reused")
         }
     }
 
@@ -122,8 +141,9 @@ struct TestServerRouteTests {
 
     @Test func uploadCountsAHundredMegabytesWithoutKeepingThem() async throws {
         try await withTestServer { server in
-            let result = try await Shell.run("head -c 100000000 /dev/zero "
-                + "| curl -s --max-time 20 -H 'Expect:' --data-binary @- '\(server.baseURL.absoluteString)/upload'")
+            let result = try await Shell.run(
+                "head -c 100000000 /dev/zero "
+                    + "| curl -s --max-time 20 -H 'Expect:' --data-binary @- '\(server.baseURL.absoluteString)/upload'")
             let receipt = try JSONDecoder().decode(UploadReceipt.self, from: result.standardOutput)
             #expect(receipt == UploadReceipt(received: 100_000_000, fnv1a64: nil))
             #expect(server.receivedRequests.last?.bodyDigest == BodyDigest(byteCount: 100_000_000))
@@ -145,9 +165,11 @@ struct TestServerRouteTests {
         try await withTestServer { server in
             let output = try await curl("-D - '\(server.baseURL.absoluteString)/sse?count=2&retry_ms=1500'").output
             #expect(output.contains("Content-Type: text/event-stream\r\n"))
-            #expect(output.hasSuffix("\r\n\r\nretry: 1500\n\n"
-                + ": event 1\nid: 1\nevent: tick\ndata: event 1\ndata: of 2\n\n"
-                + ": event 2\nid: 2\nevent: tick\ndata: event 2\ndata: of 2\n\n"))
+            #expect(
+                output.hasSuffix(
+                    "\r\n\r\nretry: 1500\n\n"
+                        + ": event 1\nid: 1\nevent: tick\ndata: event 1\ndata: of 2\n\n"
+                        + ": event 2\nid: 2\nevent: tick\ndata: event 2\ndata: of 2\n\n"))
         }
     }
 
@@ -179,8 +201,9 @@ struct TestServerRouteTests {
     }
 
     @Test func serverSentEventsStreamDropsAfterTheRequestedEventsWithoutIO() {
-        var stream = ServerSentEventsStream(firstID: 1, count: 3, interval: .zero, retry: nil, dropAfter: 1,
-                                            bytewise: false, newline: "\n")
+        var stream = ServerSentEventsStream(
+            firstID: 1, count: 3, interval: .zero, retry: nil, dropAfter: 1,
+            bytewise: false, newline: "\n")
         let first = stream.event(1)
         let second = stream.event(2)
         #expect(stream.next() == .bytes(Data(first.utf8)))
@@ -216,16 +239,23 @@ struct TestServerRouteTests {
     @Test func bearerAcceptsTheConfiguredTokenAndFlagsAWrongOne() async throws {
         try await withTestServer(routes: [.bearer(token: "abc")]) { server in
             let url = "\(server.baseURL.absoluteString)/bearer"
-            #expect(try await curl("-H 'Authorization: Bearer abc' '\(url)'").output == #"{"authenticated":true,"token":"abc"}"#)
-            #expect(try await curl("-H 'Authorization: Bearer xyz' -o /dev/null -w '%{http_code}' '\(url)?token=xyz'").output == "200")
-            let wrong = try await curl("-D - -o /dev/null -H 'Authorization: Bearer \(Route.defaultBearerToken)' '\(url)'").output
+            #expect(
+                try await curl("-H 'Authorization: Bearer abc' '\(url)'").output
+                    == #"{"authenticated":true,"token":"abc"}"#)
+            #expect(
+                try await curl("-H 'Authorization: Bearer xyz' -o /dev/null -w '%{http_code}' '\(url)?token=xyz'")
+                    .output == "200")
+            let wrong = try await curl(
+                "-D - -o /dev/null -H 'Authorization: Bearer \(Route.defaultBearerToken)' '\(url)'"
+            ).output
             #expect(wrong.contains("WWW-Authenticate: Bearer realm=\"courier-test\", error=\"invalid_token\"\r\n"))
             let missing = try await curl("-D - -o /dev/null '\(url)'").output
             #expect(missing.contains("WWW-Authenticate: Bearer realm=\"courier-test\"\r\n"))
         }
         try await withTestServer { server in
-            let result = try await curl("-o /dev/null -w '%{http_code}' -H 'Authorization: Bearer \(Route.defaultBearerToken)' "
-                + "'\(server.baseURL.absoluteString)/bearer'")
+            let result = try await curl(
+                "-o /dev/null -w '%{http_code}' -H 'Authorization: Bearer \(Route.defaultBearerToken)' "
+                    + "'\(server.baseURL.absoluteString)/bearer'")
             #expect(result.output == "200")
         }
     }
@@ -247,13 +277,15 @@ struct TestServerRouteTests {
             let base = server.baseURL.absoluteString
             let sizes = [0, 1, 258, 259, 1000, 16_513, 1 << 20]
             // Python's gzip checks the CRC-32 and length in the trailer.
-            let check = try await Shell.run(sizes.map { size in
-                "curl -s --max-time 10 '\(base)/gzip-bomb?inflated=\(size)' | python3 -c "
-                    + "'import gzip, sys; d = gzip.decompress(sys.stdin.buffer.read()); print(len(d), d.count(0))'"
-            }.joined(separator: " && "))
+            let check = try await Shell.run(
+                sizes.map { size in
+                    "curl -s --max-time 10 '\(base)/gzip-bomb?inflated=\(size)' | python3 -c "
+                        + "'import gzip, sys; d = gzip.decompress(sys.stdin.buffer.read()); print(len(d), d.count(0))'"
+                }.joined(separator: " && "))
             #expect(String(decoding: check.standardOutput, as: UTF8.self) == sizes.map { "\($0) \($0)\n" }.joined())
-            let large = try await curl("-o /dev/null -w '%{size_download} ' '\(base)/gzip-bomb?inflated=100000000' "
-                + "&& curl -s --max-time 20 --compressed '\(base)/gzip-bomb?inflated=100000000' | wc -c")
+            let large = try await curl(
+                "-o /dev/null -w '%{size_download} ' '\(base)/gzip-bomb?inflated=100000000' "
+                    + "&& curl -s --max-time 20 --compressed '\(base)/gzip-bomb?inflated=100000000' | wc -c")
             let fields = large.output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
             #expect(fields.count == 2 && fields[0] < 100_000_000 / 1000 + 100, "compressed: \(fields)")
             #expect(fields.last == 100_000_000)
@@ -275,7 +307,8 @@ struct TestServerRouteTests {
             let seconds = try await curl("-D - '\(base)/status/503?retry_after=120'").output
             #expect(seconds.hasPrefix("HTTP/1.1 503"))
             #expect(seconds.contains("Retry-After: 120\r\n"))
-            let date = try await curl("-D - '\(base)/status/429?retry_after=Wed,%2021%20Oct%202015%2007:28:00%20GMT'").output
+            let date = try await curl("-D - '\(base)/status/429?retry_after=Wed,%2021%20Oct%202015%2007:28:00%20GMT'")
+                .output
             #expect(date.contains("Retry-After: Wed, 21 Oct 2015 07:28:00 GMT\r\n"))
         }
     }
@@ -284,7 +317,10 @@ struct TestServerRouteTests {
         try await withTestServer { server in
             let base = server.baseURL.absoluteString
             let headers = try await curl("-H 'User-Agent:' -H 'Accept:' -H 'X-B: 2' '\(base)/headers'").output
-            #expect(headers == #"{"header_list":[["Host","127.0.0.1:\#(server.port)"],["X-B","2"]],"headers":{"Host":"127.0.0.1:\#(server.port)","X-B":"2"}}"#)
+            #expect(
+                headers
+                    == #"{"header_list":[["Host","127.0.0.1:\#(server.port)"],["X-B","2"]],"headers":{"Host":"127.0.0.1:\#(server.port)","X-B":"2"}}"#
+            )
             let anything = try await Shell.run("curl -s --max-time 10 -X PATCH -d x '\(base)/anything/a/b?c'")
             let echo = try JSONDecoder().decode(EchoedRequest.self, from: anything.standardOutput)
             #expect(echo.method == "PATCH")

@@ -1,13 +1,15 @@
 import Courier
-@testable import CourierTestServer
 import Foundation
 import Testing
+
+@testable import CourierTestServer
 
 @Suite("TestServer")
 struct TestServerTests {
     @Test func echoCollectsAChunkedBodyAndKeepsHeaderOrder() async throws {
         try await withTestServer { server in
-            let result = try await Shell.run("""
+            let result = try await Shell.run(
+                """
                 printf 'one\\000two' | curl -s '\(server.baseURL.absoluteString)/echo/a%20b/c?x=%5B1%5D&y' \
                   -H 'User-Agent:' -H 'Accept:' -H 'Content-Type:' -H 'Expect:' \
                   -H 'X-B: 2' -H 'x-a: 1' -H 'Transfer-Encoding: chunked' --data-binary @-
@@ -16,8 +18,11 @@ struct TestServerTests {
             #expect(echo.method == "POST")
             #expect(echo.path == "/echo/a%20b/c")
             #expect(echo.query == "x=%5B1%5D&y")
-            #expect(echo.headers == [["Host", "127.0.0.1:\(server.port)"], ["X-B", "2"], ["x-a", "1"],
-                                     ["Transfer-Encoding", "chunked"]])
+            #expect(
+                echo.headers == [
+                    ["Host", "127.0.0.1:\(server.port)"], ["X-B", "2"], ["x-a", "1"],
+                    ["Transfer-Encoding", "chunked"],
+                ])
             #expect(echo.body == Data("one\0two".utf8))
             #expect(echo.bodyLength == 7)
         }
@@ -53,7 +58,8 @@ struct TestServerTests {
         let onlyGet = Route("/only-get", methods: ["GET"]) { _ in .text("ok") }
         try await withTestServer(routes: Route.defaults + [onlyGet]) { server in
             let base = server.baseURL.absoluteString
-            let result = try await Shell.run("""
+            let result = try await Shell.run(
+                """
                 curl -s -o /dev/null -w '%{http_code} ' '\(base)/nowhere' \
                   && curl -s -o /dev/null -w '%{http_code} ' -X DELETE '\(base)/only-get' \
                   && curl -s -w ' %{http_code}' '\(base)/only-get'
@@ -82,7 +88,8 @@ struct TestServerTests {
 
     @Test func expectContinueIsAnsweredWithoutWaiting() async throws {
         try await withTestServer { server in
-            let result = try await Shell.run("""
+            let result = try await Shell.run(
+                """
                 curl -s -o /dev/null -w '%{http_code} %{time_total}' --expect100-timeout 60 \
                   -H 'Expect: 100-continue' --data-binary 'body' '\(server.baseURL.absoluteString)/echo'
                 """)
@@ -96,7 +103,8 @@ struct TestServerTests {
     @Test func receivedRequestsAreRecordedInOrder() async throws {
         try await withTestServer { server in
             let base = server.baseURL.absoluteString
-            _ = try await Shell.run("curl -s -o /dev/null '\(base)/status/201' --next -s -o /dev/null -X PUT -d x '\(base)/echo?q'")
+            _ = try await Shell.run(
+                "curl -s -o /dev/null '\(base)/status/201' --next -s -o /dev/null -X PUT -d x '\(base)/echo?q'")
             let requests = server.receivedRequests
             #expect(requests.map(\.method) == ["GET", "PUT"])
             #expect(requests.map(\.target) == ["/status/201", "/echo?q"])

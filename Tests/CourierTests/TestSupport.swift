@@ -1,11 +1,14 @@
-@testable import Courier
 import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
 
+@testable import Courier
+
 /// Builds a request whose URL starts as `url`.
-func build(_ url: String = "https://api.example.com/v1", @RequestBuilder _ content: () throws -> RequestBlockGroup) throws -> Request {
+func build(
+    _ url: String = "https://api.example.com/v1", @RequestBuilder _ content: () throws -> RequestBlockGroup
+) throws -> Request {
     try #require(URL(string: url)).buildRequest(content)
 }
 

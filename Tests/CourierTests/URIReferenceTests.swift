@@ -1,18 +1,24 @@
-@testable import Courier
 import Testing
+
+@testable import Courier
 
 @Suite("URI references (RFC 3986)")
 struct URIReferenceTests {
     @Test func parsingSplitsTheFiveComponentsAsAppendixBDoes() {
         let reference = URIReference(parsing: "http://www.ics.uci.edu/pub/ietf/uri/?q=1#Related")
-        #expect(reference == URIReference(scheme: "http", authority: "www.ics.uci.edu", path: "/pub/ietf/uri/",
-                                          query: "q=1", fragment: "Related"))
+        #expect(
+            reference
+                == URIReference(
+                    scheme: "http", authority: "www.ics.uci.edu", path: "/pub/ietf/uri/",
+                    query: "q=1", fragment: "Related"))
     }
 
     @Test func parsingTellsAnEmptyComponentFromAnAbsentOne() {
         #expect(URIReference(parsing: "g?#") == URIReference(path: "g", query: "", fragment: ""))
         #expect(URIReference(parsing: "g") == URIReference(path: "g"))
-        #expect(URIReference(parsing: "file:///etc/hosts") == URIReference(scheme: "file", authority: "", path: "/etc/hosts"))
+        #expect(
+            URIReference(parsing: "file:///etc/hosts")
+                == URIReference(scheme: "file", authority: "", path: "/etc/hosts"))
         #expect(URIReference(parsing: "") == URIReference())
     }
 
@@ -26,7 +32,9 @@ struct URIReferenceTests {
         #expect(URIReference(parsing: "g?y/./x#s/../x") == URIReference(path: "g", query: "y/./x", fragment: "s/../x"))
     }
 
-    @Test(arguments: ["http://a/b/c/d;p?q", "//g", "?y", "#s", "g;x?y#s", "", "mailto:a@b", "file:///x", "g?#", "http://[::1]:80/"])
+    @Test(arguments: [
+        "http://a/b/c/d;p?q", "//g", "?y", "#s", "g;x?y#s", "", "mailto:a@b", "file:///x", "g?#", "http://[::1]:80/",
+    ])
     func recomposingGivesBackTheParsedText(_ text: String) {
         #expect(URIReference(parsing: text).string == text)
     }
@@ -60,7 +68,8 @@ struct URIReferenceTests {
         ("g..", "http://a/b/c/g.."), ("..g", "http://a/b/c/..g"), ("./../g", "http://a/b/g"),
         ("./g/.", "http://a/b/c/g/"), ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"),
         ("g;x=1/./y", "http://a/b/c/g;x=1/y"), ("g;x=1/../y", "http://a/b/c/y"), ("g?y/./x", "http://a/b/c/g?y/./x"),
-        ("g?y/../x", "http://a/b/c/g?y/../x"), ("g#s/./x", "http://a/b/c/g#s/./x"), ("g#s/../x", "http://a/b/c/g#s/../x"),
+        ("g?y/../x", "http://a/b/c/g?y/../x"), ("g#s/./x", "http://a/b/c/g#s/./x"),
+        ("g#s/../x", "http://a/b/c/g#s/../x"),
         ("http:g", "http:g"),
     ]
 
@@ -71,8 +80,10 @@ struct URIReferenceTests {
     }
 
     @Test func nonStrictResolutionReadsTheBaseSchemeAsAbsent() {
-        #expect(URIReference(parsing: "http:g").resolved(against: Self.rfcBase, strict: false).string == "http://a/b/c/g")
-        #expect(URIReference(parsing: "HTTP:g").resolved(against: Self.rfcBase, strict: false).string == "http://a/b/c/g")
+        #expect(
+            URIReference(parsing: "http:g").resolved(against: Self.rfcBase, strict: false).string == "http://a/b/c/g")
+        #expect(
+            URIReference(parsing: "HTTP:g").resolved(against: Self.rfcBase, strict: false).string == "http://a/b/c/g")
         #expect(URIReference(parsing: "https:g").resolved(against: Self.rfcBase, strict: false).string == "https:g")
     }
 
@@ -90,8 +101,12 @@ struct URIReferenceTests {
         #expect(URIReference.removeRelativeDotSegments("a/..//x") == ".//x")
     }
 
-    static let bases = ["http://h", "http://h/", "http://h/v1", "http://h/v1/", "http://h/v1/sub/leaf?q", "http://h/a//b/"]
-    static let references = ["", "x", "x/", "x/y", "../x", "../../..", "..", ".", "./", "a//b", "/r", "//o/p", "?k", "./a:b", "x/.."]
+    static let bases = [
+        "http://h", "http://h/", "http://h/v1", "http://h/v1/", "http://h/v1/sub/leaf?q", "http://h/a//b/",
+    ]
+    static let references = [
+        "", "x", "x/", "x/y", "../x", "../../..", "..", ".", "./", "a//b", "/r", "//o/p", "?k", "./a:b", "x/..",
+    ]
 
     /// Resolving a reference against a pending relative one first, then against the base, gives the
     /// same URI as resolving both against the base in turn; `Endpoint` before `BaseURL` relies on it.
@@ -110,8 +125,9 @@ struct URIReferenceTests {
     }
 
     @Test func authorityParsingSplitsUserHostAndPort() {
-        #expect(URIReference.Authority(parsing: "user:pw@host:8080")
-            == URIReference.Authority(userinfo: "user:pw", host: "host", port: "8080"))
+        #expect(
+            URIReference.Authority(parsing: "user:pw@host:8080")
+                == URIReference.Authority(userinfo: "user:pw", host: "host", port: "8080"))
         #expect(URIReference.Authority(parsing: "[::1]:8080") == URIReference.Authority(host: "[::1]", port: "8080"))
         #expect(URIReference.Authority(parsing: "[::1]") == URIReference.Authority(host: "[::1]"))
         #expect(URIReference.Authority(parsing: "host:") == URIReference.Authority(host: "host", port: ""))

@@ -139,7 +139,6 @@ struct URLBlockTests {
         #expect(error?.source == "BaseURL")
     }
 
-
     @Test func endpointBeforeBaseURLChainsRelativeReferences() throws {
         let request = try Request {
             Endpoint("v1/")
@@ -178,8 +177,9 @@ struct URLBlockTests {
             BaseURL("https://api.example.com/v1/")
             Endpoint("a b/ü/[x]/100%/%41?q=x y&r=\"é\"")
         }
-        #expect(request.url.absoluteString
-            == "https://api.example.com/v1/a%20b/%C3%BC/%5Bx%5D/100%25/%41?q=x%20y&r=%22%C3%A9%22")
+        #expect(
+            request.url.absoluteString
+                == "https://api.example.com/v1/a%20b/%C3%BC/%5Bx%5D/100%25/%41?q=x%20y&r=%22%C3%A9%22")
     }
 
     @Test func endpointQueryReplacesQueryItemsDeclaredBeforeIt() throws {
@@ -236,7 +236,6 @@ struct URLBlockTests {
         #expect(error?.source == "Endpoint")
     }
 
-
     @Test func aStringValueIsEncodedAsOneSegment() throws {
         let segments = ["a/b", "hello world", "café", "..", "."]
         let request = try Request {
@@ -288,7 +287,6 @@ struct URLBlockTests {
         #expect(request.url.absoluteString == "https://api.example.com/search?q=swift%20%26%20c&exact")
     }
 
-
     @Test func urlBuildRequestStartsFromTheWholeURL() throws {
         let url = try #require(URL(string: "https://api.example.com/v1/items?key=k#frag"))
         let request = try url.buildRequest {
@@ -305,7 +303,6 @@ struct URLBlockTests {
         let error = #expect(throws: CourierError.self) { try url.buildRequest {} }
         #expect(error?.source == "BaseURL")
     }
-
 
     @Test(arguments: [true, false])
     func controlFlowCombinesURLBlocks(_ includeArchived: Bool) throws {
@@ -332,7 +329,8 @@ struct URLBlockTests {
             case .date: Query("sort", "-date")
             }
         }
-        let expected = includeArchived
+        let expected =
+            includeArchived
             ? "https://api.example.com/v1/projects/archived?tag=swift&tag=http&cursor=c1&sort=-date"
             : "https://api.example.com/v1/projects/active?tag=swift&tag=http&sort=name"
         #expect(request.url.absoluteString == expected)

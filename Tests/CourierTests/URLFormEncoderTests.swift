@@ -42,11 +42,12 @@ struct URLFormEncoderTests {
 
     @Test func encodeReturnsItemsWithUnencodedNamesAndValues() throws {
         let items = try URLFormEncoder().encode(Person())
-        #expect(items == [
-            URLQueryItem(name: "name", value: "Ada"),
-            URLQueryItem(name: "address[city]", value: "London"),
-            URLQueryItem(name: "address[zip]", value: "N1"),
-        ])
+        #expect(
+            items == [
+                URLQueryItem(name: "name", value: "Ada"),
+                URLQueryItem(name: "address[city]", value: "London"),
+                URLQueryItem(name: "address[zip]", value: "N1"),
+            ])
     }
 
     @Test func nestedObjectsUseBracketedNames() throws {
@@ -95,7 +96,11 @@ struct URLFormEncoderTests {
 
     @Test func emptyArraysAndObjectsProduceNoFields() throws {
         struct Empty: Encodable {}
-        struct Holder: Encodable { var tags: [String] = []; var empty = Empty(); var x = 1 }
+        struct Holder: Encodable {
+            var tags: [String] = []
+            var empty = Empty()
+            var x = 1
+        }
         #expect(try URLFormEncoder().encodeAsString(Holder()) == "x=1")
         #expect(try URLFormEncoder().encodeAsString(Empty()) == "")
     }
@@ -108,7 +113,8 @@ struct URLFormEncoderTests {
             var tags: [String?] = ["a", nil, "c"]
         }
         #expect(try URLFormEncoder().encodeAsString(Search()) == "query=swift&tags=a&tags=c")
-        #expect(try URLFormEncoder(arrayEncoding: .indexed).encode(Search()).map(\.name) == ["query", "tags[0]", "tags[2]"])
+        #expect(
+            try URLFormEncoder(arrayEncoding: .indexed).encode(Search()).map(\.name) == ["query", "tags[0]", "tags[2]"])
     }
 
     @Test func explicitlyEncodedNilIsOmitted() throws {
@@ -124,7 +130,10 @@ struct URLFormEncoderTests {
     }
 
     @Test func booleansAreWordsOrDigits() throws {
-        struct Flags: Encodable { var on = true; var off = false }
+        struct Flags: Encodable {
+            var on = true
+            var off = false
+        }
         #expect(try URLFormEncoder().encodeAsString(Flags()) == "on=true&off=false")
         #expect(try URLFormEncoder(boolEncoding: .numeric).encodeAsString(Flags()) == "on=1&off=0")
     }
@@ -166,7 +175,8 @@ struct URLFormEncoderTests {
             var status = Status.closed
         }
         let items = try URLFormEncoder().encode(Values())
-        #expect(items.map(\.value) == ["+/8A", "https://example.com/a?b=c", "12.5", "0.1", "9223372036854775807", "closed"])
+        #expect(
+            items.map(\.value) == ["+/8A", "https://example.com/a?b=c", "12.5", "0.1", "9223372036854775807", "closed"])
     }
 
     @Test func nonFiniteNumbersFail() throws {
@@ -176,9 +186,14 @@ struct URLFormEncoderTests {
     }
 
     @Test func reservedCharactersAndUnicodeArePercentEncoded() throws {
-        struct Text: Encodable { var q = "a&b=c+d#e%f g"; var emoji = "café 🚀"; var safe = "A-z_0.9*~" }
-        #expect(try URLFormEncoder().encodeAsString(Text())
-            == "q=a%26b%3Dc%2Bd%23e%25f+g&emoji=caf%C3%A9+%F0%9F%9A%80&safe=A-z_0.9*%7E")
+        struct Text: Encodable {
+            var q = "a&b=c+d#e%f g"
+            var emoji = "café 🚀"
+            var safe = "A-z_0.9*~"
+        }
+        #expect(
+            try URLFormEncoder().encodeAsString(Text())
+                == "q=a%26b%3Dc%2Bd%23e%25f+g&emoji=caf%C3%A9+%F0%9F%9A%80&safe=A-z_0.9*%7E")
     }
 
     @Test func snakeCaseConvertsKeysButNotValues() throws {
@@ -191,9 +206,11 @@ struct URLFormEncoderTests {
             var already_snake = 2
         }
         let items = try URLFormEncoder(keyEncoding: .convertToSnakeCase).encode(Profile())
-        #expect(items.map(\.name) == [
-            "first_name", "user_id", "my_url_value", "home_address[city]", "home_address[zip]", "_private", "already_snake",
-        ])
+        #expect(
+            items.map(\.name) == [
+                "first_name", "user_id", "my_url_value", "home_address[city]", "home_address[zip]", "_private",
+                "already_snake",
+            ])
         #expect(items[2].value == "camelCase")
     }
 
@@ -207,7 +224,9 @@ struct URLFormEncoderTests {
     }
 
     @Test func topLevelValuesThatAreNotObjectsFail() throws {
-        for value in [AnyEncodable(["a", "b"]), AnyEncodable("text"), AnyEncodable(42), AnyEncodable(Optional<Flat>.none)] {
+        for value in [
+            AnyEncodable(["a", "b"]), AnyEncodable("text"), AnyEncodable(42), AnyEncodable(Optional<Flat>.none),
+        ] {
             let error = #expect(throws: CourierError.self) { try URLFormEncoder().encode(value) }
             #expect(error?.code == .encodingFailed)
             #expect(error?.source == "URLFormEncoder")

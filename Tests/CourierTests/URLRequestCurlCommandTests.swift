@@ -1,10 +1,12 @@
-@testable import Courier
 import CourierTestServer
 import Foundation
+import Testing
+
+@testable import Courier
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// `URLRequest.curlCommand`, the short form: header lines curl sends identically by itself are
 /// left out, and real curl still sends exactly the request.
@@ -21,13 +23,14 @@ struct URLRequestCurlCommandTests {
         handMade.httpMethod = "POST"
         handMade.setValue("0", forHTTPHeaderField: "Content-Length")
         for request in [built, handMade] {
-            #expect(request.curlCommand == """
-                curl 'https://api.example.com/ping' \\
-                  --request POST \\
-                  -H 'Content-Length: 0' \\
-                  -H 'Accept:' \\
-                  -H 'User-Agent:'
-                """)
+            #expect(
+                request.curlCommand == """
+                    curl 'https://api.example.com/ping' \\
+                      --request POST \\
+                      -H 'Content-Length: 0' \\
+                      -H 'Accept:' \\
+                      -H 'User-Agent:'
+                    """)
         }
     }
 
@@ -78,7 +81,9 @@ struct URLRequestCurlCommandTests {
                     BaseURL(echo)
                     HTTPMethod.POST
                     "form"
-                    RequestBody.urlEncoded([URLQueryItem(name: "q", value: "a b"), URLQueryItem(name: "x", value: "1&2")])
+                    RequestBody.urlEncoded([
+                        URLQueryItem(name: "q", value: "a b"), URLQueryItem(name: "x", value: "1&2"),
+                    ])
                 }
             },
         ]
@@ -88,8 +93,9 @@ struct URLRequestCurlCommandTests {
     func theShortCommandStillSendsExactlyTheRequest(_ testCase: Case) async throws {
         try await withTestServer { server in
             let urlRequest = try testCase.make(server.baseURL.absoluteString + "/echo")
-            try await expectCurlReproduces(try Request(urlRequest), on: server, shell: "/bin/sh",
-                                           command: urlRequest.curlCommand, anyHeaderOrder: true)
+            try await expectCurlReproduces(
+                try Request(urlRequest), on: server, shell: "/bin/sh",
+                command: urlRequest.curlCommand, anyHeaderOrder: true)
         }
     }
 }

@@ -15,9 +15,10 @@ import Testing
 
     @Test func anUnmappedTransportErrorBecomesAnInvalidResponseThatKeepsIt() async throws {
         let request = try Request { BaseURL("http://127.0.0.1:9/x") }
-        let error = try #require(await #expect(throws: CourierError.self) {
-            _ = try await Client(transport: FailingTransport()).send(request)
-        })
+        let error = try #require(
+            await #expect(throws: CourierError.self) {
+                _ = try await Client(transport: FailingTransport()).send(request)
+            })
         #expect(error.code == .invalidResponse)
         #expect(error.stage == "transport")
         #expect(error.message == "the transport failed: disk on fire")
@@ -27,14 +28,17 @@ import Testing
 
     struct Throwing: Interceptor {
         var name: String { "Throwing" }
-        func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response { throw Unmapped() }
+        func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+            throw Unmapped()
+        }
     }
 
     @Test func anUnmappedInterceptorErrorBecomesInterceptorFailedNamingIt() async throws {
         let request = try Request { BaseURL("http://127.0.0.1:9/x") }
-        let error = try #require(await #expect(throws: CourierError.self) {
-            _ = try await Client(transport: FailingTransport(), interceptors: [Throwing()]).send(request)
-        })
+        let error = try #require(
+            await #expect(throws: CourierError.self) {
+                _ = try await Client(transport: FailingTransport(), interceptors: [Throwing()]).send(request)
+            })
         #expect(error.code == .interceptorFailed)
         #expect(error.stage == "Throwing")
         #expect(error.message == "Throwing failed: disk on fire")

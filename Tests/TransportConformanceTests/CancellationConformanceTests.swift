@@ -14,14 +14,17 @@ struct CancellationConformanceTests {
 
     @Test(arguments: TransportUnderTest.all)
     func cancellingDuringTheBodyEndsQuicklyWithCancelled(transport: TransportUnderTest) async throws {
-        try await expectCancellationEndsQuickly(transport, path: "/drip?numbytes=1000&duration_ms=60000&chunk=10",
-                                                after: .milliseconds(300))
+        try await expectCancellationEndsQuickly(
+            transport, path: "/drip?numbytes=1000&duration_ms=60000&chunk=10",
+            after: .milliseconds(300))
     }
 
     /// Sends to `path`, cancels the task `after` a while, and checks it ends in `cancelled` promptly:
     /// the server would answer only after a minute, so ending within the (load-proof) bound means
     /// the cancellation ended it.
-    private func expectCancellationEndsQuickly(_ transport: TransportUnderTest, path: String, after delay: Duration) async throws {
+    private func expectCancellationEndsQuickly(
+        _ transport: TransportUnderTest, path: String, after delay: Duration
+    ) async throws {
         try await transport.withClient { client, server in
             let request = try server.request(path)
             let task = Task { try await client.send(request) }
@@ -38,7 +41,9 @@ struct CancellationConformanceTests {
     func aRequestTimeoutEndsInTimedOut(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
             let started = ContinuousClock.now
-            let error = await courierError { try await client.send(try server.request("/delay/60000") { Timeout(.seconds(1)) }) }
+            let error = await courierError {
+                try await client.send(try server.request("/delay/60000") { Timeout(.seconds(1)) })
+            }
             #expect(error?.code == .timedOut)
             #expect(ContinuousClock.now - started < .seconds(30), "the timeout, not the minute-long delay, ends it")
         }
@@ -47,7 +52,13 @@ struct CancellationConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func anUnreachablePortIsCannotConnect(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, _ in
-            let error = await courierError { try await client.send(try Request { BaseURL("http://127.0.0.1:1/"); Timeout(20) }) }
+            let error = await courierError {
+                try await client.send(
+                    try Request {
+                        BaseURL("http://127.0.0.1:1/")
+                        Timeout(20)
+                    })
+            }
             #expect(error?.code == .cannotConnect)
         }
     }
@@ -76,7 +87,8 @@ struct CancellationConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func serverSentEventsArriveAsTheyAreWrittenEvenOneByteAtATime(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let response = try await client.send(try server.request("/sse?count=3&chunk=1") { Accept(.Text.eventStream) })
+            let response = try await client.send(
+                try server.request("/sse?count=3&chunk=1") { Accept(.Text.eventStream) })
             #expect(response.headerFields[.contentType]?.hasPrefix("text/event-stream") == true)
             #expect(response.text.components(separatedBy: "event: tick").count - 1 == 3)
         }

@@ -13,7 +13,9 @@ struct ConnectionConformanceTests {
     /// Sends `requests` at once and lets them through `gate` one at a time, each time once the
     /// client has as many held as `limit` allows (or all that remain), so a client that broke its
     /// limit would show it in `gate.peak`; returns the responses, in no particular order.
-    private func sendHeld(_ requests: [Request], through gate: RequestGate, limit: Int, client: Client) async throws -> [Response] {
+    private func sendHeld(
+        _ requests: [Request], through gate: RequestGate, limit: Int, client: Client
+    ) async throws -> [Response] {
         try await withThrowingTaskGroup(of: Response.self) { group in
             for request in requests {
                 group.addTask { try await client.send(request) }
@@ -44,7 +46,8 @@ struct ConnectionConformanceTests {
     }
 
     @Test(arguments: TransportUnderTest.all)
-    func sixRequestsToOneHostShareTheTwoConnectionsAPerHostLimitOfTwoAllows(transport: TransportUnderTest) async throws {
+    func sixRequestsToOneHostShareTheTwoConnectionsAPerHostLimitOfTwoAllows(transport: TransportUnderTest) async throws
+    {
         let gate = RequestGate()
         var settings = TransportSettings()
         settings.maxConnectionsPerHost = 2
@@ -139,7 +142,8 @@ struct ConnectionConformanceTests {
         try await transport.withClient(settings: settings) { client, server in
             let defaulted = try echoed(try await client.send(try server.request("/echo/default")))
             #expect(userAgents(defaulted) == ["courier-conformance/1.0"])
-            let own = try echoed(try await client.send(try server.request("/echo/own") { Header.userAgent.setValue("mine/2.0") }))
+            let own = try echoed(
+                try await client.send(try server.request("/echo/own") { Header.userAgent.setValue("mine/2.0") }))
             #expect(userAgents(own) == ["mine/2.0"])
         }
     }

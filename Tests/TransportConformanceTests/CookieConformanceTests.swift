@@ -19,7 +19,10 @@ struct CookieConformanceTests {
             let set = try await client.send(try server.request("/cookies/set?flavour=oat&size=large"))
             #expect(try JSONDecoder().decode(Seen.self, from: set.body).cookies == ["flavour": "oat", "size": "large"])
             let later = try await client.send(try server.request("/cookies") { Cookie("mine", "1") })
-            #expect(try JSONDecoder().decode(Seen.self, from: later.body).cookies == ["mine": "1", "flavour": "oat", "size": "large"])
+            #expect(
+                try JSONDecoder().decode(Seen.self, from: later.body).cookies == [
+                    "mine": "1", "flavour": "oat", "size": "large",
+                ])
             let deleted = try await client.send(try server.request("/cookies/delete?flavour"))
             #expect(try JSONDecoder().decode(Seen.self, from: deleted.body).cookies == ["size": "large"])
 

@@ -11,8 +11,11 @@ import Testing
 @Suite("Transport conformance: Digest authentication")
 struct DigestConformanceTests {
     static let cases: [(TransportUnderTest, String)] = TransportUnderTest.all.flatMap { transport in
-        ["auth/ada/s3cret/MD5", "auth/ada/s3cret/SHA-256", "auth/ada/s3cret/MD5-sess", "auth/ada/s3cret/SHA-256-sess",
-         "none/ada/s3cret/MD5", "auth/ada/s3cret"].map { (transport, $0) }
+        [
+            "auth/ada/s3cret/MD5", "auth/ada/s3cret/SHA-256", "auth/ada/s3cret/MD5-sess",
+            "auth/ada/s3cret/SHA-256-sess",
+            "none/ada/s3cret/MD5", "auth/ada/s3cret",
+        ].map { (transport, $0) }
     }
 
     /// The test server's requests to `path` so far.
@@ -21,9 +24,13 @@ struct DigestConformanceTests {
     }
 
     @Test(arguments: cases)
-    func eachAlgorithmIsAnsweredOnceAndThenSentBeforeBeingAsked(transport: TransportUnderTest, route: String) async throws {
+    func eachAlgorithmIsAnsweredOnceAndThenSentBeforeBeingAsked(
+        transport: TransportUnderTest, route: String
+    ) async throws {
         try await transport.withClient { client, server in
-            let digest = Client(transport: client.transport, interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
+            let digest = Client(
+                transport: client.transport,
+                interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
             let path = "/digest-auth/" + route
             let first = try await digest.send(try server.request(path))
             #expect(first.status.code == 200 && first.text.contains(#""authenticated":true"#), "\(first.text)")
@@ -40,7 +47,9 @@ struct DigestConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func aWrongPasswordEndsInTheServers401AfterOneAnswer(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let digest = Client(transport: client.transport, interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "wrong")])
+            let digest = Client(
+                transport: client.transport,
+                interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "wrong")])
             let path = "/digest-auth/auth/ada/s3cret/SHA-256"
             let refused = try await digest.send(try server.request(path))
             #expect(refused.status.code == 401)
@@ -55,10 +64,13 @@ struct DigestConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func aChallengeOfferingOnlyAuthIntIsReturnedUnanswered(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let digest = Client(transport: client.transport, interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
+            let digest = Client(
+                transport: client.transport,
+                interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
             let path = "/digest-auth/auth-int/ada/s3cret/MD5"
             let response = try await digest.send(try server.request(path))
-            #expect(response.status.code == 401 && response.headerFields[.wwwAuthenticate]?.contains("auth-int") == true)
+            #expect(
+                response.status.code == 401 && response.headerFields[.wwwAuthenticate]?.contains("auth-int") == true)
             #expect(Self.count(server, path) == 1)
         }
     }
@@ -66,7 +78,9 @@ struct DigestConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func aStaleNonceIsReplacedWithoutFailing(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let digest = Client(transport: client.transport, interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
+            let digest = Client(
+                transport: client.transport,
+                interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
             let path = "/digest-auth/auth/ada/s3cret/MD5/1"
             for _ in 0..<3 {
                 let response = try await digest.send(try server.request(path))
@@ -80,14 +94,19 @@ struct DigestConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func aBodyIsResentWithTheAnswer(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let digest = Client(transport: client.transport, interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
+            let digest = Client(
+                transport: client.transport,
+                interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
             let path = "/digest-auth/auth/ada/s3cret/SHA-256"
-            let response = try await digest.send(try server.request(path) {
-                Method.PUT
-                RequestBody.string("the body")
-            })
+            let response = try await digest.send(
+                try server.request(path) {
+                    Method.PUT
+                    RequestBody.string("the body")
+                })
             #expect(response.status.code == 200)
-            let bodies = server.receivedRequests.filter { $0.path == path }.map { String(decoding: $0.body, as: UTF8.self) }
+            let bodies = server.receivedRequests.filter { $0.path == path }.map {
+                String(decoding: $0.body, as: UTF8.self)
+            }
             #expect(bodies == ["the body", "the body"])
         }
     }
@@ -95,7 +114,9 @@ struct DigestConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func aOneShotBodyIsNotResentEmpty(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let digest = Client(transport: client.transport, interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
+            let digest = Client(
+                transport: client.transport,
+                interceptors: [DigestAuthenticationInterceptor(user: "ada", password: "s3cret")])
             let chunks = AsyncStream<Data> { continuation in
                 continuation.yield(Data("once".utf8))
                 continuation.finish()

@@ -2,8 +2,8 @@ import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
-import Testing
 import TestProcesses
+import Testing
 
 /// Both transports routed by proxy variables, end to end through the loopback forward proxy:
 /// `ALL_PROXY` for `http`, `HTTPS_PROXY` for `https` (a `CONNECT` tunnel to nginx), `NO_PROXY`
@@ -27,7 +27,8 @@ struct EnvironmentProxyConformanceTests {
         _ body: (Client, TestServer, ForwardProxy) async throws -> Result
     ) async throws -> Result {
         let forwardProxy = try await ForwardProxy.start()
-        let made = transport.makeWith(TransportSettings(proxy: settings(environment(forwardProxy)), connectTimeout: .seconds(60)))
+        let made = transport.makeWith(
+            TransportSettings(proxy: settings(environment(forwardProxy)), connectTimeout: .seconds(60)))
         let result = await Swift.Result(awaiting: {
             try await withTestServer { server in try await body(Client(transport: made), server, forwardProxy) }
         })
@@ -43,15 +44,20 @@ struct EnvironmentProxyConformanceTests {
             #expect(try echoed(response).query == "via=all_proxy")
             // curl sends a plain-http request to the proxy in absolute form; AsyncHTTPClient tunnels every request.
             let forwarded = proxy.forwarded
-            #expect(forwarded.contains { $0.method == "GET" && $0.target == "\(origin.baseURL.absoluteString)/echo?via=all_proxy" }
+            #expect(
+                forwarded.contains {
+                    $0.method == "GET" && $0.target == "\(origin.baseURL.absoluteString)/echo?via=all_proxy"
+                }
                     || forwarded.contains { $0.method == "CONNECT" && $0.target == "127.0.0.1:\(origin.port)" },
-                    "\(forwarded)")
+                "\(forwarded)")
         }
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aHostInNoProxyBypassesTheProxyAllProxyNames(transport: TransportUnderTest) async throws {
-        try await withEnvironmentClient(transport, { ["ALL_PROXY": $0.url.absoluteString, "NO_PROXY": "example.com,127.0.0.1"] }) { client, origin, proxy in
+        try await withEnvironmentClient(
+            transport, { ["ALL_PROXY": $0.url.absoluteString, "NO_PROXY": "example.com,127.0.0.1"] }
+        ) { client, origin, proxy in
             let response = try await client.send(try origin.request("/anything/direct"))
             #expect(response.status == .ok)
             #expect(proxy.forwarded.isEmpty)
@@ -83,8 +89,11 @@ struct EnvironmentProxyConformanceTests {
             tls.caFile = certificates.authority.path
             // `http_proxy` names a proxy that is not listening: an https URL must not use it.
             let environment = ["HTTPS_PROXY": forwardProxy.url.absoluteString, "http_proxy": "http://127.0.0.1:1"]
-            let made = transport.makeWith(TransportSettings(tls: tls, proxy: settings(environment), connectTimeout: .seconds(60)))
-            let outcome = await Swift.Result(awaiting: { try await Client(transport: made).send(try Request { BaseURL(nginx.baseURL) }) })
+            let made = transport.makeWith(
+                TransportSettings(tls: tls, proxy: settings(environment), connectTimeout: .seconds(60)))
+            let outcome = await Swift.Result(awaiting: {
+                try await Client(transport: made).send(try Request { BaseURL(nginx.baseURL) })
+            })
             await transport.shutdown(made)
             try await forwardProxy.shutdown()
             let response = try outcome.get()

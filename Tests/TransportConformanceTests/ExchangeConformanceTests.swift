@@ -24,7 +24,11 @@ struct ExchangeConformanceTests {
             #expect(echo.path == "/echo/get")
             #expect(echo.query == "q=a%20b")
             let ours = echo.headers.filter { !Self.transportAdded.contains($0[0].lowercased()) }
-            #expect(ours == [["Accept", "application/json"], ["X-Trace", "t-1"], ["Cookie", "a=1; b=2"], ["User-Agent", "Courier-Conformance"]])
+            #expect(
+                ours == [
+                    ["Accept", "application/json"], ["X-Trace", "t-1"], ["Cookie", "a=1; b=2"],
+                    ["User-Agent", "Courier-Conformance"],
+                ])
             #expect(echo.headers.contains { $0[0].lowercased() == "host" })
         }
     }
@@ -39,16 +43,23 @@ struct ExchangeConformanceTests {
             ("bytes", .data(Data([0, 1, 2, 255])), Data([0, 1, 2, 255])),
             ("text", .string("héllo\r\nworld"), Data("héllo\r\nworld".utf8)),
             ("file", .file(file), fileBytes),
-            ("restartable stream of unknown length", .stream(restartable: {
-                AsyncStream<Data> { continuation in
-                    for piece in ["chunk-1 ", "chunk-2 ", "chunk-3"] { continuation.yield(Data(piece.utf8)) }
-                    continuation.finish()
-                }
-            }), Data("chunk-1 chunk-2 chunk-3".utf8)),
-            ("one-shot stream with a length", .stream(AsyncStream<Data> { continuation in
-                continuation.yield(Data("12345".utf8))
-                continuation.finish()
-            }, length: 5), Data("12345".utf8)),
+            (
+                "restartable stream of unknown length",
+                .stream(restartable: {
+                    AsyncStream<Data> { continuation in
+                        for piece in ["chunk-1 ", "chunk-2 ", "chunk-3"] { continuation.yield(Data(piece.utf8)) }
+                        continuation.finish()
+                    }
+                }), Data("chunk-1 chunk-2 chunk-3".utf8)
+            ),
+            (
+                "one-shot stream with a length",
+                .stream(
+                    AsyncStream<Data> { continuation in
+                        continuation.yield(Data("12345".utf8))
+                        continuation.finish()
+                    }, length: 5), Data("12345".utf8)
+            ),
         ]
         try await transport.withClient { client, server in
             for (name, body, expected) in bodies {
@@ -108,10 +119,15 @@ struct ExchangeConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func decodingUsesTheEchoedJSON(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let request = try server.request("/echo/decode") { Method.POST; RequestBody.json(["k": "v"]) }
+            let request = try server.request("/echo/decode") {
+                Method.POST
+                RequestBody.json(["k": "v"])
+            }
             let method = try await client.send(request, decoding: String.self, at: "method")
             #expect(method == "POST")
-            let error = await courierError { try await client.send(try server.request("/status/404"), decoding: EchoedRequest.self) }
+            let error = await courierError {
+                try await client.send(try server.request("/status/404"), decoding: EchoedRequest.self)
+            }
             #expect(error?.code == .unacceptableStatus)
             #expect(error?.response?.status == .notFound)
         }
@@ -120,11 +136,16 @@ struct ExchangeConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func credentialsAreCheckedByTheServer(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let good = try await client.send(try server.request("/basic-auth/ada/s3cret") { Authorization.basic(username: "ada", password: "s3cret") })
+            let good = try await client.send(
+                try server.request("/basic-auth/ada/s3cret") {
+                    Authorization.basic(username: "ada", password: "s3cret")
+                })
             #expect(good.status == .ok)
-            let bad = try await client.send(try server.request("/basic-auth/ada/s3cret") { Authorization.basic(username: "ada", password: "nope") })
+            let bad = try await client.send(
+                try server.request("/basic-auth/ada/s3cret") { Authorization.basic(username: "ada", password: "nope") })
             #expect(bad.status == .unauthorized)
-            let bearer = try await client.send(try server.request("/bearer?token=t0k3n") { Authorization.bearer("t0k3n") })
+            let bearer = try await client.send(
+                try server.request("/bearer?token=t0k3n") { Authorization.bearer("t0k3n") })
             #expect(bearer.status == .ok)
         }
     }

@@ -70,7 +70,9 @@ struct FaultConformanceTests {
             // A stall must time out on the connection, not before it is set up: AsyncHTTPClient keeps a
             // connection that was still being made when its request's deadline passed, and the request
             // after it would then go to the stalled server. 10 s covers the busiest event loop.
-            let request = try server.request("/echo/x") { Timeout(effect == .stall ? .seconds(10) : Self.generousTimeout) }
+            let request = try server.request("/echo/x") {
+                Timeout(effect == .stall ? .seconds(10) : Self.generousTimeout)
+            }
             let started = ContinuousClock.now
             let error = await courierError { try await client.send(request) }
             let expected: Set<CourierError.Code> = effect == .stall ? [.timedOut] : [.invalidResponse, .cannotConnect]
@@ -104,14 +106,18 @@ struct FaultConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func aSlowDripWithinTheDeadlineCompletesAndOnePastItTimesOut(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
-            let within = try await client.send(try server.request("/drip?numbytes=20&duration_ms=300") { Timeout(Self.generousTimeout) })
+            let within = try await client.send(
+                try server.request("/drip?numbytes=20&duration_ms=300") { Timeout(Self.generousTimeout) })
             #expect(within.body.count == 20)
             let started = ContinuousClock.now
             let error = await courierError {
-                try await client.send(try server.request("/drip?numbytes=100&duration_ms=60000") { Timeout(.seconds(1)) })
+                try await client.send(
+                    try server.request("/drip?numbytes=100&duration_ms=60000") { Timeout(.seconds(1)) })
             }
             #expect(error?.code == .timedOut)
-            #expect(ContinuousClock.now - started < .seconds(30), "the timeout ends the transfer long before the drip would")
+            #expect(
+                ContinuousClock.now - started < .seconds(30), "the timeout ends the transfer long before the drip would"
+            )
         }
     }
 }

@@ -17,14 +17,16 @@ struct LimitConformanceTests {
     /// connection, so that only the head's size can fail the exchange.
     static let bigHead = Route("/big-head/{n}") { request in
         let count = Int(request.parameters["n"] ?? "") ?? 0
-        return TestServerResponse(headers: (0..<count).map { ("X-Pad-\($0)", String(repeating: "a", count: 990)) }, body: Data())
+        return TestServerResponse(
+            headers: (0..<count).map { ("X-Pad-\($0)", String(repeating: "a", count: 990)) }, body: Data())
     }
 
     @Test(arguments: TransportUnderTest.all)
     func headerCountAtTheLimitPassesAndOneMoreFails(transport: TransportUnderTest) async throws {
         var configuration = Client.Configuration()
         configuration.limits.maxHeaderCount = 40
-        try await transport.withClient(configuration: configuration, routes: [Self.manyHeaders] + Route.defaults) { client, server in
+        try await transport.withClient(configuration: configuration, routes: [Self.manyHeaders] + Route.defaults) {
+            client, server in
             let added = try await client.send(try server.request("/many-headers/0")).headerFields.count
             let atLimit = try await client.send(try server.request("/many-headers/\(40 - added)"))
             #expect(atLimit.headerFields.count == 40)
@@ -37,7 +39,8 @@ struct LimitConformanceTests {
     func headerBytesPastTheLimitFail(transport: TransportUnderTest) async throws {
         var configuration = Client.Configuration()
         configuration.limits.maxHeaderBytes = 16 * 1024
-        try await transport.withClient(configuration: configuration, routes: [Self.bigHead] + Route.defaults) { client, server in
+        try await transport.withClient(configuration: configuration, routes: [Self.bigHead] + Route.defaults) {
+            client, server in
             let small = try await client.send(try server.request("/big-head/8") { Timeout(30) })
             #expect(small.status == .ok)
             let error = await courierError { try await client.send(try server.request("/big-head/40") { Timeout(30) }) }
@@ -61,7 +64,9 @@ struct LimitConformanceTests {
     func aDecompressionBombIsStopped(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
             let started = ContinuousClock.now
-            let error = await courierError { try await client.send(try server.request("/gzip-bomb?inflated=200000000")) }
+            let error = await courierError {
+                try await client.send(try server.request("/gzip-bomb?inflated=200000000"))
+            }
             #expect(error?.code == .limitExceeded, "\(String(describing: error))")
             #expect(ContinuousClock.now - started < .seconds(30), "stopped at the limit, not after inflating it all")
         }

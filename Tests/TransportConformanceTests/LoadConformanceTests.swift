@@ -13,7 +13,10 @@ struct LoadConformanceTests {
         try await transport.withClient { client, server in
             let answered = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<1_000 {
-                    let request = try server.request("/echo") { Query("n", String(index)); Timeout(.seconds(120)) }
+                    let request = try server.request("/echo") {
+                        Query("n", String(index))
+                        Timeout(.seconds(120))
+                    }
                     group.addTask {
                         let response = try await client.send(request)
                         #expect(response.status == .ok)
@@ -45,7 +48,9 @@ struct LoadConformanceTests {
     }
 
     @Test(arguments: TransportUnderTest.all)
-    func aSoakWithResetsStallsAndTruncationsEndsEveryCallOnceThenKeepsWorking(transport: TransportUnderTest) async throws {
+    func aSoakWithResetsStallsAndTruncationsEndsEveryCallOnceThenKeepsWorking(
+        transport: TransportUnderTest
+    ) async throws {
         var generator = SeededGenerator(seed: 0xC0FFEE)
         let plan = (0..<160).map { _ in SoakCall.mix.randomElement(using: &generator)! }
         let deadline = Duration.seconds(2)
@@ -67,9 +72,12 @@ struct LoadConformanceTests {
                         let problem: String?
                         do {
                             let response = try await client.send(request)
-                            problem = call.expectsResponse && response.status == .ok ? nil : "\(call.path): answered \(response.status)"
+                            problem =
+                                call.expectsResponse && response.status == .ok
+                                ? nil : "\(call.path): answered \(response.status)"
                         } catch let error as CourierError {
-                            problem = call.allowed.contains(error.code) || error.code == .timedOut
+                            problem =
+                                call.allowed.contains(error.code) || error.code == .timedOut
                                 ? nil : "\(call.path): \(error.code): \(error.message)"
                         } catch {
                             problem = "\(call.path): untyped \(error)"

@@ -2,8 +2,8 @@ import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
-import Testing
 import TestProcesses
+import Testing
 
 /// Both transports through a real forward proxy on loopback that records what it was asked:
 /// plain `http` and `https` (a `CONNECT` tunnel to nginx), proxy credentials accepted and
@@ -20,7 +20,8 @@ struct ProxyConformanceTests {
         let made = transport.makeWith(TransportSettings(proxy: try proxy(forwardProxy), connectTimeout: .seconds(60)))
         let result: Swift.Result<Result, any Error>
         do {
-            result = .success(try await withTestServer { server in try await body(Client(transport: made), server, forwardProxy) })
+            result = .success(
+                try await withTestServer { server in try await body(Client(transport: made), server, forwardProxy) })
         } catch {
             result = .failure(error)
         }
@@ -41,9 +42,12 @@ struct ProxyConformanceTests {
             #expect(try echoed(response).query == "via=proxy")
             let forwarded = proxy.forwarded
             // curl sends a plain-http request to the proxy in absolute form; AsyncHTTPClient tunnels every request.
-            #expect(forwarded.contains { $0.method == "GET" && $0.target == "\(origin.baseURL.absoluteString)/echo?via=proxy" }
+            #expect(
+                forwarded.contains {
+                    $0.method == "GET" && $0.target == "\(origin.baseURL.absoluteString)/echo?via=proxy"
+                }
                     || forwarded.contains { $0.method == "CONNECT" && $0.target == "127.0.0.1:\(origin.port)" },
-                    "\(forwarded)")
+                "\(forwarded)")
         }
     }
 
@@ -55,9 +59,13 @@ struct ProxyConformanceTests {
             let forwardProxy = try await ForwardProxy.start()
             var tls = TLSSettings()
             tls.caFile = certificates.authority.path
-            let made = transport.makeWith(TransportSettings(tls: tls, proxy: ProxySettings(server: server(forwardProxy)),
-                                                            connectTimeout: .seconds(60)))
-            let outcome = await Swift.Result(awaiting: { try await Client(transport: made).send(try Request { BaseURL(nginx.baseURL) }) })
+            let made = transport.makeWith(
+                TransportSettings(
+                    tls: tls, proxy: ProxySettings(server: server(forwardProxy)),
+                    connectTimeout: .seconds(60)))
+            let outcome = await Swift.Result(awaiting: {
+                try await Client(transport: made).send(try Request { BaseURL(nginx.baseURL) })
+            })
             await transport.shutdown(made)
             try await forwardProxy.shutdown()
             let response = try outcome.get()
@@ -71,16 +79,24 @@ struct ProxyConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func proxyCredentialsAreSentAndRefusedOnesNeverShow(transport: TransportUnderTest) async throws {
         let credentials = (user: "courier", password: "s3cret")
-        try await withProxiedClient(transport, credentials: credentials,
-                                    { ProxySettings(server: server($0, user: "courier", password: "s3cret")) }) { client, origin, proxy in
+        try await withProxiedClient(
+            transport, credentials: credentials,
+            { ProxySettings(server: server($0, user: "courier", password: "s3cret")) }
+        ) { client, origin, proxy in
             let response = try await client.send(try origin.request("/anything/ok"))
             #expect(response.status == .ok)
-            #expect(proxy.forwarded.first?.proxyAuthorization == "Basic " + Data("courier:s3cret".utf8).base64EncodedString())
+            #expect(
+                proxy.forwarded.first?.proxyAuthorization == "Basic "
+                    + Data("courier:s3cret".utf8).base64EncodedString())
             #expect(proxy.forwarded.first?.wasAuthorized == true)
         }
-        try await withProxiedClient(transport, credentials: credentials,
-                                    { ProxySettings(server: server($0, user: "courier", password: "wr0ng-pa55")) }) { client, origin, proxy in
-            let outcome = await Swift.Result(awaiting: { try await client.send(try origin.request("/anything/refused")) })
+        try await withProxiedClient(
+            transport, credentials: credentials,
+            { ProxySettings(server: server($0, user: "courier", password: "wr0ng-pa55")) }
+        ) { client, origin, proxy in
+            let outcome = await Swift.Result(awaiting: {
+                try await client.send(try origin.request("/anything/refused"))
+            })
             switch outcome {
             case .success(let response):
                 #expect(response.status.code == 407, "curl hands a plain-http 407 over as the response")
@@ -96,7 +112,9 @@ struct ProxyConformanceTests {
 
     @Test(arguments: TransportUnderTest.all)
     func hostsInNoProxyGoDirect(transport: TransportUnderTest) async throws {
-        try await withProxiedClient(transport, { ProxySettings(server: server($0), noProxy: ["localhost", "127.0.0.0/8"]) }) { client, origin, proxy in
+        try await withProxiedClient(
+            transport, { ProxySettings(server: server($0), noProxy: ["localhost", "127.0.0.0/8"]) }
+        ) { client, origin, proxy in
             let response = try await client.send(try origin.request("/anything/direct"))
             #expect(response.status == .ok)
             #expect(proxy.forwarded.isEmpty)

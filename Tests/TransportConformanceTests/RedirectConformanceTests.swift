@@ -25,7 +25,10 @@ struct RedirectConformanceTests {
             #expect(response.status == .ok)
             #expect(response.history.map(\.status.code) == [307, 307])
             #expect(response.history.map(\.request.url.path) == ["/redirect/2", "/redirect/1"])
-            #expect(response.history.map(\.text) == ["redirecting to 1?status=307\n", "redirecting to ../echo/get?status=307\n"])
+            #expect(
+                response.history.map(\.text) == [
+                    "redirecting to 1?status=307\n", "redirecting to ../echo/get?status=307\n",
+                ])
         }
     }
 

@@ -13,8 +13,10 @@ struct ServerSentEventsConformanceTests {
             let waits = Atomic<Int>(0)
             policy.sleep = { _ in waits.add(1, ordering: .relaxed) }
             var ids: [String?] = []
-            for try await event in client.events(try server.request("/sse?count=5&drop_after=2&newline=crlf\(bytewise ? "&chunk=1" : "")"),
-                                                 reconnection: policy) {
+            for try await event in client.events(
+                try server.request("/sse?count=5&drop_after=2&newline=crlf\(bytewise ? "&chunk=1" : "")"),
+                reconnection: policy)
+            {
                 #expect(event.type == "tick")
                 #expect(event.data == "event \(event.id ?? "?")\nof 5")
                 ids.append(event.id)
@@ -31,8 +33,9 @@ struct ServerSentEventsConformanceTests {
             let reconnections = resumedFrom.dropFirst()
             let beforeAnyEvent = reconnections.prefix { $0 == nil }.count
             let resumePoints = reconnections.dropFirst(beforeAnyEvent).compactMap { $0.flatMap(Int.init) }
-            #expect(resumePoints.count == reconnections.count - beforeAnyEvent && resumePoints == resumePoints.sorted(),
-                    "each reconnection resumes from the last event received: \(resumedFrom)")
+            #expect(
+                resumePoints.count == reconnections.count - beforeAnyEvent && resumePoints == resumePoints.sorted(),
+                "each reconnection resumes from the last event received: \(resumedFrom)")
             #expect(resumedFrom.count >= 4, "the server dropped the connection twice and ended it once")
             #expect(waits.load(ordering: .relaxed) == resumedFrom.count - 1)
         }
@@ -48,7 +51,9 @@ struct ServerSentEventsConformanceTests {
             }
             // Events come every 20 ms; the wait is long only for a machine busy starting every suite.
             let deadline = ContinuousClock.now + .seconds(30)
-            while received.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while received.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(received.load(ordering: .relaxed) >= 2)
             task.cancel()
             let error = await courierError { try await task.value }

@@ -1,8 +1,8 @@
 import Courier
 import Foundation
 import HTTPTypes
-import Testing
 import TestProcesses
+import Testing
 
 /// TLS on both transports against nginx, with certificates from a throwaway authority: the chain
 /// (peer verification) and the host name (host-name verification) are checked separately, each can
@@ -30,11 +30,17 @@ struct TLSConformanceTests {
     /// Sends one GET to nginx serving `certificate` (with more server `directives`) through
     /// `transport` set up with `tls`; nginx answers with `body`, and a status other than 200 is
     /// the outcome's text (`status 400`).
-    private func outcome(_ transport: TransportUnderTest, serving certificate: (certificate: URL, key: URL),
-                         _ tls: TransportSettings, body: String = "$server_protocol",
-                         directives: String = "") async throws -> Outcome {
-        try await NginxServer.serving(listen: "ssl http2", body: body, tls: certificate, directives: directives) { nginx in
-            let request = try Request { BaseURL(nginx.baseURL); Timeout(.seconds(20)) }
+    private func outcome(
+        _ transport: TransportUnderTest, serving certificate: (certificate: URL, key: URL),
+        _ tls: TransportSettings, body: String = "$server_protocol",
+        directives: String = ""
+    ) async throws -> Outcome {
+        try await NginxServer.serving(listen: "ssl http2", body: body, tls: certificate, directives: directives) {
+            nginx in
+            let request = try Request {
+                BaseURL(nginx.baseURL)
+                Timeout(.seconds(20))
+            }
             // Shut down on every path: an AsyncHTTPClient dropped without a shutdown traps.
             let made = transport.makeWith(tls)
             let result: Result<String, any Error>
@@ -58,7 +64,8 @@ struct TLSConformanceTests {
     func aTrustedCertificateForTheHostIsAcceptedOverHTTP2(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let result = try await outcome(transport, serving: certificates.loopback, TransportSettings(caInfo: certificates.authority.path))
+        let result = try await outcome(
+            transport, serving: certificates.loopback, TransportSettings(caInfo: certificates.authority.path))
         #expect(result == .answered("HTTP/2.0"))
     }
 
@@ -66,14 +73,17 @@ struct TLSConformanceTests {
     func aCertificateFromAnUntrustedAuthorityIsRefused(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        #expect(try await outcome(transport, serving: certificates.loopback, TransportSettings()) == .failed(.insecureConnection))
+        #expect(
+            try await outcome(transport, serving: certificates.loopback, TransportSettings())
+                == .failed(.insecureConnection))
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aTrustedCertificateForAnotherHostIsRefused(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let result = try await outcome(transport, serving: certificates.otherHost, TransportSettings(caInfo: certificates.authority.path))
+        let result = try await outcome(
+            transport, serving: certificates.otherHost, TransportSettings(caInfo: certificates.authority.path))
         #expect(result == .failed(.insecureConnection))
     }
 
@@ -81,10 +91,12 @@ struct TLSConformanceTests {
     func hostNameVerificationOffAcceptsAnotherHostButStillChecksTheChain(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let otherHost = try await outcome(transport, serving: certificates.otherHost,
-                                          TransportSettings(caInfo: certificates.authority.path, verifyHost: false))
+        let otherHost = try await outcome(
+            transport, serving: certificates.otherHost,
+            TransportSettings(caInfo: certificates.authority.path, verifyHost: false))
         #expect(otherHost == .answered("HTTP/2.0"))
-        let untrusted = try await outcome(transport, serving: certificates.otherHost, TransportSettings(verifyHost: false))
+        let untrusted = try await outcome(
+            transport, serving: certificates.otherHost, TransportSettings(verifyHost: false))
         #expect(untrusted == .failed(.insecureConnection))
     }
 
@@ -104,7 +116,9 @@ struct TLSConformanceTests {
         defer { certificates.remove() }
         var tls = TLSSettings()
         tls.caDirectory = certificates.authorityDirectory.path
-        #expect(try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls)) == .answered("HTTP/2.0"))
+        #expect(
+            try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls))
+                == .answered("HTTP/2.0"))
     }
 
     /// Mutual TLS: nginx with `ssl_verify_client on` sees the client certificate's subject, and
@@ -116,12 +130,15 @@ struct TLSConformanceTests {
         let directives = Self.requiresClientCertificate(certificates)
         var tls = TLSSettings()
         tls.caFile = certificates.authority.path
-        let anonymous = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
-                                          body: "$ssl_client_s_dn", directives: directives)
+        let anonymous = try await outcome(
+            transport, serving: certificates.loopback, TransportSettings(tls: tls),
+            body: "$ssl_client_s_dn", directives: directives)
         #expect(anonymous == .answered("status 400"))
-        tls.clientCertificate = .init(certificateFile: certificates.client.certificate.path, keyFile: certificates.client.key.path)
-        let identified = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
-                                           body: "$ssl_client_s_dn", directives: directives)
+        tls.clientCertificate = .init(
+            certificateFile: certificates.client.certificate.path, keyFile: certificates.client.key.path)
+        let identified = try await outcome(
+            transport, serving: certificates.loopback, TransportSettings(tls: tls),
+            body: "$ssl_client_s_dn", directives: directives)
         #expect(identified == .answered("CN=Courier Test Client"))
     }
 
@@ -132,12 +149,14 @@ struct TLSConformanceTests {
         defer { certificates.remove() }
         var tls = TLSSettings()
         tls.caFile = certificates.authority.path
-        tls.clientCertificate = .init(certificateFile: certificates.client.certificate.path,
-                                      keyFile: certificates.encryptedClientKey.path,
-                                      keyPassword: certificates.encryptedClientKeyPassword)
-        let identified = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
-                                           body: "$ssl_client_s_dn",
-                                           directives: Self.requiresClientCertificate(certificates))
+        tls.clientCertificate = .init(
+            certificateFile: certificates.client.certificate.path,
+            keyFile: certificates.encryptedClientKey.path,
+            keyPassword: certificates.encryptedClientKeyPassword)
+        let identified = try await outcome(
+            transport, serving: certificates.loopback, TransportSettings(tls: tls),
+            body: "$ssl_client_s_dn",
+            directives: Self.requiresClientCertificate(certificates))
         #expect(identified == .answered("CN=Courier Test Client"))
     }
 
@@ -148,10 +167,12 @@ struct TLSConformanceTests {
         defer { certificates.remove() }
         var tls = TLSSettings()
         tls.caFile = certificates.authority.path
-        tls.clientCertificate = .init(certificateFile: certificates.directory.appendingPathComponent("missing.pem").path,
-                                      keyFile: certificates.client.key.path)
-        let result = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
-                                       directives: Self.requiresClientCertificate(certificates))
+        tls.clientCertificate = .init(
+            certificateFile: certificates.directory.appendingPathComponent("missing.pem").path,
+            keyFile: certificates.client.key.path)
+        let result = try await outcome(
+            transport, serving: certificates.loopback, TransportSettings(tls: tls),
+            directives: Self.requiresClientCertificate(certificates))
         #expect(result == .failed(.insecureConnection))
     }
 
@@ -163,11 +184,13 @@ struct TLSConformanceTests {
         var tls = TLSSettings()
         tls.caFile = certificates.authority.path
         tls.minimumVersion = .tls1_3
-        let old = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
-                                    body: "$ssl_protocol", directives: "ssl_protocols TLSv1.2;")
+        let old = try await outcome(
+            transport, serving: certificates.loopback, TransportSettings(tls: tls),
+            body: "$ssl_protocol", directives: "ssl_protocols TLSv1.2;")
         #expect(old == .failed(.insecureConnection))
-        let current = try await outcome(transport, serving: certificates.loopback, TransportSettings(tls: tls),
-                                        body: "$ssl_protocol", directives: "ssl_protocols TLSv1.3;")
+        let current = try await outcome(
+            transport, serving: certificates.loopback, TransportSettings(tls: tls),
+            body: "$ssl_protocol", directives: "ssl_protocols TLSv1.3;")
         #expect(current == .answered("TLSv1.3"))
     }
 }

@@ -24,8 +24,10 @@ struct TimeBoundConformanceTests {
     }
 
     /// Sends `request`, expecting `code` between `deadline` and `deadline + lateness` after the start.
-    private func expectEnds(_ code: CourierError.Code, sending request: Request, through client: Client,
-                            after deadline: Duration, within lateness: Duration) async {
+    private func expectEnds(
+        _ code: CourierError.Code, sending request: Request, through client: Client,
+        after deadline: Duration, within lateness: Duration
+    ) async {
         let started = ContinuousClock.now
         let error = await courierError { try await client.send(request) }
         let took = ContinuousClock.now - started
@@ -38,8 +40,9 @@ struct TimeBoundConformanceTests {
     func aStalledHeadTimesOutAtTheDeadline(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
             let lateness = try await Self.lateness(client, server)
-            await expectEnds(.timedOut, sending: try server.request("/fault/stall/afterRequest") { Timeout(Self.deadline) },
-                             through: client, after: Self.deadline, within: lateness)
+            await expectEnds(
+                .timedOut, sending: try server.request("/fault/stall/afterRequest") { Timeout(Self.deadline) },
+                through: client, after: Self.deadline, within: lateness)
         }
     }
 
@@ -47,8 +50,9 @@ struct TimeBoundConformanceTests {
     func aStalledBodyTimesOutAtTheDeadline(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
             let lateness = try await Self.lateness(client, server)
-            await expectEnds(.timedOut, sending: try server.request("/fault/stall/midResponseBody") { Timeout(Self.deadline) },
-                             through: client, after: Self.deadline, within: lateness)
+            await expectEnds(
+                .timedOut, sending: try server.request("/fault/stall/midResponseBody") { Timeout(Self.deadline) },
+                through: client, after: Self.deadline, within: lateness)
         }
     }
 
@@ -71,14 +75,18 @@ struct TimeBoundConformanceTests {
         defer { listener.close() }
         // Calibrated on a client of its own: a 1 s connect timeout could itself expire on a busy machine.
         let lateness = try await transport.withClient { client, server in try await Self.lateness(client, server) }
-        let request = try Request { BaseURL("http://127.0.0.1:\(listener.port)/"); Timeout(.seconds(30)) }
+        let request = try Request {
+            BaseURL("http://127.0.0.1:\(listener.port)/")
+            Timeout(.seconds(30))
+        }
         var configuration = Client.Configuration()
         configuration.connectTimeout = Self.deadline
         // Nothing between making the transport and shutting it down throws: an AsyncHTTPClient
         // dropped without a shutdown traps.
         let made = transport.makeWith(TransportSettings(connectTimeout: Self.deadline))
-        await expectEnds(.timedOut, sending: request, through: Client(transport: made, configuration: configuration),
-                         after: Self.deadline, within: lateness)
+        await expectEnds(
+            .timedOut, sending: request, through: Client(transport: made, configuration: configuration),
+            after: Self.deadline, within: lateness)
         await transport.shutdown(made)
     }
 

@@ -49,10 +49,12 @@ public struct Endpoint: RequestBuildable, Sendable {
         if let scheme = parsed.scheme, !RequestDraft.supportedSchemes.contains(scheme) {
             let hint = parsed.authority == nil ? "; for a relative path, write \"./\(reference.debugEscaped)\"" : ""
             throw CourierError.invalidRequest(
-                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss)" + hint, block: "Endpoint")
+                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss)" + hint,
+                block: "Endpoint")
         }
         let current = draft.uriReference
-        let target = current.scheme == nil
+        let target =
+            current.scheme == nil
             ? parsed.resolved(againstRelative: current)
             : parsed.resolved(against: current, strict: false)
         try draft.setURL(target, block: "Endpoint")

@@ -55,7 +55,11 @@ public struct WithJSONEncoder: RequestBuildable {
         draft.options[JSONEncoderOption.self] = encoder
         draft.body = nil
         defer {
-            if let outer { draft.options[JSONEncoderOption.self] = outer } else { draft.options.removeValue(for: JSONEncoderOption.self) }
+            if let outer {
+                draft.options[JSONEncoderOption.self] = outer
+            } else {
+                draft.options.removeValue(for: JSONEncoderOption.self)
+            }
         }
         try content.apply(to: &draft)
         guard let innerBody = draft.body else {

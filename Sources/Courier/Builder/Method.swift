@@ -42,8 +42,9 @@ public struct Method: RequestBuildable, Sendable, Equatable {
 
     public func apply(to draft: inout RequestDraft) throws {
         guard let method else {
-            throw CourierError.invalidRequest("\"\(rawName.debugEscaped)\" is not a valid method name (an HTTP token)",
-                                              block: "Method.custom")
+            throw CourierError.invalidRequest(
+                "\"\(rawName.debugEscaped)\" is not a valid method name (an HTTP token)",
+                block: "Method.custom")
         }
         draft.method = method
     }

@@ -16,12 +16,15 @@ extension Query {
 
 extension Query {
     /// A lone string is almost always a forgotten value; it warns at compile time and fails the build.
-    @available(*, deprecated, message: "Query needs a name and a value: Query(\"name\", value), or Query(flag: \"name\")")
+    @available(
+        *, deprecated, message: "Query needs a name and a value: Query(\"name\", value), or Query(flag: \"name\")"
+    )
     public init(_ name: String) {
         self.init(source: "Query") { _ in
-            throw CourierError(.invalidRequest,
-                               "Query(\"\(name)\") has no value; write Query(\"\(name)\", value) or Query(flag: \"\(name)\")",
-                               source: "Query")
+            throw CourierError(
+                .invalidRequest,
+                "Query(\"\(name)\") has no value; write Query(\"\(name)\", value) or Query(flag: \"\(name)\")",
+                source: "Query")
         }
     }
 }

@@ -49,7 +49,8 @@ extension RequestDraft {
                 block: block)
         }
         guard HTTPField.isValidValue(trimmed) else {
-            throw CourierError.invalidRequest("\"\(trimmed.debugEscaped)\" is not a valid value for header \(name)", block: block)
+            throw CourierError.invalidRequest(
+                "\"\(trimmed.debugEscaped)\" is not a valid value for header \(name)", block: block)
         }
         return HTTPField(name: fieldName, value: trimmed)
     }

@@ -15,7 +15,9 @@ extension RequestDraft {
         if reference.utf8.first == UInt8(ascii: "/") {
             path = reference
         } else {
-            guard !reference.utf8.prefix(while: { $0 != UInt8(ascii: "/") }).contains(UInt8(ascii: ":")) else { return false }
+            guard !reference.utf8.prefix(while: { $0 != UInt8(ascii: "/") }).contains(UInt8(ascii: ":")) else {
+                return false
+            }
             let base = url.percentEncodedPath
             guard let lastSlash = base.utf8.lastIndex(of: UInt8(ascii: "/")) else {
                 path = "/" + reference

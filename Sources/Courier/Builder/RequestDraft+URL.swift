@@ -20,8 +20,9 @@ extension RequestDraft {
             if let port = url.port { text += ":\(port)" }
             authority = text
         }
-        return URIReference(scheme: url.scheme, authority: authority, path: url.percentEncodedPath,
-                            query: url.percentEncodedQuery)
+        return URIReference(
+            scheme: url.scheme, authority: authority, path: url.percentEncodedPath,
+            query: url.percentEncodedQuery)
     }
 
     /// Replaces the URL with `reference`, after checking every part; the fragment is dropped.
@@ -38,17 +39,20 @@ extension RequestDraft {
                     "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss)", block: block)
             }
             guard reference.authority != nil else {
-                throw CourierError.invalidRequest("the URL \"\(reference.string.debugEscaped)\" has no host", block: block)
+                throw CourierError.invalidRequest(
+                    "the URL \"\(reference.string.debugEscaped)\" has no host", block: block)
             }
             components.scheme = scheme
         }
         if let authorityText = reference.authority {
             guard let authority = URIReference.Authority(parsing: authorityText) else {
-                throw CourierError.invalidRequest("\"\(authorityText.debugEscaped)\" is not a valid host and port", block: block)
+                throw CourierError.invalidRequest(
+                    "\"\(authorityText.debugEscaped)\" is not a valid host and port", block: block)
             }
             if let userinfo = authority.userinfo {
                 guard URIReference.isPercentEncoded(userinfo, allowing: URIReference.userinfoAllowed) else {
-                    throw CourierError.invalidRequest("the user information in the URL is not percent-encoded", block: block)
+                    throw CourierError.invalidRequest(
+                        "the user information in the URL is not percent-encoded", block: block)
                 }
                 let colon = userinfo.firstIndex(of: ":")
                 components.percentEncodedUser = String(userinfo[..<(colon ?? userinfo.endIndex)])
@@ -59,7 +63,8 @@ extension RequestDraft {
         }
         var path = reference.path
         guard URIReference.isPercentEncoded(path, allowing: URIReference.pathAllowed) else {
-            throw CourierError.invalidRequest("the URL path \"\(path.debugEscaped)\" is not percent-encoded", block: block)
+            throw CourierError.invalidRequest(
+                "the URL path \"\(path.debugEscaped)\" is not percent-encoded", block: block)
         }
         if reference.authority != nil, !path.isEmpty, !path.hasPrefix("/") {
             throw CourierError.invalidRequest("the URL path \"\(path)\" does not start with /", block: block)
@@ -68,7 +73,8 @@ extension RequestDraft {
         components.percentEncodedPath = path
         if let query = reference.query {
             guard URIReference.isPercentEncoded(query, allowing: URIReference.queryAllowed) else {
-                throw CourierError.invalidRequest("the URL query \"\(query.debugEscaped)\" is not percent-encoded", block: block)
+                throw CourierError.invalidRequest(
+                    "the URL query \"\(query.debugEscaped)\" is not percent-encoded", block: block)
             }
             components.percentEncodedQuery = query
         }
@@ -78,7 +84,8 @@ extension RequestDraft {
     /// `host` lowercased, once checked to be a registered name or a bracketed IPv6 literal.
     private static func checkedHost(_ host: String, in reference: URIReference, block: String) throws -> String {
         guard !host.isEmpty else {
-            throw CourierError.invalidRequest("the URL \"\(reference.string.debugEscaped)\" has an empty host", block: block)
+            throw CourierError.invalidRequest(
+                "the URL \"\(reference.string.debugEscaped)\" has an empty host", block: block)
         }
         if let nonASCII = host.unicodeScalars.first(where: { !$0.isASCII }) {
             throw CourierError.invalidRequest(
@@ -87,7 +94,8 @@ extension RequestDraft {
         }
         if host.hasPrefix("[") {
             guard isIPv6Literal(host.dropFirst().dropLast()) else {
-                throw CourierError.invalidRequest("\"\(host.debugEscaped)\" is not a valid IPv6 address literal", block: block)
+                throw CourierError.invalidRequest(
+                    "\"\(host.debugEscaped)\" is not a valid IPv6 address literal", block: block)
             }
             return host.lowercased()
         }
@@ -104,7 +112,8 @@ extension RequestDraft {
             address = text[..<percent]
             let zone = text[percent...]
             guard zone.hasPrefix("%25"), zone.count > 3,
-                  URIReference.isPercentEncoded(String(zone.dropFirst(3)), allowing: PercentEncoding.unreserved) else { return false }
+                URIReference.isPercentEncoded(String(zone.dropFirst(3)), allowing: PercentEncoding.unreserved)
+            else { return false }
         }
         let halves = address.split(separator: "::", maxSplits: 1, omittingEmptySubsequences: false)
         let groups = halves.flatMap { $0.isEmpty ? [] : $0.split(separator: ":", omittingEmptySubsequences: false) }
@@ -124,16 +133,19 @@ extension RequestDraft {
     /// Whether `text` is a dotted IPv4 address, as ends an IPv6 literal such as `::ffff:192.0.2.1`.
     private static func isIPv4Address(_ text: Substring) -> Bool {
         let octets = text.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets.allSatisfy { octet in
-            (1...3).contains(octet.count) && octet.allSatisfy { $0.isASCII && $0.isNumber } && Int(octet).map { $0 <= 255 } == true
-        }
+        return octets.count == 4
+            && octets.allSatisfy { octet in
+                (1...3).contains(octet.count) && octet.allSatisfy { $0.isASCII && $0.isNumber }
+                    && Int(octet).map { $0 <= 255 } == true
+            }
     }
 
     /// The port as a number; `nil` for an empty port, which RFC 3986 §3.2.3 allows.
     private static func checkedPort(_ port: String, block: String) throws -> Int? {
         guard !port.isEmpty else { return nil }
         guard port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let number = Int(port), number <= 65535 else {
+            let number = Int(port), number <= 65535
+        else {
             throw CourierError.invalidRequest("\"\(port.debugEscaped)\" is not a valid port (0-65535)", block: block)
         }
         return number
@@ -196,7 +208,8 @@ extension URIReference {
         var index = 0
         while index < bytes.count {
             if isTriplet(bytes, at: index) {
-                result += PercentEncoding.encode(String(decoding: bytes[runStart..<index], as: UTF8.self), allowing: allowed)
+                result += PercentEncoding.encode(
+                    String(decoding: bytes[runStart..<index], as: UTF8.self), allowing: allowed)
                 result += String(decoding: bytes[index..<index + 3], as: UTF8.self)
                 index += 3
                 runStart = index
@@ -224,7 +237,8 @@ extension URIReference {
     }
 
     private static func isTriplet(_ bytes: [UInt8], at index: Int) -> Bool {
-        index + 2 < bytes.count && bytes[index] == UInt8(ascii: "%") && bytes[index + 1].isHexDigit && bytes[index + 2].isHexDigit
+        index + 2 < bytes.count && bytes[index] == UInt8(ascii: "%") && bytes[index + 1].isHexDigit
+            && bytes[index + 2].isHexDigit
     }
 }
 

@@ -48,10 +48,12 @@ public struct RequestDraft {
     ///   `encodingFailed` when a body cannot be encoded. The error's `source` names the block.
     public func build() throws -> Request {
         guard let scheme = url.scheme, !scheme.isEmpty else {
-            throw CourierError(.invalidRequest, "the request has no URL scheme; add BaseURL(\"https://…\")", source: "BaseURL")
+            throw CourierError(
+                .invalidRequest, "the request has no URL scheme; add BaseURL(\"https://…\")", source: "BaseURL")
         }
         guard let host = url.host, !host.isEmpty else {
-            throw CourierError(.invalidRequest, "the request has no host; add BaseURL(\"\(scheme)://host\")", source: "BaseURL")
+            throw CourierError(
+                .invalidRequest, "the request has no host; add BaseURL(\"\(scheme)://host\")", source: "BaseURL")
         }
         guard let finalURL = url.url else {
             throw CourierError(.invalidRequest, "the URL parts do not form a valid URL", source: "BaseURL")
@@ -62,8 +64,9 @@ public struct RequestDraft {
         if let type = resolvedBody?.contentType, fields[.contentType] == nil {
             fields[.contentType] = type.rawValue
         }
-        var request = Request(method: method, url: finalURL, headerFields: fields, body: resolvedBody,
-                              timeout: timeout, options: options)
+        var request = Request(
+            method: method, url: finalURL, headerFields: fields, body: resolvedBody,
+            timeout: timeout, options: options)
         for finalizer in finalizers {
             do {
                 try finalizer.edit(&request)
@@ -71,7 +74,8 @@ public struct RequestDraft {
                 if error.source == nil { error.source = finalizer.source }
                 throw error
             } catch {
-                throw CourierError(.invalidRequest, "could not complete the request", source: finalizer.source, underlying: error)
+                throw CourierError(
+                    .invalidRequest, "could not complete the request", source: finalizer.source, underlying: error)
             }
         }
         return request

@@ -1,9 +1,10 @@
+package import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-package import Synchronization
 
 extension Mutex where Value: ~Copyable {
     /// `withLock`, with the lock's acquisition and release told to ThreadSanitizer.

@@ -21,8 +21,10 @@ package final class SharedTask<Success: Sendable>: Sendable {
     /// - Parameters:
     ///   - cancelsWhenAbandoned: whether the last member leaving before the result cancels the work.
     ///   - finished: runs with this task once the work has ended, before any member sees its result.
-    package init(cancelsWhenAbandoned: Bool, operation: @escaping @Sendable () async throws -> Success,
-                 finished: @escaping @Sendable (SharedTask<Success>) -> Void = { _ in }) {
+    package init(
+        cancelsWhenAbandoned: Bool, operation: @escaping @Sendable () async throws -> Success,
+        finished: @escaping @Sendable (SharedTask<Success>) -> Void = { _ in }
+    ) {
         guarded = Mutex(Guarded(machine: SharedTaskState(cancelsWhenAbandoned: cancelsWhenAbandoned)))
         let work = Task { [self] in
             let result: Result<Success, any Error>

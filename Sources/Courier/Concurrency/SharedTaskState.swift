@@ -74,7 +74,8 @@ struct SharedTaskState<Success: Sendable, Waiter> {
     /// whether the work must be cancelled; `nil` when it is not waiting (the result came first).
     mutating func cancel(id: Int) -> (waiter: Waiter, cancelsWork: Bool)? {
         guard case .running(let members, var waiters) = phase,
-              let waiter = waiters.removeValue(forKey: id) else { return nil }
+            let waiter = waiters.removeValue(forKey: id)
+        else { return nil }
         return (waiter, leave(members: members, waiters: waiters))
     }
 

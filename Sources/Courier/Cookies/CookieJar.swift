@@ -44,7 +44,9 @@ public final class CookieJar: Sendable {
     private func insert(_ received: [StoredCookie], now: Date) {
         storage.withCheckedLock { cookies in
             for var cookie in received {
-                if let index = cookies.firstIndex(where: { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }) {
+                if let index = cookies.firstIndex(where: {
+                    $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
+                }) {
                     cookie.created = cookies[index].created
                     cookies.remove(at: index)
                 }
@@ -61,7 +63,8 @@ public final class CookieJar: Sendable {
             return cookies.filter { $0.matches(url) }
         }
         guard !matching.isEmpty else { return nil }
-        return matching
+        return
+            matching
             .sorted { ($0.path.count, $1.created) > ($1.path.count, $0.created) }
             .map { "\($0.name)=\($0.value)" }
             .joined(separator: "; ")
@@ -79,12 +82,17 @@ public final class CookieJar: Sendable {
 
     /// Writes the cookies, session cookies included, to `path` in the Netscape format.
     public func save(to path: String) throws {
-        var lines = ["# Netscape HTTP Cookie File", "# Written by Courier; one cookie a line, fields separated by tabs.", ""]
+        var lines = [
+            "# Netscape HTTP Cookie File", "# Written by Courier; one cookie a line, fields separated by tabs.", "",
+        ]
         for cookie in cookies {
             let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.domain
             let expires = cookie.expires.map { String(Int64($0.timeIntervalSince1970)) } ?? "0"
-            lines.append([domain, cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE",
-                          expires, cookie.name, cookie.value].joined(separator: "\t"))
+            lines.append(
+                [
+                    domain, cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE",
+                    expires, cookie.name, cookie.value,
+                ].joined(separator: "\t"))
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
@@ -106,9 +114,10 @@ public final class CookieJar: Sendable {
             let includesSubdomains = fields[1] == "TRUE"
             var domain = fields[0]
             if domain.hasPrefix(".") { domain.removeFirst() }
-            let cookie = StoredCookie(name: fields[5], value: fields[6], domain: domain, isHostOnly: !includesSubdomains,
-                                path: fields[2], isSecure: fields[3] == "TRUE", isHTTPOnly: isHTTPOnly,
-                                expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)), created: now)
+            let cookie = StoredCookie(
+                name: fields[5], value: fields[6], domain: domain, isHostOnly: !includesSubdomains,
+                path: fields[2], isSecure: fields[3] == "TRUE", isHTTPOnly: isHTTPOnly,
+                expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)), created: now)
             if !cookie.isExpired(at: now) { loaded.append(cookie) }
         }
         storage.withCheckedLock { cookies in

@@ -23,8 +23,10 @@ public struct StoredCookie: Sendable, Hashable, Codable {
     public var created: Date
 
     /// A cookie as stored, with every attribute given.
-    public init(name: String, value: String, domain: String, isHostOnly: Bool = true, path: String = "/",
-                isSecure: Bool = false, isHTTPOnly: Bool = false, expires: Date? = nil, created: Date = Date()) {
+    public init(
+        name: String, value: String, domain: String, isHostOnly: Bool = true, path: String = "/",
+        isSecure: Bool = false, isHTTPOnly: Bool = false, expires: Date? = nil, created: Date = Date()
+    ) {
         self.name = name
         self.value = value
         self.domain = domain.lowercased()
@@ -46,8 +48,9 @@ public struct StoredCookie: Sendable, Hashable, Codable {
         guard let equals = pair.firstIndex(of: "=") else { return nil }
         let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return nil }
-        var cookie = StoredCookie(name: name, value: pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces),
-                            domain: host, path: Self.defaultPath(of: url), created: now)
+        var cookie = StoredCookie(
+            name: name, value: pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces),
+            domain: host, path: Self.defaultPath(of: url), created: now)
         var maxAge: Date?
         var expires: Date?
         for attribute in parts {
@@ -56,7 +59,9 @@ public struct StoredCookie: Sendable, Hashable, Codable {
             case "expires":
                 if let date = Self.date(value) { expires = date }
             case "max-age":
-                guard let first = value.first, first == "-" || first.isNumber, let seconds = Int(value) else { continue }
+                guard let first = value.first, first == "-" || first.isNumber, let seconds = Int(value) else {
+                    continue
+                }
                 maxAge = seconds <= 0 ? Date.distantPast : now.addingTimeInterval(TimeInterval(seconds))
             case "domain":
                 var domain = value.lowercased()
@@ -112,20 +117,25 @@ public struct StoredCookie: Sendable, Hashable, Codable {
     }
 
     private static func split(_ attribute: String) -> (String, String) {
-        guard let equals = attribute.firstIndex(of: "=") else { return (attribute.trimmingCharacters(in: .whitespaces), "") }
-        return (attribute[..<equals].trimmingCharacters(in: .whitespaces),
-                attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+        guard let equals = attribute.firstIndex(of: "=") else {
+            return (attribute.trimmingCharacters(in: .whitespaces), "")
+        }
+        return (
+            attribute[..<equals].trimmingCharacters(in: .whitespaces),
+            attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        )
     }
 
     /// An `Expires` date: the HTTP date forms servers send (IMF-fixdate, RFC 850, asctime), and
     /// the `Wdy, DD-Mon-YYYY` form Netscape's specification used.
     private static func date(_ text: String) -> Date? {
-        RetryAfter.httpDate(text) ?? {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = "EEE, dd-MMM-yyyy HH:mm:ss zzz"
-            return formatter.date(from: text)
-        }()
+        RetryAfter.httpDate(text)
+            ?? {
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "GMT")
+                formatter.dateFormat = "EEE, dd-MMM-yyyy HH:mm:ss zzz"
+                return formatter.date(from: text)
+            }()
     }
 }

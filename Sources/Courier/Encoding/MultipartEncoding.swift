@@ -62,7 +62,8 @@ struct MultipartEncoder: Sendable {
         var bufferSize: Int?
         if case .streamed(let size) = strategy {
             guard size > 0 else {
-                throw CourierError(.invalidRequest, "the multipart buffer size must be positive, not \(size)", source: Self.source)
+                throw CourierError(
+                    .invalidRequest, "the multipart buffer size must be positive, not \(size)", source: Self.source)
             }
             bufferSize = size
         }
@@ -102,12 +103,14 @@ struct MultipartEncoder: Sendable {
     private func validateBoundary() throws {
         let bytes = Array(boundary.utf8)
         guard (1...70).contains(bytes.count) else {
-            throw CourierError(.invalidRequest, "a multipart boundary must be 1 to 70 characters long, not \(bytes.count)",
-                               source: Self.source)
+            throw CourierError(
+                .invalidRequest, "a multipart boundary must be 1 to 70 characters long, not \(bytes.count)",
+                source: Self.source)
         }
         guard bytes.allSatisfy({ Self.boundaryBytes.contains($0) }) else {
-            throw CourierError(.invalidRequest, "the multipart boundary \"\(boundary)\" has a character RFC 2046 does not allow",
-                               source: Self.source)
+            throw CourierError(
+                .invalidRequest, "the multipart boundary \"\(boundary)\" has a character RFC 2046 does not allow",
+                source: Self.source)
         }
         guard bytes.last != UInt8(ascii: " ") else {
             throw CourierError(.invalidRequest, "a multipart boundary must not end in a space", source: Self.source)
@@ -118,8 +121,9 @@ struct MultipartEncoder: Sendable {
     private func checkBoundaryIsAbsent(from data: Data, part: MultipartPart) throws {
         let delimiter = Data("--\(boundary)".utf8)
         guard data.starts(with: delimiter) || data.range(of: Data("\r\n".utf8) + delimiter) != nil else { return }
-        throw CourierError(.encodingFailed, "part \"\(part.name)\" contains the boundary \"\(boundary)\"; choose another",
-                           source: Self.source)
+        throw CourierError(
+            .encodingFailed, "part \"\(part.name)\" contains the boundary \"\(boundary)\"; choose another",
+            source: Self.source)
     }
 
     private static func contents(of url: URL) throws -> Data {
@@ -131,10 +135,12 @@ struct MultipartEncoder: Sendable {
     }
 
     /// RFC 2046 `bchars`: digits, letters, `'()+_,-./:=?` and space.
-    private static let boundaryBytes = Set(("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + "'()+_,-./:=? ").utf8)
+    private static let boundaryBytes = Set(
+        ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + "'()+_,-./:=? ").utf8)
 
     /// RFC 9110 `tchar`: what a parameter value may hold without quotes.
-    private static let tokenBytes = Set(("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + "!#$%&'*+-.^_`|~").utf8)
+    private static let tokenBytes = Set(
+        ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + "!#$%&'*+-.^_`|~").utf8)
 
     /// `courier-` and 24 random letters and digits (about 143 bits), so no content plausibly contains it.
     static func randomBoundary() -> String {

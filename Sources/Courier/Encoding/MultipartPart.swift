@@ -35,7 +35,9 @@ public struct MultipartPart: Sendable {
     }
 
     /// Bytes you already hold, sent as an upload; `application/octet-stream` unless another type is given.
-    public static func data(name: String, filename: String? = nil, data: Data, type: MIMEType = .octetStream) -> MultipartPart {
+    public static func data(
+        name: String, filename: String? = nil, data: Data, type: MIMEType = .octetStream
+    ) -> MultipartPart {
         MultipartPart(name: name, filename: filename, type: type, content: .bytes(data))
     }
 
@@ -43,11 +45,13 @@ public struct MultipartPart: Sendable {
     ///
     /// The filename defaults to the file's last path component and the type to one guessed from
     /// its extension, `application/octet-stream` when the extension is unknown.
-    public static func file(name: String, fileURL: URL, filename: String? = nil, type: MIMEType? = nil) -> MultipartPart {
-        MultipartPart(name: name,
-                      filename: filename ?? fileURL.lastPathComponent,
-                      type: type ?? MIMEType.guessed(forPathExtension: fileURL.pathExtension),
-                      content: .file(fileURL))
+    public static func file(name: String, fileURL: URL, filename: String? = nil, type: MIMEType? = nil) -> MultipartPart
+    {
+        MultipartPart(
+            name: name,
+            filename: filename ?? fileURL.lastPathComponent,
+            type: type ?? MIMEType.guessed(forPathExtension: fileURL.pathExtension),
+            content: .file(fileURL))
     }
 
     /// This part with a header field set, replacing one of the same name (`Content-ID`, or your own `Content-Type`).

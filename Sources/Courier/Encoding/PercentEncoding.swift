@@ -51,7 +51,9 @@ enum PercentEncoding {
     }
 
     /// `name=value` pairs joined by `&`, in order; a `nil` value writes the name alone.
-    static func encodeQuery(_ items: [(name: String, value: String?)], allowing allowed: AllowedSet, spaceAsPlus: Bool = false) -> String {
+    static func encodeQuery(
+        _ items: [(name: String, value: String?)], allowing allowed: AllowedSet, spaceAsPlus: Bool = false
+    ) -> String {
         items.map { item in
             let name = encode(item.name, allowing: allowed, spaceAsPlus: spaceAsPlus)
             guard let value = item.value else { return name }

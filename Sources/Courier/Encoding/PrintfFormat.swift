@@ -31,7 +31,9 @@ enum PrintfFormat {
                 case UInt8(ascii: "0")...UInt8(ascii: "7"):
                     var value = Int(escape - UInt8(ascii: "0"))
                     var digits = 1
-                    while digits < 3, index < format.count, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(format[index]) {
+                    while digits < 3, index < format.count,
+                        (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(format[index])
+                    {
                         value = value * 8 + Int(format[index] - UInt8(ascii: "0"))
                         index += 1
                         digits += 1

@@ -50,13 +50,23 @@ struct ShellWords {
                     finishWord()
                     index += 1
                 case UInt8(ascii: "#") where !inWord:
-                    while let next = current, next != UInt8(ascii: "\n") { index += 1; _ = next }
+                    while let next = current, next != UInt8(ascii: "\n") {
+                        index += 1
+                        _ = next
+                    }
                 case UInt8(ascii: "\\"):
                     index += 1
-                    guard let escaped = current else { inWord = true; word.append(byte); continue }
+                    guard let escaped = current else {
+                        inWord = true
+                        word.append(byte)
+                        continue
+                    }
                     index += 1
                     if escaped == UInt8(ascii: "\n") { continue }
-                    if escaped == UInt8(ascii: "\r"), current == UInt8(ascii: "\n") { index += 1; continue }
+                    if escaped == UInt8(ascii: "\r"), current == UInt8(ascii: "\n") {
+                        index += 1
+                        continue
+                    }
                     inWord = true
                     word.append(escaped)
                 case UInt8(ascii: "'"):
@@ -70,7 +80,9 @@ struct ShellWords {
                         inWord = true
                         index += 2
                         try ansiQuoted()
-                    } else if !startsExpansion(at: index + 1) && !(index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\"")) {
+                    } else if !startsExpansion(at: index + 1)
+                        && !(index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\""))
+                    {
                         inWord = true
                         word.append(byte)
                         index += 1
@@ -89,7 +101,9 @@ struct ShellWords {
                 case UInt8(ascii: "{") where !inWord, UInt8(ascii: "}") where !inWord:
                     // Braces group commands only as whole words (`{ a; b; }`).
                     let next = index + 1 < bytes.count ? bytes[index + 1] : UInt8(ascii: " ")
-                    if [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: ";"), UInt8(ascii: "|")].contains(next) {
+                    if [
+                        UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: ";"), UInt8(ascii: "|"),
+                    ].contains(next) {
                         tokens.append(.operator(String(UnicodeScalar(byte))))
                         index += 1
                     } else {
@@ -98,7 +112,8 @@ struct ShellWords {
                         index += 1
                     }
                 case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "("), UInt8(ascii: ")"):
-                    throw .unsupportedShellSyntax("\(UnicodeScalar(byte)) (redirection, background or subshell: \(context()))")
+                    throw .unsupportedShellSyntax(
+                        "\(UnicodeScalar(byte)) (redirection, background or subshell: \(context()))")
                 default:
                     inWord = true
                     word.append(byte)
@@ -113,7 +128,8 @@ struct ShellWords {
         func startsExpansion(at position: Int) -> Bool {
             guard position < bytes.count else { return false }
             let next = bytes[position]
-            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(next) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(next)
+            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(next)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(next)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) || Array("_{(@*#?$!-".utf8).contains(next)
         }
 
@@ -146,7 +162,8 @@ struct ShellWords {
                     index += 1
                     switch escaped {
                     case UInt8(ascii: "\n"): break
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "`"): word.append(escaped)
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "`"):
+                        word.append(escaped)
                     default: word += [byte, escaped]
                     }
                 case UInt8(ascii: "$") where !startsExpansion(at: index):
@@ -165,7 +182,10 @@ struct ShellWords {
             while let byte = current {
                 index += 1
                 if byte == UInt8(ascii: "'") { return }
-                guard byte == UInt8(ascii: "\\") else { word.append(byte); continue }
+                guard byte == UInt8(ascii: "\\") else {
+                    word.append(byte)
+                    continue
+                }
                 guard let escape = current else { break }
                 index += 1
                 if let control = PrintfFormat.controlByte(escapedBy: escape) {
@@ -177,7 +197,9 @@ struct ShellWords {
                 case UInt8(ascii: "x"): word.append(UInt8(digits(radix: 16, atMost: 2, or: escape)))
                 case UInt8(ascii: "u"), UInt8(ascii: "U"):
                     let value = digits(radix: 16, atMost: escape == UInt8(ascii: "u") ? 4 : 8, or: escape)
-                    guard let scalar = Unicode.Scalar(value) else { throw .unsupportedShellSyntax("\\\(UnicodeScalar(escape)) \(value) is not a Unicode scalar") }
+                    guard let scalar = Unicode.Scalar(value) else {
+                        throw .unsupportedShellSyntax("\\\(UnicodeScalar(escape)) \(value) is not a Unicode scalar")
+                    }
                     word += Array(String(scalar).utf8)
                 case UInt8(ascii: "0")...UInt8(ascii: "7"):
                     index -= 1

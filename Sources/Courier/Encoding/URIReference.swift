@@ -17,7 +17,10 @@ package struct URIReference: Hashable, Sendable {
     var fragment: String?
 
     /// Creates a reference from its components, taken as they are.
-    init(scheme: String? = nil, authority: String? = nil, path: String = "", query: String? = nil, fragment: String? = nil) {
+    init(
+        scheme: String? = nil, authority: String? = nil, path: String = "", query: String? = nil,
+        fragment: String? = nil
+    ) {
         self.scheme = scheme
         self.authority = authority
         self.path = path
@@ -39,7 +42,8 @@ package struct URIReference: Hashable, Sendable {
             rest = rest[..<question]
         }
         if let colon = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }),
-           rest.utf8[colon] == UInt8(ascii: ":"), colon != rest.startIndex {
+            rest.utf8[colon] == UInt8(ascii: ":"), colon != rest.startIndex
+        {
             scheme = String(rest[..<colon])
             rest = rest[rest.utf8.index(after: colon)...]
         }
@@ -70,7 +74,8 @@ package struct URIReference: Hashable, Sendable {
     func resolved(against base: URIReference, strict: Bool = true) -> URIReference {
         var reference = self
         if !strict, let scheme = reference.scheme, let baseScheme = base.scheme,
-           scheme.lowercased() == baseScheme.lowercased() {
+            scheme.lowercased() == baseScheme.lowercased()
+        {
             reference.scheme = nil
         }
         if reference.scheme != nil {
@@ -112,9 +117,11 @@ package struct URIReference: Hashable, Sendable {
                 target.path = Self.removeDotSegments(path)
             } else if relative && base.authority == nil && !base.path.hasPrefix("/") {
                 let directory = Self.removeRelativeDotSegments(base.path)
-                target.path = Self.removeRelativeDotSegments(Self.merge(basePath: directory, baseHasAuthority: false, with: path))
+                target.path = Self.removeRelativeDotSegments(
+                    Self.merge(basePath: directory, baseHasAuthority: false, with: path))
             } else {
-                target.path = Self.removeDotSegments(Self.merge(basePath: base.path, baseHasAuthority: base.authority != nil, with: path))
+                target.path = Self.removeDotSegments(
+                    Self.merge(basePath: base.path, baseHasAuthority: base.authority != nil, with: path))
             }
             target.query = query
         }

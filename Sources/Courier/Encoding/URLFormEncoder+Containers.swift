@@ -63,8 +63,10 @@ final class FormEncodingState {
     /// Records that a container of one kind was asked for where a value of another kind was encoded.
     func recordConflict(_ description: String, codingPath: [any CodingKey]) {
         guard conflict == nil else { return }
-        conflict = EncodingError.invalidValue(description, EncodingError.Context(
-            codingPath: codingPath, debugDescription: description))
+        conflict = EncodingError.invalidValue(
+            description,
+            EncodingError.Context(
+                codingPath: codingPath, debugDescription: description))
     }
 }
 
@@ -129,7 +131,8 @@ struct FormValueEncoder: Encoder {
         case .absent:
             break
         case .scalar, .array:
-            state.recordConflict("a keyed container was requested where another value was already encoded", codingPath: codingPath)
+            state.recordConflict(
+                "a keyed container was requested where another value was already encoded", codingPath: codingPath)
         }
         let object = FormObject()
         node.content = .object(object)
@@ -144,7 +147,8 @@ struct FormValueEncoder: Encoder {
         case .absent:
             break
         case .scalar, .object:
-            state.recordConflict("an unkeyed container was requested where another value was already encoded", codingPath: codingPath)
+            state.recordConflict(
+                "an unkeyed container was requested where another value was already encoded", codingPath: codingPath)
         }
         let array = FormArray()
         node.content = .array(array)
@@ -162,11 +166,14 @@ private struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     private func encoder(forKey key: Key) -> FormValueEncoder {
-        FormValueEncoder(node: object.node(for: state.options.fieldName(for: key.stringValue)),
-                         state: state, codingPath: codingPath + [key])
+        FormValueEncoder(
+            node: object.node(for: state.options.fieldName(for: key.stringValue)),
+            state: state, codingPath: codingPath + [key])
     }
 
-    mutating func encodeNil(forKey key: Key) throws { _ = object.node(for: state.options.fieldName(for: key.stringValue)) }
+    mutating func encodeNil(forKey key: Key) throws {
+        _ = object.node(for: state.options.fieldName(for: key.stringValue))
+    }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(state.options.string(for: value), forKey: key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(value, forKey: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
@@ -195,8 +202,9 @@ private struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = encoder(forKey: key)
-        return KeyedEncodingContainer(FormKeyedContainer<NestedKey>(
-            object: nested.objectNode(), state: state, codingPath: nested.codingPath))
+        return KeyedEncodingContainer(
+            FormKeyedContainer<NestedKey>(
+                object: nested.objectNode(), state: state, codingPath: nested.codingPath))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -246,10 +254,13 @@ private struct FormUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { set(String(value)) }
     mutating func encode<Value: Encodable>(_ value: Value) throws { try nextEncoder().encodeValue(value) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested = nextEncoder()
-        return KeyedEncodingContainer(FormKeyedContainer<NestedKey>(
-            object: nested.objectNode(), state: state, codingPath: nested.codingPath))
+        return KeyedEncodingContainer(
+            FormKeyedContainer<NestedKey>(
+                object: nested.objectNode(), state: state, codingPath: nested.codingPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -270,8 +281,12 @@ private struct FormSingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { encoder.node.content = .absent }
     mutating func encode(_ value: Bool) throws { set(encoder.state.options.string(for: value)) }
     mutating func encode(_ value: String) throws { set(value) }
-    mutating func encode(_ value: Double) throws { set(try encoder.state.options.string(for: value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { set(try encoder.state.options.string(for: value, codingPath: codingPath)) }
+    mutating func encode(_ value: Double) throws {
+        set(try encoder.state.options.string(for: value, codingPath: codingPath))
+    }
+    mutating func encode(_ value: Float) throws {
+        set(try encoder.state.options.string(for: value, codingPath: codingPath))
+    }
     mutating func encode(_ value: Int) throws { set(String(value)) }
     mutating func encode(_ value: Int8) throws { set(String(value)) }
     mutating func encode(_ value: Int16) throws { set(String(value)) }

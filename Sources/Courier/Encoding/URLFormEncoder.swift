@@ -113,13 +113,15 @@ extension URLFormEncoder {
             try FormValueEncoder(node: root, state: state, codingPath: []).encodeValue(value)
             if let conflict = state.conflict { throw conflict }
         } catch {
-            throw CourierError(.encodingFailed, "could not encode \(type(of: value)) as form fields",
-                               source: source, underlying: error)
+            throw CourierError(
+                .encodingFailed, "could not encode \(type(of: value)) as form fields",
+                source: source, underlying: error)
         }
         guard case .object(let object) = root.content else {
-            throw CourierError(.encodingFailed,
-                               "form fields need a keyed value (a struct, class or String-keyed dictionary) at the top level, not \(type(of: value))",
-                               source: source)
+            throw CourierError(
+                .encodingFailed,
+                "form fields need a keyed value (a struct, class or String-keyed dictionary) at the top level, not \(type(of: value))",
+                source: source)
         }
         var fields: [(name: String, value: String)] = []
         for entry in object.entries {
@@ -166,7 +168,8 @@ extension URLFormEncoder {
     static func snakeCased(_ key: String) -> String {
         let characters = Array(key)
         guard let first = characters.firstIndex(where: { $0 != "_" }),
-              let last = characters.lastIndex(where: { $0 != "_" }) else { return key }
+            let last = characters.lastIndex(where: { $0 != "_" })
+        else { return key }
         var result = String(characters[..<first])
         for index in first...last {
             let character = characters[index]
@@ -191,10 +194,14 @@ extension URLFormEncoder {
         }
     }
 
-    func string<Number: BinaryFloatingPoint & LosslessStringConvertible>(for value: Number, codingPath: [any CodingKey]) throws -> String {
+    func string<Number: BinaryFloatingPoint & LosslessStringConvertible>(
+        for value: Number, codingPath: [any CodingKey]
+    ) throws -> String {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: codingPath, debugDescription: "\(value) has no form representation"))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: codingPath, debugDescription: "\(value) has no form representation"))
         }
         return value.description
     }

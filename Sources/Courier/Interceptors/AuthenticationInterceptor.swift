@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import HTTPTypes
+import Logging
 import Synchronization
 
 /// Applies a credential to every request and, when the server refuses it (401 by default),
@@ -83,8 +83,10 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     ///   - clock: what `policy.refreshWindow` is measured on; a test passes one it advances by hand.
     ///   - apply: puts the credential on a request.
     ///   - refresh: obtains a new credential, given the refused one.
-    public init(credential: Credential?, policy: Policy = Policy(), clock: some Clock<Duration> = ContinuousClock(),
-                apply: @escaping Apply, refresh: @escaping Refresh) {
+    public init(
+        credential: Credential?, policy: Policy = Policy(), clock: some Clock<Duration> = ContinuousClock(),
+        apply: @escaping Apply, refresh: @escaping Refresh
+    ) {
         self.policy = policy
         self.apply = apply
         self.refresh = refresh
@@ -107,7 +109,9 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
         do {
             response = try await next(authenticated)
         } catch let error as CourierError where error.code == .unacceptableStatus {
-            guard let refused = error.response, policy.refreshStatuses.contains(refused.status.code) else { throw error }
+            guard let refused = error.response, policy.refreshStatuses.contains(refused.status.code) else {
+                throw error
+            }
             response = refused
         }
         guard policy.refreshStatuses.contains(response.status.code) else { return response }
@@ -115,9 +119,10 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
         let refused = Response(status: response.status, headerFields: response.headerFields, request: response.request)
         let renewed = try await renewedCredential(after: generation, refused: refused)
         if let body = request.body, !body.isReplayable {
-            throw CourierError(.bodyNotReplayable,
-                               "the credential was refreshed, but \(request.method) \(request.url.absoluteString) cannot be resent: its body is a one-shot stream",
-                               source: name, request: request, response: refused)
+            throw CourierError(
+                .bodyNotReplayable,
+                "the credential was refreshed, but \(request.method) \(request.url.absoluteString) cannot be resent: its body is a one-shot stream",
+                source: name, request: request, response: refused)
         }
         var retried = request
         try apply(renewed, &retried)
@@ -146,7 +151,9 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
 
     /// A credential newer than `generation`: the one a concurrent refresh already produced, the
     /// one a refresh under way will produce, or the result of a new refresh.
-    private func renewedCredential(after generation: Int, refused: Response?, request: Request? = nil) async throws -> Credential {
+    private func renewedCredential(
+        after generation: Int, refused: Response?, request: Request? = nil
+    ) async throws -> Credential {
         let failingRequest = refused?.request ?? request
         let now = elapsed()
         let step = state.withCheckedLock { state -> RefreshStep in
@@ -179,33 +186,42 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
         case .wait(let task):
             return try await Self.outcome(of: task, request: failingRequest, refused: refused)
         case .limited:
-            throw CourierError(.authenticationFailed,
-                               "the credential was refused and already refreshed \(policy.maxRefreshes) times in \(policy.refreshWindow)",
-                               source: name, request: failingRequest, response: refused)
+            throw CourierError(
+                .authenticationFailed,
+                "the credential was refused and already refreshed \(policy.maxRefreshes) times in \(policy.refreshWindow)",
+                source: name, request: failingRequest, response: refused)
         }
     }
 
     /// The refresh's credential, for a member of it; a waiter whose task is cancelled leaves at
     /// once with `cancelled` while the refresh goes on for the others.
-    private static func outcome(of task: SharedTask<Credential>, request: Request?, refused: Response?) async throws -> Credential {
+    private static func outcome(
+        of task: SharedTask<Credential>, request: Request?, refused: Response?
+    ) async throws -> Credential {
         do {
             return try await task.value()
         } catch is CancellationError {
-            throw CourierError(.cancelled, "the request was cancelled while its credential was refreshed",
-                               source: "AuthenticationInterceptor", request: request)
+            throw CourierError(
+                .cancelled, "the request was cancelled while its credential was refreshed",
+                source: "AuthenticationInterceptor", request: request)
         } catch {
-            throw CourierError(.authenticationFailed, "refreshing the credential failed", source: "AuthenticationInterceptor",
-                               request: request, response: refused, underlying: error)
+            throw CourierError(
+                .authenticationFailed, "refreshing the credential failed", source: "AuthenticationInterceptor",
+                request: request, response: refused, underlying: error)
         }
     }
 }
 
 extension AuthenticationInterceptor where Credential == String {
     /// Sends `Authorization: Bearer <token>` and renews the token with `refresh` when it is refused.
-    public static func bearer(token: String?, policy: Policy = Policy(), clock: some Clock<Duration> = ContinuousClock(),
-                              refresh: @escaping Refresh) -> AuthenticationInterceptor<String> {
-        AuthenticationInterceptor(credential: token, policy: policy, clock: clock, apply: { token, request in
-            request.headerFields[.authorization] = "Bearer \(token)"
-        }, refresh: refresh)
+    public static func bearer(
+        token: String?, policy: Policy = Policy(), clock: some Clock<Duration> = ContinuousClock(),
+        refresh: @escaping Refresh
+    ) -> AuthenticationInterceptor<String> {
+        AuthenticationInterceptor(
+            credential: token, policy: policy, clock: clock,
+            apply: { token, request in
+                request.headerFields[.authorization] = "Bearer \(token)"
+            }, refresh: refresh)
     }
 }

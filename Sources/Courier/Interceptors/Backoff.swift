@@ -24,8 +24,10 @@ public struct Backoff: Sendable, Hashable {
     public var jitter: Jitter
 
     /// A backoff starting at `initial`, growing by `multiplier` up to `maximum`.
-    public init(initial: Duration = .milliseconds(200), multiplier: Double = 2, maximum: Duration = .seconds(10),
-                jitter: Jitter = .full) {
+    public init(
+        initial: Duration = .milliseconds(200), multiplier: Double = 2, maximum: Duration = .seconds(10),
+        jitter: Jitter = .full
+    ) {
         self.initial = initial
         self.multiplier = multiplier
         self.maximum = maximum
@@ -37,11 +39,12 @@ public struct Backoff: Sendable, Hashable {
         let grown = initial.seconds * Self.power(multiplier, max(0, retry - 1))
         let ceiling = min(grown, maximum.seconds)
         let fraction = min(max(random, 0), 1)
-        let seconds = switch jitter {
-        case .none: ceiling
-        case .full: ceiling * fraction
-        case .equal: ceiling / 2 + ceiling / 2 * fraction
-        }
+        let seconds =
+            switch jitter {
+            case .none: ceiling
+            case .full: ceiling * fraction
+            case .equal: ceiling / 2 + ceiling / 2 * fraction
+            }
         return .roundedSeconds(seconds)
     }
 

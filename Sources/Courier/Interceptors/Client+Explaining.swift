@@ -21,8 +21,10 @@ extension Client {
             stages.append(ExplainingStage(inner: interceptor, depth: depth, recorder: recorder))
             stages.append(ExplainProbe(name: interceptor.name))
         }
-        stages.append(ExplainTransportProbe(depth: interceptors.count, recorder: recorder,
-                                            transportName: String(describing: type(of: transport))))
+        stages.append(
+            ExplainTransportProbe(
+                depth: interceptors.count, recorder: recorder,
+                transportName: String(describing: type(of: transport))))
         client.interceptors = stages
         return (client, recorder)
     }

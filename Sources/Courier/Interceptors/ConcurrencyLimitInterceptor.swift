@@ -29,12 +29,17 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     public let holdsSlotUntilBodyIsRead: Bool
 
     /// Limits requests in flight to `maxConcurrentRequests` in all and `maxConcurrentRequestsPerHost` per host.
-    public init(maxConcurrentRequests: Int = 64, maxConcurrentRequestsPerHost: Int = 5, holdsSlotUntilBodyIsRead: Bool = false) {
+    public init(
+        maxConcurrentRequests: Int = 64, maxConcurrentRequestsPerHost: Int = 5, holdsSlotUntilBodyIsRead: Bool = false
+    ) {
         self.maxConcurrentRequests = max(1, maxConcurrentRequests)
         self.maxConcurrentRequestsPerHost = max(1, maxConcurrentRequestsPerHost)
         self.holdsSlotUntilBodyIsRead = holdsSlotUntilBodyIsRead
-        self.state = Mutex(State(limiter: ConcurrencyLimiter(maxTotal: maxConcurrentRequests,
-                                                             maxPerHost: maxConcurrentRequestsPerHost)))
+        self.state = Mutex(
+            State(
+                limiter: ConcurrencyLimiter(
+                    maxTotal: maxConcurrentRequests,
+                    maxPerHost: maxConcurrentRequestsPerHost)))
     }
 
     /// How many requests wait for a slot now.
@@ -48,7 +53,8 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
         try await acquire(host: host, request: request)
         defer { release(host: host) }
         let response = try await next(request)
-        return holdsSlotUntilBodyIsRead ? try await response.collectingBody(upTo: context.limits.maxBodyBytes) : response
+        return holdsSlotUntilBodyIsRead
+            ? try await response.collectingBody(upTo: context.limits.maxBodyBytes) : response
     }
 
     /// Waits for a slot for `request`, as `intercept` does, and returns the function that frees it:
@@ -102,7 +108,8 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     }
 
     private static func cancelled(_ request: Request) -> CourierError {
-        CourierError(.cancelled, "the request was cancelled while waiting for a free slot",
-                     source: "ConcurrencyLimitInterceptor", request: request)
+        CourierError(
+            .cancelled, "the request was cancelled while waiting for a free slot",
+            source: "ConcurrencyLimitInterceptor", request: request)
     }
 }

@@ -11,8 +11,10 @@ struct ExplainDiff {
             changes.append(.init(.method, from: before.method.rawValue, to: after.method.rawValue))
         }
         if before.url != after.url {
-            changes.append(.init(.url, from: redaction.redacting(before.url).absoluteString,
-                                 to: redaction.redacting(after.url).absoluteString))
+            changes.append(
+                .init(
+                    .url, from: redaction.redacting(before.url).absoluteString,
+                    to: redaction.redacting(after.url).absoluteString))
         }
         changes += fieldChanges(from: before.headerFields, to: after.headerFields)
         changes += bodyChanges(from: before.body, to: after.body)
@@ -58,11 +60,12 @@ struct ExplainDiff {
         case (let removed?, nil):
             return [.init(.bodyRemoved, from: Self.describe(removed))]
         case (let old?, let new?):
-            let same = switch (old.segments, new.segments) {
-            case (let a?, let b?): a == b && old.contentType == new.contentType
-            case (nil, nil): old.contentLength == new.contentLength && old.contentType == new.contentType
-            default: false
-            }
+            let same =
+                switch (old.segments, new.segments) {
+                case (let a?, let b?): a == b && old.contentType == new.contentType
+                case (nil, nil): old.contentLength == new.contentLength && old.contentType == new.contentType
+                default: false
+                }
             return same ? [] : [.init(.bodyReplaced, from: Self.describe(old), to: Self.describe(new))]
         }
     }

@@ -43,8 +43,10 @@ public final class ExplainRecorder: Sendable {
     }
 
     /// Opens a step for a stage that just received `request`; returns where to update it.
-    func begin(stage: String, depth: Int, attempt: Int, request: Request, requestID: String,
-               at start: ContinuousClock.Instant) -> StepHandle {
+    func begin(
+        stage: String, depth: Int, attempt: Int, request: Request, requestID: String,
+        at start: ContinuousClock.Instant
+    ) -> StepHandle {
         records.withCheckedLock { records in
             let recordIndex: Int
             if let index = records.lastIndex(where: { $0.requestID == requestID }) {
@@ -55,9 +57,10 @@ public final class ExplainRecorder: Sendable {
                 recordIndex = records.count - 1
             }
             let offset = (start - records[recordIndex].started).milliseconds
-            records[recordIndex].steps.append(Explanation.Step(
-                stage: stage, depth: depth, attempt: attempt, startMilliseconds: offset, durationMilliseconds: 0,
-                ownMilliseconds: 0, nextCalls: 0, requestChanges: [], responseChanges: [], outcome: "running"))
+            records[recordIndex].steps.append(
+                Explanation.Step(
+                    stage: stage, depth: depth, attempt: attempt, startMilliseconds: offset, durationMilliseconds: 0,
+                    ownMilliseconds: 0, nextCalls: 0, requestChanges: [], responseChanges: [], outcome: "running"))
             return StepHandle(record: recordIndex, step: records[recordIndex].steps.count - 1)
         }
     }

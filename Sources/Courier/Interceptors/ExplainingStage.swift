@@ -29,15 +29,17 @@ struct ExplainingStage: Interceptor {
 
     func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         let start = ContinuousClock.now
-        let handle = recorder.begin(stage: inner.name, depth: depth, attempt: context.attempt, request: request,
-                                    requestID: context.requestID, at: start)
+        let handle = recorder.begin(
+            stage: inner.name, depth: depth, attempt: context.attempt, request: request,
+            requestID: context.requestID, at: start)
         let frame = ExplainFrame()
         let diff = ExplainDiff(redaction: recorder.redaction)
         let result: Result<Response, any Error>
         do {
-            result = .success(try await ExplainFrame.$current.withValue(frame) {
-                try await inner.intercept(request, context: context, next: next)
-            })
+            result = .success(
+                try await ExplainFrame.$current.withValue(frame) {
+                    try await inner.intercept(request, context: context, next: next)
+                })
         } catch {
             result = .failure(error)
         }
@@ -104,8 +106,9 @@ struct ExplainTransportProbe: Interceptor {
 
     func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         let start = ContinuousClock.now
-        let handle = recorder.begin(stage: "transport", depth: depth, attempt: context.attempt, request: request,
-                                    requestID: context.requestID, at: start)
+        let handle = recorder.begin(
+            stage: "transport", depth: depth, attempt: context.attempt, request: request,
+            requestID: context.requestID, at: start)
         do {
             let response = try await next(request)
             let elapsed = ContinuousClock.now - start
@@ -114,8 +117,11 @@ struct ExplainTransportProbe: Interceptor {
                 step.transport = transportName
                 step.outcome = ExplainDiff.describe(response.status)
                 if response.request.url != request.url {
-                    step.requestChanges = [.init(.url, from: recorder.redaction.redacting(request.url).absoluteString,
-                                                 to: recorder.redaction.redacting(response.request.url).absoluteString)]
+                    step.requestChanges = [
+                        .init(
+                            .url, from: recorder.redaction.redacting(request.url).absoluteString,
+                            to: recorder.redaction.redacting(response.request.url).absoluteString)
+                    ]
                 }
             }
             return response

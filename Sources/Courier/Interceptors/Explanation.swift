@@ -118,7 +118,9 @@ public struct Explanation: Codable, Sendable, Hashable {
             var timing = "\(Self.format(step.durationMilliseconds)) ms"
             if step.stage != "transport" {
                 timing += "  (own \(Self.format(step.ownMilliseconds)) ms"
-                timing += step.nextCalls == 1 ? ")" : step.nextCalls == 0 ? ", answered itself)" : ", next ×\(step.nextCalls))"
+                timing +=
+                    step.nextCalls == 1
+                    ? ")" : step.nextCalls == 0 ? ", answered itself)" : ", next ×\(step.nextCalls))"
             }
             let attempt = step.attempt > 1 ? "  [attempt \(step.attempt)]" : ""
             let via = step.transport.map { "  via \($0)" } ?? ""

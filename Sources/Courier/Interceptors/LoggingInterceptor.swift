@@ -32,8 +32,10 @@ public struct LoggingInterceptor: Interceptor {
     public var maxLoggedBodyBytes: Int
 
     /// Creates a logging interceptor.
-    public init(logger: Logger? = nil, level: Logger.Level = .info, redaction: Redaction = Redaction(),
-                logsCurlCommand: Bool = false, maxLoggedBodyBytes: Int = 4096) {
+    public init(
+        logger: Logger? = nil, level: Logger.Level = .info, redaction: Redaction = Redaction(),
+        logsCurlCommand: Bool = false, maxLoggedBodyBytes: Int = 4096
+    ) {
         self.logger = logger
         self.level = level
         self.redaction = redaction
@@ -66,23 +68,28 @@ public struct LoggingInterceptor: Interceptor {
                 logger.debug("\(redaction.scrubbing(entry, secrets: secrets))")
             }
             let elapsed = ContinuousClock.now - start
-            let size = !response.isStreaming ? "\(response.body.count) bytes"
+            let size =
+                !response.isStreaming
+                ? "\(response.body.count) bytes"
                 : response.bodyStream?.expectedLength.map { "\($0) bytes" } ?? "streaming"
-            logger.log(level: level, "\(target) → \(response.status.code) \(response.status.reasonPhrase) (\(size), \(Self.milliseconds(elapsed)) ms)",
-                       metadata: [
-                           "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
-                           "status": "\(response.status.code)", "duration-ms": "\(Self.milliseconds(elapsed))",
-                       ])
+            logger.log(
+                level: level,
+                "\(target) → \(response.status.code) \(response.status.reasonPhrase) (\(size), \(Self.milliseconds(elapsed)) ms)",
+                metadata: [
+                    "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
+                    "status": "\(response.status.code)", "duration-ms": "\(Self.milliseconds(elapsed))",
+                ])
             return response
         } catch {
             let elapsed = ContinuousClock.now - start
             let code = (error as? CourierError)?.code.description ?? "error"
             let reason = redaction.scrubbing("\(error)", secrets: secrets)
-            logger.log(level: level, "\(target) failed: \(reason) (\(Self.milliseconds(elapsed)) ms)",
-                       metadata: [
-                           "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
-                           "error": "\(code)", "duration-ms": "\(Self.milliseconds(elapsed))",
-                       ])
+            logger.log(
+                level: level, "\(target) failed: \(reason) (\(Self.milliseconds(elapsed)) ms)",
+                metadata: [
+                    "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
+                    "error": "\(code)", "duration-ms": "\(Self.milliseconds(elapsed))",
+                ])
             throw error
         }
     }
@@ -104,7 +111,8 @@ public struct LoggingInterceptor: Interceptor {
     func bodyText(of bytes: Data) -> String {
         guard !bytes.isEmpty else { return "" }
         let shown = bytes.prefix(maxLoggedBodyBytes)
-        guard let text = String(validating: shown, as: UTF8.self) ?? String(validating: shown.dropLast(3), as: UTF8.self)
+        guard
+            let text = String(validating: shown, as: UTF8.self) ?? String(validating: shown.dropLast(3), as: UTF8.self)
         else { return "\n\n(\(bytes.count) bytes of binary data)" }
         let cut = bytes.count > shown.count ? "\n(\(bytes.count - shown.count) more bytes not logged)" : ""
         return "\n\n" + text + cut

@@ -1,5 +1,5 @@
-import HTTPTypes
 public import CoreMetrics
+import HTTPTypes
 
 /// Records every exchange through swift-metrics: a request counter, a failure counter by error
 /// code, and a duration timer, under whatever backend the process bootstrapped (Prometheus, StatsD…).
@@ -33,20 +33,32 @@ public struct MetricsInterceptor: Interceptor {
         let start = ContinuousClock.now
         defer {
             let elapsed = ContinuousClock.now - start
-            CoreMetrics.Timer(label: "\(prefix)_request_duration_seconds", dimensions: dimensions + method, factory: factory)
-                .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            CoreMetrics.Timer(
+                label: "\(prefix)_request_duration_seconds", dimensions: dimensions + method, factory: factory
+            )
+            .recordNanoseconds(
+                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         }
         do {
             let response = try await next(request)
-            Counter(label: "\(prefix)_requests_total", dimensions: dimensions + method + [("status", String(response.status.code))],
-                    factory: factory).increment()
+            Counter(
+                label: "\(prefix)_requests_total",
+                dimensions: dimensions + method + [("status", String(response.status.code))],
+                factory: factory
+            ).increment()
             return response
         } catch {
             let code = (error as? CourierError)?.code.description ?? "unknown"
-            Counter(label: "\(prefix)_requests_total", dimensions: dimensions + method + [("status", "error")], factory: factory)
-                .increment()
-            Counter(label: "\(prefix)_request_failures_total", dimensions: dimensions + method + [("code", code)], factory: factory)
-                .increment()
+            Counter(
+                label: "\(prefix)_requests_total", dimensions: dimensions + method + [("status", "error")],
+                factory: factory
+            )
+            .increment()
+            Counter(
+                label: "\(prefix)_request_failures_total", dimensions: dimensions + method + [("code", code)],
+                factory: factory
+            )
+            .increment()
             throw error
         }
     }

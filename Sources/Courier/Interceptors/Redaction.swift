@@ -30,9 +30,10 @@ public struct Redaction: Sendable, Hashable {
     /// `fields` with every hidden value replaced.
     public func redacting(_ fields: HTTPFields) -> HTTPFields {
         guard fields.contains(where: { hides($0.name) }) else { return fields }
-        return HTTPFields(fields.map { field in
-            hides(field.name) ? HTTPField(name: field.name, value: replacement) : field
-        })
+        return HTTPFields(
+            fields.map { field in
+                hides(field.name) ? HTTPField(name: field.name, value: replacement) : field
+            })
     }
 
     /// `url` with its password and hidden query values replaced.
@@ -45,9 +46,11 @@ public struct Redaction: Sendable, Hashable {
         }
         if !queryItems.isEmpty, let items = components.percentEncodedQueryItems {
             let hidden = items.map { item in
-                guard queryItems.contains(item.name.removingPercentEncoding?.lowercased() ?? item.name.lowercased()) else { return item }
+                guard queryItems.contains(item.name.removingPercentEncoding?.lowercased() ?? item.name.lowercased())
+                else { return item }
                 changed = true
-                return URLQueryItem(name: item.name, value: replacement.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                return URLQueryItem(
+                    name: item.name, value: replacement.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             }
             components.percentEncodedQueryItems = hidden
         }
@@ -73,7 +76,9 @@ public struct Redaction: Sendable, Hashable {
             case .cookie, .setCookie:
                 let pairs = field.value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
                 for pair in field.name == .setCookie ? Array(pairs.prefix(1)) : pairs {
-                    if let value = pair.split(separator: "=", maxSplits: 1).dropFirst().first { secrets.append(String(value)) }
+                    if let value = pair.split(separator: "=", maxSplits: 1).dropFirst().first {
+                        secrets.append(String(value))
+                    }
                 }
             default:
                 if let space = field.value.firstIndex(of: " ") {

@@ -1,6 +1,6 @@
-import Logging
 public import Foundation
 public import HTTPTypes
+import Logging
 
 /// Sends a request again after a transient failure: a connection error or a 408, 429, 500, 502,
 /// 503 or 504, with exponential backoff and jitter, within a budget shared by the whole client.
@@ -62,10 +62,12 @@ public struct RetryInterceptor: Interceptor {
     ///   - sleep: how to wait; `Task.sleep` unless a test injects a clock.
     ///   - random: a number in `0..<1` for jitter.
     ///   - now: the current time, to turn a `Retry-After` date into a wait.
-    public init(policy: Policy = Policy(), budget: RetryBudget = RetryBudget(),
-                sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        policy: Policy = Policy(), budget: RetryBudget = RetryBudget(),
+        sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.policy = policy
         self.budget = budget
         self.sleep = sleep
@@ -76,7 +78,8 @@ public struct RetryInterceptor: Interceptor {
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         var request = request
         if policy.addsIdempotencyKey, request.method == .post || request.method == .patch,
-           request.headerFields[Self.idempotencyKey] == nil {
+            request.headerFields[Self.idempotencyKey] == nil
+        {
             request.headerFields[Self.idempotencyKey] = UUID().uuidString.lowercased()
         }
         budget.deposit()
@@ -92,10 +95,12 @@ public struct RetryInterceptor: Interceptor {
                 return try outcome.get()
             }
             if case .success(let response) = outcome { response.bodyStream?.discard() }
-            context.logger.debug("retrying", metadata: [
-                "request-id": "\(context.requestID)", "attempt": "\(attempt + 1)",
-                "after": "\(Self.describe(outcome))", "wait": "\(wait)",
-            ])
+            context.logger.debug(
+                "retrying",
+                metadata: [
+                    "request-id": "\(context.requestID)", "attempt": "\(attempt + 1)",
+                    "after": "\(Self.describe(outcome))", "wait": "\(wait)",
+                ])
             do {
                 try await sleep(wait)
             } catch {
@@ -108,8 +113,10 @@ public struct RetryInterceptor: Interceptor {
     /// How long to wait before the next attempt, or `nil` to end with `outcome`.
     ///
     /// - Throws: `bodyNotReplayable` when a retry is due but the body cannot be sent again.
-    func retryWait(after outcome: Result<Response, CourierError>, attempt: Int, request: Request,
-                   context: InterceptorContext) throws -> Duration? {
+    func retryWait(
+        after outcome: Result<Response, CourierError>, attempt: Int, request: Request,
+        context: InterceptorContext
+    ) throws -> Duration? {
         var serverWait: Duration?
         let response: Response?
         switch outcome {
@@ -124,11 +131,14 @@ public struct RetryInterceptor: Interceptor {
         if let response {
             guard policy.retryableStatuses.contains(response.status.code) else { return nil }
             if policy.honoursRetryAfter, let value = response.headerFields[.retryAfter],
-               let asked = RetryAfter.delay(value, now: now()) {
+                let asked = RetryAfter.delay(value, now: now())
+            {
                 guard asked <= policy.maxRetryAfter else {
-                    context.logger.debug("not retrying: Retry-After exceeds the cap", metadata: [
-                        "request-id": "\(context.requestID)", "retry-after": "\(value)",
-                    ])
+                    context.logger.debug(
+                        "not retrying: Retry-After exceeds the cap",
+                        metadata: [
+                            "request-id": "\(context.requestID)", "retry-after": "\(value)",
+                        ])
                     return nil
                 }
                 serverWait = asked
@@ -136,13 +146,15 @@ public struct RetryInterceptor: Interceptor {
         }
         guard attempt < policy.maxAttempts, isRetryable(request) else { return nil }
         if let body = request.body, !body.isReplayable {
-            var error = CourierError(.bodyNotReplayable,
-                                     "not retrying \(request.method) \(request.url.absoluteString) after \(Self.describe(outcome)): its body is a one-shot stream",
-                                     source: "RetryInterceptor", request: request)
+            var error = CourierError(
+                .bodyNotReplayable,
+                "not retrying \(request.method) \(request.url.absoluteString) after \(Self.describe(outcome)): its body is a one-shot stream",
+                source: "RetryInterceptor", request: request)
             switch outcome {
             case .success(let response):
                 response.bodyStream?.discard()
-                error.response = Response(status: response.status, headerFields: response.headerFields, request: response.request)
+                error.response = Response(
+                    status: response.status, headerFields: response.headerFields, request: response.request)
             case .failure(let failure):
                 error.underlying = failure
                 error.response = failure.response
@@ -150,7 +162,8 @@ public struct RetryInterceptor: Interceptor {
             throw error
         }
         guard budget.withdraw() else {
-            context.logger.debug("not retrying: the retry budget is spent", metadata: ["request-id": "\(context.requestID)"])
+            context.logger.debug(
+                "not retrying: the retry budget is spent", metadata: ["request-id": "\(context.requestID)"])
             return nil
         }
         return serverWait ?? policy.backoff.delay(beforeRetry: attempt, random: random())

@@ -25,8 +25,12 @@ public final class SingleFlightInterceptor: Interceptor {
     public let ignoredHeaders: Set<HTTPField.Name>
 
     /// Creates an interceptor with nothing in flight, ignoring `ignoredHeaders` when comparing requests.
-    public init(ignoredHeaders: Set<HTTPField.Name> = [HTTPField.Name("traceparent")!, HTTPField.Name("tracestate")!,
-                                                         HTTPField.Name("baggage")!]) {
+    public init(
+        ignoredHeaders: Set<HTTPField.Name> = [
+            HTTPField.Name("traceparent")!, HTTPField.Name("tracestate")!,
+            HTTPField.Name("baggage")!,
+        ]
+    ) {
         self.ignoredHeaders = ignoredHeaders
     }
 
@@ -41,14 +45,17 @@ public final class SingleFlightInterceptor: Interceptor {
         let limit = context.limits.maxBodyBytes
         let call = calls.withCheckedLock { calls -> SharedTask<Response> in
             if let existing = calls[key], existing.join() { return existing }
-            let call = SharedTask<Response>(cancelsWhenAbandoned: true, operation: {
-                try await next(request).collectingBody(upTo: limit)
-            }, finished: { [self] finished in
-                // An abandoned call may have been replaced by a fresh one, which stays.
-                self.calls.withCheckedLock { calls in
-                    if calls[key] === finished { calls[key] = nil }
-                }
-            })
+            let call = SharedTask<Response>(
+                cancelsWhenAbandoned: true,
+                operation: {
+                    try await next(request).collectingBody(upTo: limit)
+                },
+                finished: { [self] finished in
+                    // An abandoned call may have been replaced by a fresh one, which stays.
+                    self.calls.withCheckedLock { calls in
+                        if calls[key] === finished { calls[key] = nil }
+                    }
+                })
             calls[key] = call
             return call
         }
@@ -56,13 +63,15 @@ public final class SingleFlightInterceptor: Interceptor {
         do {
             response = try await call.value()
         } catch is CancellationError {
-            throw CourierError(.cancelled, "the request was cancelled while waiting for an identical one in flight",
-                               source: name, request: request)
+            throw CourierError(
+                .cancelled, "the request was cancelled while waiting for an identical one in flight",
+                source: name, request: request)
         } catch let error as CourierError {
             throw error
         } catch {
-            throw CourierError(.interceptorFailed, "the shared request failed: \(error)", source: name,
-                               request: request, underlying: error)
+            throw CourierError(
+                .interceptorFailed, "the shared request failed: \(error)", source: name,
+                request: request, underlying: error)
         }
         response.request = request
         return response

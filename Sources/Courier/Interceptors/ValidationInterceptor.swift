@@ -41,17 +41,19 @@ public struct ValidationInterceptor: Interceptor {
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         let response = try await next(request)
         if !statuses.contains(response.status.code) {
-            throw await Self.failure(.unacceptableStatus,
-                                     "\(request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
-                                     response: response, context: context)
+            throw await Self.failure(
+                .unacceptableStatus,
+                "\(request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
+                response: response, context: context)
         }
         let accepted = acceptedTypes(for: request)
         if !accepted.isEmpty, !Self.contentType(of: response, isAmong: accepted) {
             let received = response.headerFields[.contentType] ?? "no Content-Type"
             let expected = accepted.map(\.rawValue).joined(separator: ", ")
-            throw await Self.failure(.unacceptableContentType,
-                                     "\(request.method) \(response.request.url.absoluteString) answered \(received), expected \(expected)",
-                                     response: response, context: context)
+            throw await Self.failure(
+                .unacceptableContentType,
+                "\(request.method) \(response.request.url.absoluteString) answered \(received), expected \(expected)",
+                response: response, context: context)
         }
         return response
     }
@@ -91,8 +93,10 @@ public struct ValidationInterceptor: Interceptor {
     }
 
     /// An error carrying `response` with its body read, or discarded when it cannot be read.
-    static func failure(_ code: CourierError.Code, _ message: String, response: Response,
-                        context: InterceptorContext) async -> CourierError {
+    static func failure(
+        _ code: CourierError.Code, _ message: String, response: Response,
+        context: InterceptorContext
+    ) async -> CourierError {
         var carried = response
         do {
             carried = try await response.collectingBody(upTo: context.limits.maxBodyBytes)
@@ -100,6 +104,7 @@ public struct ValidationInterceptor: Interceptor {
             response.bodyStream?.discard()
             carried.bodyStream = nil
         }
-        return CourierError(code, message, source: "ValidationInterceptor", request: response.request, response: carried)
+        return CourierError(
+            code, message, source: "ValidationInterceptor", request: response.request, response: carried)
     }
 }

@@ -27,7 +27,7 @@ public enum BodySegment: Sendable, Equatable {
             throw CourierError(.encodingFailed, "cannot read file \(url.path)", source: source, underlying: error)
         }
         guard attributes[.type] as? FileAttributeType != .typeDirectory,
-              let size = (attributes[.size] as? NSNumber)?.int64Value
+            let size = (attributes[.size] as? NSNumber)?.int64Value
         else {
             throw CourierError(.encodingFailed, "\(url.path) is not a regular file", source: source)
         }

@@ -23,7 +23,8 @@ struct BodyStreamSource: Sendable {
     }
 
     /// A body whose sequence may be sent once; claiming it a second time throws `bodyNotReplayable`.
-    static func oneShot<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) -> BodyStreamSource where Chunks.Element == Data {
+    static func oneShot<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) -> BodyStreamSource
+    where Chunks.Element == Data {
         BodyStreamSource(isRestartable: false, gate: OneShotGate()) {
             var iterator = chunks.makeAsyncIterator()
             return RequestBody.Chunks.AsyncIterator { try await iterator.next(isolation: #isolation) }
@@ -34,9 +35,10 @@ struct BodyStreamSource: Sendable {
     func claim() throws {
         guard let gate else { return }
         if gate.claimed.exchange(true, ordering: .acquiringAndReleasing) {
-            throw CourierError(.bodyNotReplayable,
-                               "the one-shot stream body was already sent and cannot be sent again",
-                               source: "RequestBody.stream")
+            throw CourierError(
+                .bodyNotReplayable,
+                "the one-shot stream body was already sent and cannot be sent again",
+                source: "RequestBody.stream")
         }
     }
 

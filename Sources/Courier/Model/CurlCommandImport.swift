@@ -88,7 +88,7 @@ struct CurlCommandReader {
             words.append(word)
         }
         guard let program = words.first.map({ String(decoding: $0, as: UTF8.self) }),
-              program.split(separator: "/").last == "curl"
+            program.split(separator: "/").last == "curl"
         else { throw .notACurlCommand(words.first.map { String(decoding: $0, as: UTF8.self) } ?? "") }
         self.words = words
     }
@@ -114,7 +114,8 @@ struct CurlCommandReader {
             case ("cat", 2):
                 segments.append(try Self.fileSegment(words[1]))
             default:
-                throw .unsupportedShellSyntax("`\(words.joined(separator: " "))` before the pipe (only printf FORMAT and cat FILE are read)")
+                throw .unsupportedShellSyntax(
+                    "`\(words.joined(separator: " "))` before the pipe (only printf FORMAT and cat FILE are read)")
             }
         }
         return segments
@@ -122,7 +123,9 @@ struct CurlCommandReader {
 
     static func fileSegment(_ path: String) throws(CurlImportError) -> BodySegment {
         let url = URL(fileURLWithPath: path)
-        guard let length = try? BodySegment.fileLength(of: url, source: "Request(curlCommand:)") else { throw .unreadableFile(path) }
+        guard let length = try? BodySegment.fileLength(of: url, source: "Request(curlCommand:)") else {
+            throw .unreadableFile(path)
+        }
         return .file(url, length: length)
     }
 
@@ -207,48 +210,65 @@ struct CurlCommandReader {
         case "--cookie":
             let cookie = try text(for: name)
             guard cookie.contains("=") else {
-                throw .unsupportedOption("\(name) FILE", reason: "reading a cookie file; give the cookies as name=value, or set Client.Configuration.cookieJar")
+                throw .unsupportedOption(
+                    "\(name) FILE",
+                    reason:
+                        "reading a cookie file; give the cookies as name=value, or set Client.Configuration.cookieJar")
             }
             headers.append(("Cookie", cookie))
         case "--user":
             let credentials = try text(for: name)
             guard credentials.contains(":") else {
-                throw .unsupportedOption("\(name) without a password", reason: "curl would ask for it; give user:password")
+                throw .unsupportedOption(
+                    "\(name) without a password", reason: "curl would ask for it; give user:password")
             }
             headers.append(("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()))
         case "--basic": break
         case "--oauth2-bearer": headers.append(("Authorization", "Bearer " + (try text(for: name))))
-        case "--data", "--data-ascii": data.append(DataPiece(bytes: try dataBytes(try value(for: name), readsFiles: true, stripsNewlines: true)))
-        case "--data-binary": data.append(DataPiece(bytes: try dataBytes(try value(for: name), readsFiles: true, stripsNewlines: false)))
+        case "--data", "--data-ascii":
+            data.append(DataPiece(bytes: try dataBytes(try value(for: name), readsFiles: true, stripsNewlines: true)))
+        case "--data-binary":
+            data.append(DataPiece(bytes: try dataBytes(try value(for: name), readsFiles: true, stripsNewlines: false)))
         case "--data-raw": data.append(DataPiece(bytes: [.bytes(Data(try value(for: name)))]))
         case "--data-urlencode": data.append(DataPiece(bytes: [.bytes(try urlEncodedData(try value(for: name)))]))
         case "--json":
             isJSON = true
-            data.append(DataPiece(bytes: try dataBytes(try value(for: name), readsFiles: true, stripsNewlines: false), joinsWithoutSeparator: true))
+            data.append(
+                DataPiece(
+                    bytes: try dataBytes(try value(for: name), readsFiles: true, stripsNewlines: false),
+                    joinsWithoutSeparator: true))
         case "--form": formParts.append(try formPart(try text(for: name), literal: false))
         case "--form-string": formParts.append(try formPart(try text(for: name), literal: true))
         case "--upload-file": uploadFile = try text(for: name)
         case "--max-time":
             let text = try text(for: name)
-            guard let seconds = Double(text), seconds >= 0 else { throw .missingValue(option: "\(name) (a number of seconds, not \(text))") }
+            guard let seconds = Double(text), seconds >= 0 else {
+                throw .missingValue(option: "\(name) (a number of seconds, not \(text))")
+            }
             timeout = .milliseconds(Int64(seconds * 1000))
         case "--globoff": globOff = true
         case "--path-as-is": pathAsIs = true
         case "--compressed": note(name, "Courier's transports ask for compressed bodies and decode them by default")
         case "--location": note(name, "Courier follows redirects by default (Client.Configuration.redirects)")
-        case "--max-redirs": note("\(name) \(try text(for: name))", "set the redirect limit in Client.Configuration.redirects")
-        case "--insecure": note(name, "TLS verification is a transport setting (TLSSettings); the request was imported without it")
+        case "--max-redirs":
+            note("\(name) \(try text(for: name))", "set the redirect limit in Client.Configuration.redirects")
+        case "--insecure":
+            note(name, "TLS verification is a transport setting (TLSSettings); the request was imported without it")
         case "--http1.0", "--http1.1", "--http2", "--http2-prior-knowledge", "--http3":
             note(name, "the HTTP version is a transport setting (CurlTransport.Configuration.httpVersion)")
         case "--connect-timeout": note("\(name) \(try text(for: name))", "the connect timeout is a transport setting")
         case "--silent", "--show-error", "--verbose", "--include", "--fail", "--fail-with-body", "--progress-bar",
-             "--no-buffer", "--no-progress-meter", "--ipv4", "--ipv6", "--disable", "--trace-time":
+            "--no-buffer", "--no-progress-meter", "--ipv4", "--ipv6", "--disable", "--trace-time":
             note(name, "changes only what curl prints or how it connects")
         case "--output", "--write-out", "--trace", "--trace-ascii", "--stderr":
             note("\(name) \(try text(for: name))", "changes only what curl prints")
         case "--remote-name", "--remote-header-name": note(name, "changes only where curl saves the body")
         case "--proxy", "--proxy-user", "--cert", "--key", "--cacert", "--capath":
-            throw .unsupportedOption(name, reason: "a client setting in Courier (ProxySettings or TLSSettings on the transport), not part of a request")
+            throw .unsupportedOption(
+                name,
+                reason:
+                    "a client setting in Courier (ProxySettings or TLSSettings on the transport), not part of a request"
+            )
         default:
             throw .unsupportedOption(name, reason: "Courier does not import it")
         }
@@ -258,7 +278,8 @@ struct CurlCommandReader {
         var text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("@") {
             let path = String(text.dropFirst())
-            for fileLine in String(decoding: try Self.contents(of: path), as: UTF8.self).split(whereSeparator: \.isNewline)
+            for fileLine in String(decoding: try Self.contents(of: path), as: UTF8.self).split(
+                whereSeparator: \.isNewline)
             where !fileLine.isEmpty {
                 try header(Array(fileLine.utf8), option: option)
             }
@@ -284,13 +305,17 @@ struct CurlCommandReader {
     }
 
     /// `-d`'s value: text, or `@file` (`@-`: the pipe), with CR and LF removed as `-d` does.
-    private mutating func dataBytes(_ value: [UInt8], readsFiles: Bool, stripsNewlines: Bool) throws(CurlImportError) -> [BodySegment] {
+    private mutating func dataBytes(
+        _ value: [UInt8], readsFiles: Bool, stripsNewlines: Bool
+    ) throws(CurlImportError) -> [BodySegment] {
         var segments: [BodySegment]
         if readsFiles, value.first == UInt8(ascii: "@") {
             let path = String(decoding: value.dropFirst(), as: UTF8.self)
             if path == "-" {
                 guard let standardInput, !standardInputUsed else {
-                    throw .unsupportedOption("@-", reason: "the body comes from standard input; pipe it in with printf or cat in the same command")
+                    throw .unsupportedOption(
+                        "@-",
+                        reason: "the body comes from standard input; pipe it in with printf or cat in the same command")
                 }
                 standardInputUsed = true
                 segments = standardInput
@@ -352,11 +377,16 @@ struct CurlCommandReader {
             var attributes = value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
             value = attributes.removeFirst()
             for attribute in attributes {
-                if attribute.hasPrefix("type=") { type = MIMEType(String(attribute.dropFirst(5))) }
-                else if attribute.hasPrefix("filename=") { filename = String(attribute.dropFirst(9)) }
-                else { throw .unsupportedOption("-F …;\(attribute)", reason: "only ;type= and ;filename= are imported") }
+                if attribute.hasPrefix("type=") {
+                    type = MIMEType(String(attribute.dropFirst(5)))
+                } else if attribute.hasPrefix("filename=") {
+                    filename = String(attribute.dropFirst(9))
+                } else {
+                    throw .unsupportedOption("-F …;\(attribute)", reason: "only ;type= and ;filename= are imported")
+                }
             }
-        } else if let semicolon = value.firstIndex(of: ";"), value[value.index(after: semicolon)...].hasPrefix("type=") {
+        } else if let semicolon = value.firstIndex(of: ";"), value[value.index(after: semicolon)...].hasPrefix("type=")
+        {
             type = MIMEType(String(value[value.index(semicolon, offsetBy: 6)...]))
             value = String(value[..<semicolon])
         }
@@ -367,7 +397,8 @@ struct CurlCommandReader {
         }
         if value.hasPrefix("<") {
             let contents = String(decoding: try Self.contents(of: String(value.dropFirst())), as: UTF8.self)
-            return type.map { .data(name: name, filename: filename, data: Data(contents.utf8), type: $0) } ?? .field(name: name, value: contents)
+            return type.map { .data(name: name, filename: filename, data: Data(contents.utf8), type: $0) }
+                ?? .field(name: name, value: contents)
         }
         return type.map { .data(name: name, data: Data(value.utf8), type: $0) } ?? .field(name: name, value: value)
     }
@@ -377,7 +408,9 @@ struct CurlCommandReader {
     func makeRequest() throws(CurlImportError) -> Request {
         guard let written = urls.first else { throw .missingURL }
         guard urls.count == 1 else { throw .multipleURLs(urls) }
-        if !data.isEmpty, !formParts.isEmpty { throw .unsupportedOption("-d with -F", reason: "curl refuses to send both") }
+        if !data.isEmpty, !formParts.isEmpty {
+            throw .unsupportedOption("-d with -F", reason: "curl refuses to send both")
+        }
         if !globOff, written.contains(where: { "[]{}".contains($0) }) { throw .urlGlobbing(written) }
 
         var joined: [BodySegment] = []
@@ -387,7 +420,7 @@ struct CurlCommandReader {
         }
         var reference = URIReference(parsing: written.contains("://") ? written : "http://" + written)
         guard let scheme = reference.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let authority = reference.authority, !authority.isEmpty
+            let authority = reference.authority, !authority.isEmpty
         else { throw .invalidURL(written) }
         reference.fragment = nil
         if !pathAsIs { reference.path = URIReference.removeDotSegments(reference.path) }
@@ -430,13 +463,18 @@ struct CurlCommandReader {
             }
             fields.append(field)
         }
-        if body != nil, formParts.isEmpty, uploadFile == nil, !suppressed.contains(.contentType), fields[.contentType] == nil {
-            fields.append(HTTPField(name: .contentType, value: isJSON ? "application/json" : "application/x-www-form-urlencoded"))
+        if body != nil, formParts.isEmpty, uploadFile == nil, !suppressed.contains(.contentType),
+            fields[.contentType] == nil
+        {
+            fields.append(
+                HTTPField(name: .contentType, value: isJSON ? "application/json" : "application/x-www-form-urlencoded"))
         }
 
         let method: HTTPRequest.Method
         if let name = self.method {
-            guard let custom = HTTPRequest.Method(name) else { throw .unsupportedOption("--request \(name)", reason: "not an HTTP method token") }
+            guard let custom = HTTPRequest.Method(name) else {
+                throw .unsupportedOption("--request \(name)", reason: "not an HTTP method token")
+            }
             method = custom
         } else if isHead {
             method = .head

@@ -38,7 +38,8 @@ struct CurlCommandLine {
     init(_ request: Request, minimal: Bool = false) {
         var request = request
         if let body = request.body, case .deferred = body.storage,
-           let resolved = try? body.resolved(with: BodyEncodingContext(options: request.options)) {
+            let resolved = try? body.resolved(with: BodyEncodingContext(options: request.options))
+        {
             request.body = resolved
         }
         let fields = request.wireHeaderFields
@@ -58,7 +59,8 @@ struct CurlCommandLine {
         }
         // The Content-Length curl sends by itself: the length of the data it is given (files
         // included, as the request was built), and none without data or for a chunked body.
-        let curlLength = hasData && body != .standardInput && fields[.transferEncoding] == nil
+        let curlLength =
+            hasData && body != .standardInput && fields[.transferEncoding] == nil
             ? request.body?.contentLength : nil
         for field in fields {
             if minimal, Self.curlSendsByItself(field, contentLength: curlLength, hasData: hasData) { continue }
@@ -126,9 +128,10 @@ struct CurlCommandLine {
         case .none: false
         case .argument(let text): text.utf8.count > largestBodyWithoutExpect
         case .pipe(let parts):
-            parts.contains { $0.isFile } || parts.reduce(0) { total, part in
-                if case .bytes(let bytes) = part { total + bytes.count } else { total }
-            } > largestBodyWithoutExpect
+            parts.contains { $0.isFile }
+                || parts.reduce(0) { total, part in
+                    if case .bytes(let bytes) = part { total + bytes.count } else { total }
+                } > largestBodyWithoutExpect
         case .file, .standardInput: true
         }
     }
@@ -164,7 +167,9 @@ struct CurlCommandLine {
     /// `bytes` as text that can be an argument: valid UTF-8, short enough, and free of control
     /// characters other than line feed (a pasted CR or tab would be changed by the terminal).
     static func argumentText(_ bytes: Data) -> String? {
-        guard bytes.count <= maximumArgumentLength, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        guard bytes.count <= maximumArgumentLength, let text = String(validating: bytes, as: UTF8.self) else {
+            return nil
+        }
         let isPlain = text.unicodeScalars.allSatisfy { scalar in
             scalar == "\n" || (scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80..<0xA0).contains(scalar.value))
         }
@@ -173,6 +178,7 @@ struct CurlCommandLine {
 
     /// A method token bare when it has only letters, digits, `-` and `_`; quoted otherwise.
     static func word(_ token: String) -> String {
-        token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } ? token : ShellQuoting.quoted(token)
+        token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            ? token : ShellQuoting.quoted(token)
     }
 }

@@ -31,9 +31,11 @@ public enum CurlImportError: Error, Equatable, Sendable, CustomStringConvertible
         case .unsupportedOption(let option, let reason): "curl's \(option) is not imported: \(reason)"
         case .missingValue(let option): "curl's \(option) needs a value"
         case .missingURL: "the curl command has no URL"
-        case .multipleURLs(let urls): "the curl command has \(urls.count) URLs (\(urls.joined(separator: ", "))); import one request at a time"
+        case .multipleURLs(let urls):
+            "the curl command has \(urls.count) URLs (\(urls.joined(separator: ", "))); import one request at a time"
         case .invalidURL(let url): "\(url) is not an absolute http or https URL"
-        case .urlGlobbing(let url): "\(url) uses curl's URL globbing ([…] or {…}), which sends several requests; add --globoff to send it as written"
+        case .urlGlobbing(let url):
+            "\(url) uses curl's URL globbing ([…] or {…}), which sends several requests; add --globoff to send it as written"
         case .invalidHeader(let line): "not a valid header line: \(line)"
         case .unreadableFile(let path): "cannot read \(path)"
         case .unsupportedShellSyntax(let what): "the command uses shell syntax that is not imported: \(what)"

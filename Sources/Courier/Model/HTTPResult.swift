@@ -1,8 +1,9 @@
 public import Foundation
+import HTTPTypes
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
 
 /// The outcome of one exchange, as "HTTP in Swift" names it: the response, or the error with the
 /// request (and any response) it came from.
@@ -46,14 +47,17 @@ extension Client {
     ///
     /// A failure always names a request, as the series' errors do: the one the error was raised
     /// for (after the interceptors that ran before it), else `request`.
-    public nonisolated(nonsending) func load(_ request: Request, interceptors extra: [any Interceptor] = []) async -> HTTPResult {
+    public nonisolated(nonsending) func load(
+        _ request: Request, interceptors extra: [any Interceptor] = []
+    ) async -> HTTPResult {
         do {
             return .success(try await send(request, interceptors: extra))
         } catch var error as CourierError {
             if error.request == nil { error.request = request }
             return .failure(error)
         } catch {
-            return .failure(CourierError(.unknown, "the exchange failed: \(error)", request: request, underlying: error))
+            return .failure(
+                CourierError(.unknown, "the exchange failed: \(error)", request: request, underlying: error))
         }
     }
 }

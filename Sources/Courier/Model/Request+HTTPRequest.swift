@@ -14,8 +14,9 @@ extension Request {
     /// - Throws: `invalidRequest` when the request has no scheme or authority to form an absolute URL.
     public init(_ httpRequest: HTTPRequest, body: RequestBody? = nil) throws {
         guard let url = httpRequest.url, url.host != nil else {
-            throw CourierError(.invalidRequest, "the HTTPRequest has no scheme and authority to form an absolute URL",
-                               source: "HTTPRequest")
+            throw CourierError(
+                .invalidRequest, "the HTTPRequest has no scheme and authority to form an absolute URL",
+                source: "HTTPRequest")
         }
         var fields = httpRequest.headerFields
         if body != nil { fields[.contentLength] = nil }

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPTypes
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-import HTTPTypes
 
 extension URLRequest {
     /// A `URLRequest` carrying the same method, URL, header lines, body, timeout and transport hints.
@@ -57,15 +58,17 @@ extension URLRequest {
                     do {
                         data.append(try Data(contentsOf: url))
                     } catch {
-                        throw CourierError(.encodingFailed, "cannot read \(url.path)", source: "URLRequest", underlying: error)
+                        throw CourierError(
+                            .encodingFailed, "cannot read \(url.path)", source: "URLRequest", underlying: error)
                     }
                 }
             }
             httpBody = data
         case .stream:
-            throw CourierError(.invalidRequest,
-                               "a streamed body cannot be carried by URLRequest without consuming it; send it with a Client",
-                               source: "URLRequest")
+            throw CourierError(
+                .invalidRequest,
+                "a streamed body cannot be carried by URLRequest without consuming it; send it with a Client",
+                source: "URLRequest")
         case .deferred:
             try attach(body.resolved(with: .standard))
         }
@@ -84,15 +87,20 @@ extension Request {
             throw CourierError(.invalidRequest, "the URLRequest has no absolute URL", source: "URLRequest")
         }
         guard let method = HTTPRequest.Method(urlRequest.httpMethod ?? "GET") else {
-            throw CourierError(.invalidRequest, "\"\(urlRequest.httpMethod ?? "")\" is not a valid method", source: "URLRequest")
+            throw CourierError(
+                .invalidRequest, "\"\(urlRequest.httpMethod ?? "")\" is not a valid method", source: "URLRequest")
         }
         var fields = HTTPFields()
         for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             fields.append(try RequestDraft.validatedField(name, value, block: "URLRequest"))
         }
         var options = RequestOptions()
-        if urlRequest.cachePolicy != .useProtocolCachePolicy { options[CachePolicyOption.self] = urlRequest.cachePolicy }
-        if urlRequest.networkServiceType != .default { options[NetworkServiceTypeOption.self] = urlRequest.networkServiceType }
+        if urlRequest.cachePolicy != .useProtocolCachePolicy {
+            options[CachePolicyOption.self] = urlRequest.cachePolicy
+        }
+        if urlRequest.networkServiceType != .default {
+            options[NetworkServiceTypeOption.self] = urlRequest.networkServiceType
+        }
         options[ShouldHandleCookiesOption.self] = urlRequest.httpShouldHandleCookies
         options[NetworkAccessOption.self].cellular = urlRequest.allowsCellularAccess
         #if canImport(Darwin)
@@ -105,8 +113,9 @@ extension Request {
         } else if let stream = urlRequest.httpBodyStream {
             body = .stream(InputStreamChunks(stream), type: fields[.contentType].map(MIMEType.init(rawValue:)))
         }
-        self.init(method: method, url: url, headerFields: fields, body: body,
-                  timeout: .milliseconds(Int64(urlRequest.timeoutInterval * 1000)), options: options)
+        self.init(
+            method: method, url: url, headerFields: fields, body: body,
+            timeout: .milliseconds(Int64(urlRequest.timeoutInterval * 1000)), options: options)
     }
 }
 
@@ -140,8 +149,9 @@ private struct InputStreamChunks: AsyncSequence, @unchecked Sendable {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             let count = stream.read(&buffer, maxLength: buffer.count)
             if count < 0 {
-                throw CourierError(.encodingFailed, "the URLRequest body stream failed", source: "URLRequest",
-                                   underlying: stream.streamError)
+                throw CourierError(
+                    .encodingFailed, "the URLRequest body stream failed", source: "URLRequest",
+                    underlying: stream.streamError)
             }
             if count == 0 {
                 stream.close()

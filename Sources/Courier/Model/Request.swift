@@ -78,7 +78,8 @@ extension Request {
     public var wireHeaderFields: HTTPFields {
         var fields = headerFields.joiningCookieLines()
         if fields[.contentLength] == nil, let length = body?.contentLength,
-           length > 0 || method.permitsRequestBody {
+            length > 0 || method.permitsRequestBody
+        {
             fields[.contentLength] = String(length)
         }
         return fields

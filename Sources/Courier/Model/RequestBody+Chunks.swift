@@ -50,7 +50,8 @@ extension RequestBody {
         var collected = Data()
         for try await chunk in try chunks() {
             guard chunk.count <= limit - collected.count else {
-                throw CourierError(.limitExceeded, "the body is larger than \(limit) bytes", source: "RequestBody.collect")
+                throw CourierError(
+                    .limitExceeded, "the body is larger than \(limit) bytes", source: "RequestBody.collect")
             }
             collected.append(chunk)
         }
@@ -97,7 +98,8 @@ private final class FileReader {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw CourierError(.encodingFailed, "cannot open \(url.path)", source: "RequestBody.file", underlying: error)
+            throw CourierError(
+                .encodingFailed, "cannot open \(url.path)", source: "RequestBody.file", underlying: error)
         }
         self.url = url
         self.expectedLength = expectedLength
@@ -112,12 +114,14 @@ private final class FileReader {
         do {
             chunk = try handle.read(upToCount: wanted) ?? Data()
         } catch {
-            throw CourierError(.encodingFailed, "cannot read \(url.path)", source: "RequestBody.file", underlying: error)
+            throw CourierError(
+                .encodingFailed, "cannot read \(url.path)", source: "RequestBody.file", underlying: error)
         }
         guard !chunk.isEmpty else {
-            throw CourierError(.encodingFailed,
-                               "\(url.path) shrank while being sent: expected \(expectedLength) bytes, got \(delivered)",
-                               source: "RequestBody.file")
+            throw CourierError(
+                .encodingFailed,
+                "\(url.path) shrank while being sent: expected \(expectedLength) bytes, got \(delivered)",
+                source: "RequestBody.file")
         }
         delivered += Int64(chunk.count)
         return chunk

@@ -74,8 +74,9 @@ extension RequestBody {
             do {
                 return .data(try context.jsonEncoder.encode(value), type: type)
             } catch {
-                throw CourierError(.encodingFailed, "could not encode \(Swift.type(of: value)) as JSON",
-                                   source: "RequestBody.json", underlying: error)
+                throw CourierError(
+                    .encodingFailed, "could not encode \(Swift.type(of: value)) as JSON",
+                    source: "RequestBody.json", underlying: error)
             }
         }
     }
@@ -114,7 +115,9 @@ extension RequestBody {
     }
 
     /// A body computed when the request is built, with access to the request's encoders.
-    static func deferred(source: String, _ make: @escaping @Sendable (BodyEncodingContext) throws -> RequestBody) -> RequestBody {
+    static func deferred(
+        source: String, _ make: @escaping @Sendable (BodyEncodingContext) throws -> RequestBody
+    ) -> RequestBody {
         RequestBody(.deferred(source: source, make), contentType: nil, contentLength: nil)
     }
 }

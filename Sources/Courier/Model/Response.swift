@@ -38,7 +38,8 @@ public struct Response: Sendable {
     }
 
     /// Creates a streaming response, as transports do once the response head has arrived.
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields, bodyStream: ResponseBodyStream, request: Request) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields, bodyStream: ResponseBodyStream, request: Request)
+    {
         self.status = status
         self.headerFields = headerFields
         self.body = Data()

@@ -10,8 +10,10 @@ extension Client {
     ///   - keyPath: where the value sits in the JSON, as dot-separated keys (`"data.list"`).
     /// - Throws: `unacceptableStatus` (with the response) for a status outside 200…299;
     ///   `decodingFailed` when the body does not decode, naming the coding path.
-    public nonisolated(nonsending) func send<Value: Decodable>(_ request: Request, decoding type: Value.Type = Value.self,
-                                       at keyPath: String? = nil) async throws -> Value {
+    public nonisolated(nonsending) func send<Value: Decodable>(
+        _ request: Request, decoding type: Value.Type = Value.self,
+        at keyPath: String? = nil
+    ) async throws -> Value {
         let response = try await send(request)
         try Self.requireSuccess(response)
         return try Self.decode(type, from: response, at: keyPath)
@@ -34,8 +36,10 @@ extension Client {
     }
 
     /// Sends `request` and returns the decoded value together with the response it came from.
-    public nonisolated(nonsending) func send<Value: Decodable>(_ request: Request, decoding type: (Value, Response).Type,
-                                       at keyPath: String? = nil) async throws -> (Value, Response) {
+    public nonisolated(nonsending) func send<Value: Decodable>(
+        _ request: Request, decoding type: (Value, Response).Type,
+        at keyPath: String? = nil
+    ) async throws -> (Value, Response) {
         let response = try await send(request)
         try Self.requireSuccess(response)
         return (try Self.decode(Value.self, from: response, at: keyPath), response)
@@ -61,7 +65,8 @@ extension Client {
     }
 
     /// Sends `request` and returns the response whatever its status, as `send(_:)` does.
-    public nonisolated(nonsending) func send(_ request: Request, decoding type: Response.Type) async throws -> Response {
+    public nonisolated(nonsending) func send(_ request: Request, decoding type: Response.Type) async throws -> Response
+    {
         try await send(request)
     }
 
@@ -70,12 +75,15 @@ extension Client {
     }
 
     static func statusError(_ response: Response) -> CourierError {
-        CourierError(.unacceptableStatus,
-                     "\(response.request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
-                     source: "decoding", request: response.request, response: response)
+        CourierError(
+            .unacceptableStatus,
+            "\(response.request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
+            source: "decoding", request: response.request, response: response)
     }
 
-    static func decode<Value: Decodable>(_ type: Value.Type, from response: Response, at keyPath: String?) throws -> Value {
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from response: Response, at keyPath: String?
+    ) throws -> Value {
         let decoder = response.request.options[JSONDecoderOption.self]
         do {
             guard let keyPath, !keyPath.isEmpty else { return try decoder.decode(Value.self, from: response.body) }
@@ -84,8 +92,10 @@ extension Client {
                 try decoder.decode(KeyPathDecoding.Nested<Value>.self, from: response.body).value
             }
         } catch {
-            throw CourierError(.decodingFailed, "could not decode \(Value.self)\(keyPath.map { " at \"\($0)\"" } ?? ""): \(describe(error))",
-                               source: "decoding", request: response.request, response: response, underlying: error)
+            throw CourierError(
+                .decodingFailed,
+                "could not decode \(Value.self)\(keyPath.map { " at \"\($0)\"" } ?? ""): \(describe(error))",
+                source: "decoding", request: response.request, response: response, underlying: error)
         }
     }
 
@@ -93,11 +103,13 @@ extension Client {
         guard let decodingError = error as? DecodingError else { return String(describing: error) }
         let context: DecodingError.Context
         switch decodingError {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            context = c
         @unknown default: return String(describing: error)
         }
         let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return (path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): ") + context.debugDescription
+        return (path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): ")
+            + context.debugDescription
     }
 }
 

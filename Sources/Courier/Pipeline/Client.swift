@@ -44,7 +44,9 @@ public struct Client: Sendable {
     public var configuration: Configuration
 
     /// Creates a client sending through `transport`, with `interceptors` in order, outermost first.
-    public init(transport: any Transport, interceptors: [any Interceptor] = [], configuration: Configuration = Configuration()) {
+    public init(
+        transport: any Transport, interceptors: [any Interceptor] = [], configuration: Configuration = Configuration()
+    ) {
         self.transport = transport
         self.interceptors = interceptors
         self.configuration = configuration
@@ -59,27 +61,36 @@ public struct Client: Sendable {
     ///   - request: the request to send.
     ///   - extra: interceptors for this request only (`interceptors:`), inside the client's.
     /// - Throws: `CourierError`; task cancellation aborts the transfer and throws `cancelled`.
-    public nonisolated(nonsending) func send(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
+    public nonisolated(nonsending) func send(
+        _ request: Request, interceptors extra: [any Interceptor] = []
+    ) async throws -> Response {
         let response = try await stream(request, interceptors: extra)
         return try await response.collectingBody(upTo: configuration.limits.maxBodyBytes)
     }
 
     /// Builds a request from blocks and sends it: `try await client.send { BaseURL(api); "health" }`.
-    public nonisolated(nonsending) func send(interceptors extra: [any Interceptor] = [],
-                     @RequestBuilder _ content: () throws -> RequestBlockGroup) async throws -> Response {
+    public nonisolated(nonsending) func send(
+        interceptors extra: [any Interceptor] = [],
+        @RequestBuilder _ content: () throws -> RequestBlockGroup
+    ) async throws -> Response {
         try await send(Request(content), interceptors: extra)
     }
 
     /// Sends `request` and returns as soon as the response head arrives, with the body in `bodyStream`.
     ///
     /// Read the stream to the end, or `discard()` it; dropping it unread aborts the transfer.
-    public nonisolated(nonsending) func stream(_ request: Request, interceptors extra: [any Interceptor] = []) async throws -> Response {
-        let context = InterceptorContext(attempt: 1, requestID: RequestID.next(), logger: configuration.logger,
-                                         limits: configuration.limits)
+    public nonisolated(nonsending) func stream(
+        _ request: Request, interceptors extra: [any Interceptor] = []
+    ) async throws -> Response {
+        let context = InterceptorContext(
+            attempt: 1, requestID: RequestID.next(), logger: configuration.logger,
+            limits: configuration.limits)
         let perRequest = request.options[InterceptorsOption.self]
         let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
         let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)
-        guard !configuration.defaultHeaders.isEmpty else { return try await chain.run(from: 0, request, context: context) }
+        guard !configuration.defaultHeaders.isEmpty else {
+            return try await chain.run(from: 0, request, context: context)
+        }
         var completed = request
         for field in configuration.defaultHeaders where request.headerFields[field.name] == nil {
             completed.headerFields.append(field)
@@ -88,8 +99,10 @@ public struct Client: Sendable {
     }
 
     /// The stage after the interceptors: follows redirects, sending each hop through the transport.
-    nonisolated(nonsending) static func followingRedirects(_ request: Request, through transport: any Transport,
-                                                           configuration: Configuration) async throws -> Response {
+    nonisolated(nonsending) static func followingRedirects(
+        _ request: Request, through transport: any Transport,
+        configuration: Configuration
+    ) async throws -> Response {
         var current = request
         var history: [Response] = []
         while true {
@@ -110,9 +123,10 @@ public struct Client: Sendable {
             }
             history.append(await Self.settled(response))
             guard history.count <= configuration.limits.maxRedirects else {
-                var error = CourierError(.tooManyRedirects,
-                                         "stopped after \(configuration.limits.maxRedirects) redirects (last to \(next.url.absoluteString))",
-                                         source: "Limits.maxRedirects", request: request, response: history.last)
+                var error = CourierError(
+                    .tooManyRedirects,
+                    "stopped after \(configuration.limits.maxRedirects) redirects (last to \(next.url.absoluteString))",
+                    source: "Limits.maxRedirects", request: request, response: history.last)
                 error.stage = "redirects"
                 throw error
             }
@@ -138,11 +152,14 @@ public struct Client: Sendable {
         return settled
     }
 
-    private nonisolated(nonsending) static func send(_ request: Request, through transport: any Transport, configuration: Configuration) async throws -> Response {
-        let context = TransportContext(limits: configuration.limits, timeout: configuration.timeout,
-                                       connectTimeout: configuration.connectTimeout,
-                                       uploadProgress: request.options[UploadProgressOption.self],
-                                       downloadProgress: request.options[DownloadProgressOption.self])
+    private nonisolated(nonsending) static func send(
+        _ request: Request, through transport: any Transport, configuration: Configuration
+    ) async throws -> Response {
+        let context = TransportContext(
+            limits: configuration.limits, timeout: configuration.timeout,
+            connectTimeout: configuration.connectTimeout,
+            uploadProgress: request.options[UploadProgressOption.self],
+            downloadProgress: request.options[DownloadProgressOption.self])
         var request = request
         configuration.cookieJar?.addCookies(to: &request)
         do {
@@ -154,7 +171,8 @@ public struct Client: Sendable {
             if error.request == nil { error.request = request }
             throw error
         } catch {
-            var wrapped = CourierError(.invalidResponse, "the transport failed: \(error)", request: request, underlying: error)
+            var wrapped = CourierError(
+                .invalidResponse, "the transport failed: \(error)", request: request, underlying: error)
             if Task.isCancelled { wrapped.code = .cancelled }
             wrapped.stage = "transport"
             throw wrapped

@@ -24,7 +24,9 @@ public protocol Interceptor: Sendable {
     var name: String { get }
 
     /// Handles `request` by calling `next` zero or more times, or by answering on its own.
-    nonisolated(nonsending) func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response
+    nonisolated(nonsending) func intercept(
+        _ request: Request, context: InterceptorContext, next: Next
+    ) async throws -> Response
 }
 
 extension Interceptor {
@@ -74,7 +76,10 @@ public struct InterceptorContext: Sendable {
     }
 
     /// Creates a context, for testing interceptors in isolation.
-    public init(attempt: Int = 1, requestID: String = "test", logger: Logger = Logger(label: "courier"), limits: Limits = Limits()) {
+    public init(
+        attempt: Int = 1, requestID: String = "test", logger: Logger = Logger(label: "courier"),
+        limits: Limits = Limits()
+    ) {
         self.attempt = attempt
         self.shared = Shared(requestID: requestID, logger: logger, limits: limits)
     }
@@ -111,13 +116,17 @@ public struct ClosureInterceptor: Interceptor {
     private let body: nonisolated(nonsending) @Sendable (Request, InterceptorContext, Next) async throws -> Response
 
     /// Creates an interceptor named `name` that runs `body`.
-    public init(_ name: String = "closure",
-                _ body: nonisolated(nonsending) @escaping @Sendable (Request, InterceptorContext, Next) async throws -> Response) {
+    public init(
+        _ name: String = "closure",
+        _ body: nonisolated(nonsending) @escaping @Sendable (Request, InterceptorContext, Next) async throws -> Response
+    ) {
         self.name = name
         self.body = body
     }
 
-    public nonisolated(nonsending) func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(
+        _ request: Request, context: InterceptorContext, next: Next
+    ) async throws -> Response {
         try await body(request, context, next)
     }
 }

@@ -22,7 +22,9 @@ final class InterceptorChain: Sendable {
     var completedPasses: Int { passes.load(ordering: .relaxed) }
 
     /// Runs the stage at `index` and everything after it.
-    nonisolated(nonsending) func run(from index: Int, _ request: Request, context: InterceptorContext) async throws -> Response {
+    nonisolated(nonsending) func run(
+        from index: Int, _ request: Request, context: InterceptorContext
+    ) async throws -> Response {
         try Task.checkCancellation(request: request)
         guard index < interceptors.count else {
             passes.add(1, ordering: .relaxed)
@@ -30,14 +32,16 @@ final class InterceptorChain: Sendable {
         }
         let interceptor = interceptors[index]
         do {
-            return try await interceptor.intercept(request, context: context, next: Next(chain: self, index: index + 1, context: context))
+            return try await interceptor.intercept(
+                request, context: context, next: Next(chain: self, index: index + 1, context: context))
         } catch var error as CourierError {
             if error.stage == nil { error.stage = interceptor.name }
             if error.request == nil { error.request = request }
             throw error
         } catch {
-            var wrapped = CourierError(.interceptorFailed, "\(interceptor.name) failed: \(error)", source: interceptor.name,
-                                       request: request, underlying: error)
+            var wrapped = CourierError(
+                .interceptorFailed, "\(interceptor.name) failed: \(error)", source: interceptor.name,
+                request: request, underlying: error)
             wrapped.stage = interceptor.name
             throw wrapped
         }

@@ -51,8 +51,9 @@ public final class MockTransport: Transport {
         } else if let handler {
             answer = try await handler(request)
         } else {
-            throw CourierError(.cannotConnect, "MockTransport has no response for \(request.method) \(request.url.absoluteString)",
-                               source: "MockTransport", request: request)
+            throw CourierError(
+                .cannotConnect, "MockTransport has no response for \(request.method) \(request.url.absoluteString)",
+                source: "MockTransport", request: request)
         }
         if let delay = answer.delay {
             do {
@@ -62,13 +63,16 @@ public final class MockTransport: Transport {
             }
         }
         if let failure = answer.failure {
-            throw CourierError(failure, "MockTransport was scripted to fail with \(failure)", source: "MockTransport", request: request)
+            throw CourierError(
+                failure, "MockTransport was scripted to fail with \(failure)", source: "MockTransport", request: request
+            )
         }
         if let body = request.body {
             _ = try await body.collect()
         }
-        return Response(status: answer.status, headerFields: answer.headerFields,
-                        bodyStream: ResponseBodyStream(answer.body), request: request)
+        return Response(
+            status: answer.status, headerFields: answer.headerFields,
+            bodyStream: ResponseBodyStream(answer.body), request: request)
     }
 }
 
@@ -86,7 +90,9 @@ public struct MockResponse: Sendable {
     public var failure: CourierError.Code?
 
     /// A response with the given parts.
-    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Duration? = nil) {
+    public init(
+        status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Duration? = nil
+    ) {
         self.status = status
         self.headerFields = headerFields
         self.body = body

@@ -19,7 +19,8 @@ public struct NoProxyRule: Sendable, Hashable {
 
     /// The rule for `entries`, each in `NO_PROXY`'s syntax; an entry may itself list several.
     public init(_ entries: [String]) {
-        self.entries = entries
+        self.entries =
+            entries
             .flatMap { $0.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) }
             .compactMap { Self.entry(String($0)) }
     }

@@ -49,22 +49,30 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
         guard let components = URLComponents(string: withScheme), let scheme = components.scheme?.lowercased(),
-              let host = components.host, !host.isEmpty else {
-            throw CourierError(.invalidRequest, "the proxy \(Self.redacting(trimmed)) is not a URL of the form [scheme://][user:password@]host[:port]",
-                               source: "ProxyServer")
+            let host = components.host, !host.isEmpty
+        else {
+            throw CourierError(
+                .invalidRequest,
+                "the proxy \(Self.redacting(trimmed)) is not a URL of the form [scheme://][user:password@]host[:port]",
+                source: "ProxyServer")
         }
         guard let kind = Kind(rawValue: scheme) else {
-            throw CourierError(.invalidRequest, "the proxy scheme \(scheme) is not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))",
-                               source: "ProxyServer")
+            throw CourierError(
+                .invalidRequest,
+                "the proxy scheme \(scheme) is not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))",
+                source: "ProxyServer")
         }
         guard components.path.isEmpty || components.path == "/", components.query == nil else {
-            throw CourierError(.invalidRequest, "the proxy \(Self.redacting(trimmed)) has a path or query; give only [scheme://][user:password@]host[:port]",
-                               source: "ProxyServer")
+            throw CourierError(
+                .invalidRequest,
+                "the proxy \(Self.redacting(trimmed)) has a path or query; give only [scheme://][user:password@]host[:port]",
+                source: "ProxyServer")
         }
         let unbracketed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        self.init(kind: kind, host: unbracketed, port: components.port ?? (kind == .https ? 443 : 1080),
-                  username: components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 },
-                  password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 })
+        self.init(
+            kind: kind, host: unbracketed, port: components.port ?? (kind == .https ? 443 : 1080),
+            username: components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 },
+            password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 })
     }
 
     /// `scheme://host:port`, without credentials: what a transport connects to.

@@ -30,7 +30,9 @@ enum RedirectFollower {
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Fields that describe the body and go when the body goes.
-    static let bodyFields: [HTTPField.Name] = [.contentType, .contentLength, .contentEncoding, .contentLanguage, .transferEncoding]
+    static let bodyFields: [HTTPField.Name] = [
+        .contentType, .contentLength, .contentEncoding, .contentLanguage, .transferEncoding,
+    ]
 
     /// Fields that carry credentials for one origin and must not follow a redirect to another.
     static let credentialFields: [HTTPField.Name] = [.authorization, .cookie, .proxyAuthorization]
@@ -47,31 +49,37 @@ enum RedirectFollower {
         do {
             try Endpoint(location).apply(to: &draft)
         } catch {
-            throw CourierError(.invalidResponse, "the redirect Location \"\(location.debugEscaped)\" is not a valid URL",
-                               source: "redirects", request: request, response: response, underlying: error)
+            throw CourierError(
+                .invalidResponse, "the redirect Location \"\(location.debugEscaped)\" is not a valid URL",
+                source: "redirects", request: request, response: response, underlying: error)
         }
-        guard let url = draft.url.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw CourierError(.invalidResponse, "the redirect Location \"\(location.debugEscaped)\" is not an http(s) URL",
-                               source: "redirects", request: request, response: response)
+        guard let url = draft.url.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else {
+            throw CourierError(
+                .invalidResponse, "the redirect Location \"\(location.debugEscaped)\" is not an http(s) URL",
+                source: "redirects", request: request, response: response)
         }
         if request.scheme == "https", scheme == "http", !policy.allowsInsecureRedirects {
-            throw CourierError(.insecureConnection, "refused a redirect from https to \(url.absoluteString)",
-                               source: "redirects", request: request, response: response)
+            throw CourierError(
+                .insecureConnection, "refused a redirect from https to \(url.absoluteString)",
+                source: "redirects", request: request, response: response)
         }
 
         var next = request
         next.url = url
         let status = response.status.code
-        let becomesGET = (status == 303 && request.method != .head)
+        let becomesGET =
+            (status == 303 && request.method != .head)
             || ((status == 301 || status == 302) && request.method == .post && policy.rewritesPOSTToGET)
         if becomesGET {
             next.method = .get
             next.body = nil
             for name in bodyFields { next.headerFields[name] = nil }
         } else if let body = request.body, !body.isReplayable {
-            throw CourierError(.bodyNotReplayable,
-                               "a \(status) redirect must resend the body, but it is a one-shot stream",
-                               source: "redirects", request: request, response: response)
+            throw CourierError(
+                .bodyNotReplayable,
+                "a \(status) redirect must resend the body, but it is a one-shot stream",
+                source: "redirects", request: request, response: response)
         }
         if !sameOrigin(request.url, url) {
             for name in credentialFields { next.headerFields[name] = nil }

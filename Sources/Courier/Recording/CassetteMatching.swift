@@ -30,8 +30,10 @@ public struct CassetteMatching: Sendable, Hashable {
                 return "header \(name.rawName) differs"
             }
         }
-        if body, recorded.postData?.text ?? "" != incoming.postData?.text ?? ""
-            || recorded.postData?.encoding != incoming.postData?.encoding {
+        if body,
+            recorded.postData?.text ?? "" != incoming.postData?.text ?? ""
+                || recorded.postData?.encoding != incoming.postData?.encoding
+        {
             return "body differs"
         }
         return nil

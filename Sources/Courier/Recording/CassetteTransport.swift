@@ -57,8 +57,10 @@ public final class CassetteTransport: Transport {
     ///   - upstream: the real transport to record through; required when the mode may record.
     /// - Throws: `decodingFailed` when the file exists but is not a HAR document;
     ///   `invalidRequest` when the mode may record and no transport is given.
-    public init(cassette file: URL, mode: CassetteRecordMode = .once, matching: CassetteMatching = .methodAndURL,
-                redaction: Redaction? = Redaction(), recordingThrough upstream: (any Transport)? = nil) throws(CourierError) {
+    public init(
+        cassette file: URL, mode: CassetteRecordMode = .once, matching: CassetteMatching = .methodAndURL,
+        redaction: Redaction? = Redaction(), recordingThrough upstream: (any Transport)? = nil
+    ) throws(CourierError) {
         let exists = FileManager.default.fileExists(atPath: file.path)
         let archive = exists ? try HTTPArchive(contentsOf: file) : HTTPArchive()
         self.file = file
@@ -70,8 +72,9 @@ public final class CassetteTransport: Transport {
         replayableCount = archive.log.entries.count
         state = Mutex(State(archive: archive))
         if upstream == nil, recordsEverything || mode == .newEpisodes {
-            throw CourierError(.invalidRequest, "recording into \(file.lastPathComponent) needs a transport to record through",
-                               source: "CassetteTransport")
+            throw CourierError(
+                .invalidRequest, "recording into \(file.lastPathComponent) needs a transport to record through",
+                source: "CassetteTransport")
         }
     }
 
@@ -89,16 +92,20 @@ public final class CassetteTransport: Transport {
         if matching.body, let requestBody = request.body {
             if requestBody.segments == nil {
                 // A stream is read once here for matching, then sent from memory if it is recorded.
-                request.body = .data(try await requestBody.collect(upTo: transcriber.maxBodyBytes), type: requestBody.contentType)
+                request.body = .data(
+                    try await requestBody.collect(upTo: transcriber.maxBodyBytes), type: requestBody.contentType)
             }
             body = await transcriber.captureBody(of: request)
         }
-        let incoming = transcriber.request(request, body: body,
-                                           secrets: transcriber.secrets(in: request.headerFields, url: request.url))
+        let incoming = transcriber.request(
+            request, body: body,
+            secrets: transcriber.secrets(in: request.headerFields, url: request.url))
         let answer = state.withCheckedLock { state -> Result<HTTPArchive.Entry, UnmatchedCassetteRequest> in
             let entries = state.archive.log.entries.prefix(replayableCount)
-            if let index = entries.indices.first(where: { !state.replayed.contains($0)
-                && matching.mismatch(between: entries[$0].request, and: incoming) == nil }) {
+            if let index = entries.indices.first(where: {
+                !state.replayed.contains($0)
+                    && matching.mismatch(between: entries[$0].request, and: incoming) == nil
+            }) {
                 state.replayed.insert(index)
                 return .success(entries[index])
             }
@@ -109,17 +116,24 @@ public final class CassetteTransport: Transport {
             return try replay(entry, for: request)
         case .failure(let unmatched):
             if mode == .newEpisodes { return try await record(request, context: context, transcriber: transcriber) }
-            throw CourierError(.cannotConnect, unmatched.description, source: "CassetteTransport", request: request, underlying: unmatched)
+            throw CourierError(
+                .cannotConnect, unmatched.description, source: "CassetteTransport", request: request,
+                underlying: unmatched)
         }
     }
 
-    private nonisolated(nonsending) func record(_ request: Request, context: TransportContext,
-                                                transcriber: HARTranscriber) async throws -> Response {
+    private nonisolated(nonsending) func record(
+        _ request: Request, context: TransportContext,
+        transcriber: HARTranscriber
+    ) async throws -> Response {
         guard let upstream else {
-            throw CourierError(.invalidRequest, "no transport to record through", source: "CassetteTransport", request: request)
+            throw CourierError(
+                .invalidRequest, "no transport to record through", source: "CassetteTransport", request: request)
         }
-        return try await HARExchange.recording(request, transcriber: transcriber,
-                                               send: { try await upstream.send($0, context: context) }) { entry, error throws(CourierError) in
+        return try await HARExchange.recording(
+            request, transcriber: transcriber,
+            send: { try await upstream.send($0, context: context) }
+        ) { entry, error throws(CourierError) in
             guard error == nil else { return }
             try self.append(entry)
         }
@@ -135,8 +149,9 @@ public final class CassetteTransport: Transport {
 
     private func replay(_ entry: HTTPArchive.Entry, for request: Request) throws(CourierError) -> Response {
         guard (100...999).contains(entry.response.status) else {
-            throw CourierError(.invalidResponse, "the episode for \(entry.request.method) \(entry.request.url) has no response",
-                               source: "CassetteTransport", request: request)
+            throw CourierError(
+                .invalidResponse, "the episode for \(entry.request.method) \(entry.request.url) has no response",
+                source: "CassetteTransport", request: request)
         }
         var fields = HTTPFields()
         for header in entry.response.headers {
@@ -144,22 +159,33 @@ public final class CassetteTransport: Transport {
         }
         let content = entry.response.content
         let body = content.text.flatMap { HARTranscriber.bytes(of: $0, encoding: content.encoding) } ?? Data()
-        return Response(status: HTTPResponse.Status(code: entry.response.status, reasonPhrase: entry.response.statusText),
-                        headerFields: fields, bodyStream: ResponseBodyStream(body), request: request)
+        return Response(
+            status: HTTPResponse.Status(code: entry.response.status, reasonPhrase: entry.response.statusText),
+            headerFields: fields, bodyStream: ResponseBodyStream(body), request: request)
     }
 
     /// The error for `incoming`, with the three recorded requests nearest to it.
-    private func unmatched(_ incoming: HTTPArchive.Request, among entries: [HTTPArchive.Entry],
-                           replayed: Set<Int>) -> UnmatchedCassetteRequest {
+    private func unmatched(
+        _ incoming: HTTPArchive.Request, among entries: [HTTPArchive.Entry],
+        replayed: Set<Int>
+    ) -> UnmatchedCassetteRequest {
         let target = "\(incoming.method) \(incoming.url)"
         let ranked = entries.indices.map { index in
-            (index, UnmatchedCassetteRequest.editDistance(target, "\(entries[index].request.method) \(entries[index].request.url)"))
+            (
+                index,
+                UnmatchedCassetteRequest.editDistance(
+                    target, "\(entries[index].request.method) \(entries[index].request.url)")
+            )
         }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
         let candidates = ranked.prefix(3).map { index, _ in
             let recorded = entries[index].request
-            let reason = matching.mismatch(between: recorded, and: incoming) ?? (replayed.contains(index) ? "already replayed" : "")
-            return UnmatchedCassetteRequest.Candidate(index: index, method: recorded.method, url: recorded.url, reason: reason)
+            let reason =
+                matching.mismatch(between: recorded, and: incoming)
+                ?? (replayed.contains(index) ? "already replayed" : "")
+            return UnmatchedCassetteRequest.Candidate(
+                index: index, method: recorded.method, url: recorded.url, reason: reason)
         }
-        return UnmatchedCassetteRequest(cassette: file, method: incoming.method, url: incoming.url, candidates: candidates)
+        return UnmatchedCassetteRequest(
+            cassette: file, method: incoming.method, url: incoming.url, candidates: candidates)
     }
 }

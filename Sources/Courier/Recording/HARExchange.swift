@@ -22,8 +22,10 @@ final class HARExchange: ResponseBodyObserver {
     private let body = Mutex(Body())
 
     /// An exchange whose head arrived at `headArrived`, `entry` holding everything but the body.
-    init(entry: HTTPArchive.Entry, headArrived: ContinuousClock.Instant, transcriber: HARTranscriber, secrets: [String],
-         completion: @escaping Completion) {
+    init(
+        entry: HTTPArchive.Entry, headArrived: ContinuousClock.Instant, transcriber: HARTranscriber, secrets: [String],
+        completion: @escaping Completion
+    ) {
         self.entry = entry
         self.headArrived = headArrived
         self.transcriber = transcriber
@@ -56,8 +58,9 @@ final class HARExchange: ResponseBodyObserver {
         let receive = HARTranscriber.milliseconds(ContinuousClock.now - headArrived)
         let (kept, size) = body.withCheckedLock { ($0.kept, $0.size) }
         var finished = entry
-        finished.response.content = transcriber.content(kept: kept, size: size, mimeType: entry.response.content.mimeType,
-                                                        secrets: secrets)
+        finished.response.content = transcriber.content(
+            kept: kept, size: size, mimeType: entry.response.content.mimeType,
+            secrets: secrets)
         let encoded = entry.response.headers.contains { $0.name.lowercased() == "content-encoding" }
         finished.response.bodySize = encoded ? -1 : size
         if let error {
@@ -90,7 +93,8 @@ extension HARExchange {
             response = try await send(request)
         } catch {
             let elapsed = HARTranscriber.milliseconds(ContinuousClock.now - sent)
-            let timings = HTTPArchive.Timings(send: HARTranscriber.milliseconds(sent - start), wait: elapsed, receive: 0)
+            let timings = HTTPArchive.Timings(
+                send: HARTranscriber.milliseconds(sent - start), wait: elapsed, receive: 0)
             let entry = HTTPArchive.Entry(
                 startedDateTime: HARTranscriber.timestamp(started), time: timings.total,
                 request: transcriber.request(request, body: body, secrets: requestSecrets),
@@ -101,14 +105,16 @@ extension HARExchange {
         let headArrived = ContinuousClock.now
         let sentRequest = response.request
         let secrets = (requestSecrets + transcriber.secrets(in: response.headerFields)).sorted { $0.count > $1.count }
-        let timings = HTTPArchive.Timings(send: HARTranscriber.milliseconds(sent - start),
-                                          wait: HARTranscriber.milliseconds(headArrived - sent), receive: 0)
+        let timings = HTTPArchive.Timings(
+            send: HARTranscriber.milliseconds(sent - start),
+            wait: HARTranscriber.milliseconds(headArrived - sent), receive: 0)
         let entry = HTTPArchive.Entry(
             startedDateTime: HARTranscriber.timestamp(started), time: timings.total,
             request: transcriber.request(sentRequest, body: sentRequest.body == nil ? .none : body, secrets: secrets),
             response: transcriber.responseHead(response), timings: timings)
-        let exchange = HARExchange(entry: entry, headArrived: headArrived, transcriber: transcriber, secrets: secrets,
-                                   completion: completion)
+        let exchange = HARExchange(
+            entry: entry, headArrived: headArrived, transcriber: transcriber, secrets: secrets,
+            completion: completion)
         return try exchange.record(response)
     }
 }

@@ -47,7 +47,9 @@ public final class HARRecorder: Interceptor {
     ///   - redaction: what to hide; `nil` records secrets as they are.
     ///   - maxBodyBytes: the most bytes of one body kept (1 MiB by default); longer bodies are cut with a note.
     ///   - creator: the application named in the archive.
-    public init(redaction: Redaction? = Redaction(), maxBodyBytes: Int = 1 << 20, creator: HTTPArchive.Creator = .courier) {
+    public init(
+        redaction: Redaction? = Redaction(), maxBodyBytes: Int = 1 << 20, creator: HTTPArchive.Creator = .courier
+    ) {
         self.redaction = redaction
         self.maxBodyBytes = maxBodyBytes
         self.creator = creator
@@ -79,7 +81,8 @@ public final class HARRecorder: Interceptor {
             return state.started
         }
         let transcriber = HARTranscriber(redaction: redaction, maxBodyBytes: maxBodyBytes)
-        return try await HARExchange.recording(request, transcriber: transcriber, send: { try await next($0) }) { entry, _ in
+        return try await HARExchange.recording(request, transcriber: transcriber, send: { try await next($0) }) {
+            entry, _ in
             self.state.withCheckedLock { $0.entries.append((order, entry)) }
         }
     }

@@ -51,15 +51,17 @@ struct HARTranscriber: Sendable {
             postData = nil
         case .bytes(let bytes):
             let (text, encoding) = Self.text(of: bytes)
-            postData = HTTPArchive.PostData(mimeType: mimeType, text: scrubbed(text, encoding: encoding, secrets: secrets), encoding: encoding)
+            postData = HTTPArchive.PostData(
+                mimeType: mimeType, text: scrubbed(text, encoding: encoding, secrets: secrets), encoding: encoding)
         case .notRecorded(let reason):
             postData = HTTPArchive.PostData(mimeType: mimeType, text: nil, comment: reason)
         }
-        let bodySize: Int = switch body {
-        case .none: 0
-        case .bytes(let bytes): request.body?.contentLength.map(Int.init) ?? bytes.count
-        case .notRecorded: request.body?.contentLength.map(Int.init) ?? -1
-        }
+        let bodySize: Int =
+            switch body {
+            case .none: 0
+            case .bytes(let bytes): request.body?.contentLength.map(Int.init) ?? bytes.count
+            case .notRecorded: request.body?.contentLength.map(Int.init) ?? -1
+            }
         return HTTPArchive.Request(
             method: request.method.rawValue, url: url.absoluteString,
             cookies: requestCookies(fields), headers: headers(fields), queryString: queryString,
@@ -78,8 +80,9 @@ struct HARTranscriber: Sendable {
     /// The response of an exchange that failed before one arrived: status 0 and the error.
     func failedResponse(_ error: any Error, secrets: [String]) -> HTTPArchive.Response {
         let reason = redaction?.scrubbing("\(error)", secrets: secrets) ?? "\(error)"
-        return HTTPArchive.Response(status: 0, statusText: "", content: HTTPArchive.Content(size: 0, mimeType: "x-unknown"),
-                                    comment: reason)
+        return HTTPArchive.Response(
+            status: 0, statusText: "", content: HTTPArchive.Content(size: 0, mimeType: "x-unknown"),
+            comment: reason)
     }
 
     /// A response body of `size` bytes, of which `kept` were kept.
@@ -87,8 +90,9 @@ struct HARTranscriber: Sendable {
         guard size > 0 else { return HTTPArchive.Content(size: 0, mimeType: mimeType) }
         let (text, encoding) = Self.text(of: kept)
         let cut = kept.count < size ? "cut at the recorder's limit: \(kept.count) of \(size) bytes recorded" : nil
-        return HTTPArchive.Content(size: size, mimeType: mimeType, text: scrubbed(text, encoding: encoding, secrets: secrets),
-                                   encoding: encoding, comment: cut)
+        return HTTPArchive.Content(
+            size: size, mimeType: mimeType, text: scrubbed(text, encoding: encoding, secrets: secrets),
+            encoding: encoding, comment: cut)
     }
 
     /// The header fields as name-value pairs, hidden values replaced.
@@ -112,8 +116,9 @@ struct HARTranscriber: Sendable {
         return fields[values: .setCookie].compactMap { line in
             let attributes = line.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let first = attributes.first, let equals = first.firstIndex(of: "=") else { return nil }
-            var cookie = HTTPArchive.Cookie(name: String(first[..<equals]),
-                                            value: hidden ? redaction?.replacement ?? "" : String(first[first.index(after: equals)...]))
+            var cookie = HTTPArchive.Cookie(
+                name: String(first[..<equals]),
+                value: hidden ? redaction?.replacement ?? "" : String(first[first.index(after: equals)...]))
             for attribute in attributes.dropFirst() {
                 let parts = attribute.split(separator: "=", maxSplits: 1).map(String.init)
                 switch parts.first?.lowercased() {
@@ -139,7 +144,10 @@ struct HARTranscriber: Sendable {
     /// body that happens to decode is still written exactly, as base64.
     static func text(of bytes: Data) -> (text: String, encoding: String?) {
         if let text = String(validating: bytes, as: UTF8.self),
-           !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" || $0.value == 0x7F }) {
+            !text.unicodeScalars.contains(where: {
+                $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" || $0.value == 0x7F
+            })
+        {
             return (text, nil)
         }
         return (bytes.base64EncodedString(), "base64")

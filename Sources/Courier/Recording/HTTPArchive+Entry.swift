@@ -17,8 +17,10 @@ extension HTTPArchive {
         public var comment: String?
 
         /// An entry from its parts.
-        public init(startedDateTime: String, time: Double, request: Request, response: Response,
-                    cache: Cache = Cache(), timings: Timings, comment: String? = nil) {
+        public init(
+            startedDateTime: String, time: Double, request: Request, response: Response,
+            cache: Cache = Cache(), timings: Timings, comment: String? = nil
+        ) {
             self.startedDateTime = startedDateTime
             self.time = time
             self.request = request
@@ -59,8 +61,10 @@ extension HTTPArchive {
         public var comment: String?
 
         /// Timings with the known stages given and the others unknown.
-        public init(blocked: Double = -1, dns: Double = -1, connect: Double = -1, send: Double, wait: Double, receive: Double,
-                    ssl: Double = -1, comment: String? = nil) {
+        public init(
+            blocked: Double = -1, dns: Double = -1, connect: Double = -1, send: Double, wait: Double, receive: Double,
+            ssl: Double = -1, comment: String? = nil
+        ) {
             self.blocked = blocked
             self.dns = dns
             self.connect = connect

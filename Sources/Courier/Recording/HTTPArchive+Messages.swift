@@ -23,9 +23,11 @@ extension HTTPArchive {
         public var comment: String?
 
         /// A request from its parts.
-        public init(method: String, url: String, httpVersion: String = "", cookies: [Cookie] = [], headers: [NameValue] = [],
-                    queryString: [NameValue] = [], postData: PostData? = nil, headersSize: Int = -1, bodySize: Int = 0,
-                    comment: String? = nil) {
+        public init(
+            method: String, url: String, httpVersion: String = "", cookies: [Cookie] = [], headers: [NameValue] = [],
+            queryString: [NameValue] = [], postData: PostData? = nil, headersSize: Int = -1, bodySize: Int = 0,
+            comment: String? = nil
+        ) {
             self.method = method
             self.url = url
             self.httpVersion = httpVersion
@@ -64,8 +66,12 @@ extension HTTPArchive {
         public var comment: String?
 
         /// A response from its parts.
-        public init(status: Int, statusText: String, httpVersion: String = "", cookies: [Cookie] = [], headers: [NameValue] = [],
-                    content: Content, redirectURL: String = "", headersSize: Int = -1, bodySize: Int = -1, comment: String? = nil) {
+        public init(
+            status: Int, statusText: String, httpVersion: String = "", cookies: [Cookie] = [],
+            headers: [NameValue] = [],
+            content: Content, redirectURL: String = "", headersSize: Int = -1, bodySize: Int = -1,
+            comment: String? = nil
+        ) {
             self.status = status
             self.statusText = statusText
             self.httpVersion = httpVersion
@@ -114,8 +120,10 @@ extension HTTPArchive {
         public var comment: String?
 
         /// A cookie.
-        public init(name: String, value: String, path: String? = nil, domain: String? = nil, httpOnly: Bool? = nil,
-                    secure: Bool? = nil, comment: String? = nil) {
+        public init(
+            name: String, value: String, path: String? = nil, domain: String? = nil, httpOnly: Bool? = nil,
+            secure: Bool? = nil, comment: String? = nil
+        ) {
             self.name = name
             self.value = value
             self.path = path
@@ -149,7 +157,9 @@ extension HTTPArchive {
         }
 
         /// A body.
-        public init(mimeType: String, text: String?, params: [Param]? = nil, encoding: String? = nil, comment: String? = nil) {
+        public init(
+            mimeType: String, text: String?, params: [Param]? = nil, encoding: String? = nil, comment: String? = nil
+        ) {
             self.mimeType = mimeType
             self.text = text
             self.params = params
@@ -172,7 +182,10 @@ extension HTTPArchive {
         public var comment: String?
 
         /// A parameter.
-        public init(name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil, comment: String? = nil) {
+        public init(
+            name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil,
+            comment: String? = nil
+        ) {
             self.name = name
             self.value = value
             self.fileName = fileName
@@ -198,8 +211,10 @@ extension HTTPArchive {
         public var comment: String?
 
         /// A body.
-        public init(size: Int, compression: Int? = nil, mimeType: String, text: String? = nil, encoding: String? = nil,
-                    comment: String? = nil) {
+        public init(
+            size: Int, compression: Int? = nil, mimeType: String, text: String? = nil, encoding: String? = nil,
+            comment: String? = nil
+        ) {
             self.size = size
             self.compression = compression
             self.mimeType = mimeType

@@ -24,12 +24,14 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw CourierError(.decodingFailed, "could not read the HAR file \(file.path)", source: "HTTPArchive", underlying: error)
+            throw CourierError(
+                .decodingFailed, "could not read the HAR file \(file.path)", source: "HTTPArchive", underlying: error)
         }
         do {
             self = try JSONDecoder().decode(HTTPArchive.self, from: data)
         } catch {
-            throw CourierError(.decodingFailed, "\(file.path) is not a HAR 1.2 document", source: "HTTPArchive", underlying: error)
+            throw CourierError(
+                .decodingFailed, "\(file.path) is not a HAR 1.2 document", source: "HTTPArchive", underlying: error)
         }
     }
 
@@ -40,7 +42,8 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
         do {
             return try encoder.encode(self)
         } catch {
-            throw CourierError(.encodingFailed, "could not encode the HAR document", source: "HTTPArchive", underlying: error)
+            throw CourierError(
+                .encodingFailed, "could not encode the HAR document", source: "HTTPArchive", underlying: error)
         }
     }
 
@@ -52,7 +55,8 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
         do {
             try data.write(to: file, options: .atomic)
         } catch {
-            throw CourierError(.encodingFailed, "could not write the HAR file \(file.path)", source: "HTTPArchive", underlying: error)
+            throw CourierError(
+                .encodingFailed, "could not write the HAR file \(file.path)", source: "HTTPArchive", underlying: error)
         }
     }
 }
@@ -70,7 +74,8 @@ extension HTTPArchive {
         public var comment: String?
 
         /// A HAR 1.2 log.
-        public init(version: String = "1.2", creator: Creator = .courier, entries: [Entry] = [], comment: String? = nil) {
+        public init(version: String = "1.2", creator: Creator = .courier, entries: [Entry] = [], comment: String? = nil)
+        {
             self.version = version
             self.creator = creator
             self.entries = entries

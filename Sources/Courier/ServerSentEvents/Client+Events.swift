@@ -16,8 +16,10 @@ extension Client {
     ///   - request: the request that opens the stream, sent again on each reconnection.
     ///   - extra: interceptors for this stream only (`interceptors:`), inside the client's.
     ///   - reconnection: when to reconnect; by default after 3 s or the server's `retry`, forever.
-    public func events(_ request: Request, interceptors extra: [any Interceptor] = [],
-                       reconnection: ReconnectionPolicy = ReconnectionPolicy()) -> EventStream {
+    public func events(
+        _ request: Request, interceptors extra: [any Interceptor] = [],
+        reconnection: ReconnectionPolicy = ReconnectionPolicy()
+    ) -> EventStream {
         var client = self
         client.configuration.timeout = nil
         return EventStream(client: client, request: request, interceptors: extra, reconnection: reconnection)

@@ -57,8 +57,9 @@ public struct EventStream: AsyncSequence, Sendable {
                 close()
                 phase = .finished
                 if Task.isCancelled || error is CancellationError {
-                    throw CourierError(.cancelled, "the event stream was cancelled", source: "Client.events",
-                                       request: stream.request, underlying: error)
+                    throw CourierError(
+                        .cancelled, "the event stream was cancelled", source: "Client.events",
+                        request: stream.request, underlying: error)
                 }
                 throw error
             }
@@ -84,11 +85,15 @@ public struct EventStream: AsyncSequence, Sendable {
                         if let error { throw error }
                         return nil
                     }
-                    let delay = stream.reconnection.delay(beforeReconnect: reconnectsWithoutEvent, serverRetry: parser.reconnectionTime)
-                    stream.client.configuration.logger.debug("event stream reconnecting", metadata: [
-                        "url": "\(stream.request.url.absoluteString)", "delay": "\(delay)",
-                        "last-event-id": "\(parser.lastEventID)", "cause": "\(error.map(String.init(describing:)) ?? "end of stream")",
-                    ])
+                    let delay = stream.reconnection.delay(
+                        beforeReconnect: reconnectsWithoutEvent, serverRetry: parser.reconnectionTime)
+                    stream.client.configuration.logger.debug(
+                        "event stream reconnecting",
+                        metadata: [
+                            "url": "\(stream.request.url.absoluteString)", "delay": "\(delay)",
+                            "last-event-id": "\(parser.lastEventID)",
+                            "cause": "\(error.map(String.init(describing:)) ?? "end of stream")",
+                        ])
                     try await stream.reconnection.sleep(delay)
                     try Task.checkCancellation()
                     try await connect()
@@ -170,14 +175,17 @@ public struct EventStream: AsyncSequence, Sendable {
             guard (200..<300).contains(response.status.code) else {
                 let collected = (try? await response.collectingBody(upTo: limits.maxBodyBytes)) ?? response
                 response.bodyStream?.discard()
-                throw CourierError(.unacceptableStatus, "\(exchange) answered \(response.status.code) \(response.status.reasonPhrase) instead of an event stream",
-                                   source: "Client.events", request: response.request, response: collected)
+                throw CourierError(
+                    .unacceptableStatus,
+                    "\(exchange) answered \(response.status.code) \(response.status.reasonPhrase) instead of an event stream",
+                    source: "Client.events", request: response.request, response: collected)
             }
             guard response.contentType?.essence == MIMEType.Text.eventStream.rawValue else {
                 response.bodyStream?.discard()
-                throw CourierError(.unacceptableContentType,
-                                   "\(exchange) answered with content type \(response.contentType?.rawValue ?? "none") instead of text/event-stream",
-                                   source: "Client.events", request: response.request, response: response)
+                throw CourierError(
+                    .unacceptableContentType,
+                    "\(exchange) answered with content type \(response.contentType?.rawValue ?? "none") instead of text/event-stream",
+                    source: "Client.events", request: response.request, response: response)
             }
         }
     }

@@ -84,8 +84,9 @@ public struct EventStreamParser: Sendable {
     private mutating func append(_ bytes: some Collection<UInt8>) throws(CourierError) {
         guard !bytes.isEmpty else { return }
         guard line.count + bytes.count <= maxLineBytes + byteOrderMarkAllowance(adding: bytes) else {
-            throw CourierError(.limitExceeded, "a Server-Sent Events line is longer than the limit of \(maxLineBytes) bytes",
-                               source: "Limits.maxEventLineBytes")
+            throw CourierError(
+                .limitExceeded, "a Server-Sent Events line is longer than the limit of \(maxLineBytes) bytes",
+                source: "Limits.maxEventLineBytes")
         }
         line.append(contentsOf: bytes)
     }
@@ -150,10 +151,11 @@ public struct EventStreamParser: Sendable {
         }
         guard !dataBuffer.isEmpty else { return nil }
         if dataBuffer.last == Self.lf { dataBuffer.removeLast() }
-        return ServerSentEvent(type: eventTypeBuffer.isEmpty ? "message" : eventTypeBuffer,
-                               data: String(decoding: dataBuffer, as: UTF8.self),
-                               id: lastEventID.isEmpty ? nil : lastEventID,
-                               retry: reconnectionTime)
+        return ServerSentEvent(
+            type: eventTypeBuffer.isEmpty ? "message" : eventTypeBuffer,
+            data: String(decoding: dataBuffer, as: UTF8.self),
+            id: lastEventID.isEmpty ? nil : lastEventID,
+            retry: reconnectionTime)
     }
 
     private static let lf = UInt8(ascii: "\n")

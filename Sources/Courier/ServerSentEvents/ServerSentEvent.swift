@@ -29,12 +29,15 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
     /// Decodes `data` as JSON, the usual payload of an event.
     ///
     /// - Throws: `CourierError` with code `decodingFailed`, whose `underlying` is the `DecodingError`.
-    public func decode<Value: Decodable>(_ type: Value.Type = Value.self, using decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+    public func decode<Value: Decodable>(
+        _ type: Value.Type = Value.self, using decoder: JSONDecoder = JSONDecoder()
+    ) throws -> Value {
         do {
             return try decoder.decode(Value.self, from: Data(data.utf8))
         } catch {
-            throw CourierError(.decodingFailed, "could not decode \(Value.self) from the data of a \"\(self.type)\" event: \(error)",
-                               source: "ServerSentEvent.decode", underlying: error)
+            throw CourierError(
+                .decodingFailed, "could not decode \(Value.self) from the data of a \"\(self.type)\" event: \(error)",
+                source: "ServerSentEvent.decode", underlying: error)
         }
     }
 

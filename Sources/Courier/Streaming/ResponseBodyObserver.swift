@@ -58,8 +58,11 @@ extension ResponseBodyStream {
             do {
                 chunk = try await inner.next()
             } catch {
-                let failure = error as? CourierError
-                    ?? CourierError(.invalidResponse, "the response body failed: \(error)", source: "ResponseBodyStream", underlying: error)
+                let failure =
+                    error as? CourierError
+                    ?? CourierError(
+                        .invalidResponse, "the response body failed: \(error)", source: "ResponseBodyStream",
+                        underlying: error)
                 body.end(with: failure)
                 throw failure
             }
@@ -72,7 +75,8 @@ extension ResponseBodyStream {
         }
 
         deinit {
-            body.end(with: CourierError(.cancelled, "the response body iterator was dropped", source: "ResponseBodyStream"))
+            body.end(
+                with: CourierError(.cancelled, "the response body iterator was dropped", source: "ResponseBodyStream"))
         }
     }
 }

@@ -27,8 +27,10 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     private let complete: CompleteBody?
     private let observedBody: ObservedBody?
 
-    private init(expectedLength: Int64?, live: ConsumerHandle? = nil, complete: CompleteBody? = nil,
-                 observedBody: ObservedBody? = nil) {
+    private init(
+        expectedLength: Int64?, live: ConsumerHandle? = nil, complete: CompleteBody? = nil,
+        observedBody: ObservedBody? = nil
+    ) {
         self.expectedLength = expectedLength
         self.live = live
         self.complete = complete
@@ -50,10 +52,13 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         onResume: @escaping @Sendable () -> Void = {},
         onAbort: @escaping @Sendable () -> Void = {}
     ) -> (stream: ResponseBodyStream, writer: Writer) {
-        let storage = Storage(buffer: ResponseBodyBuffer(highWatermark: highWatermark, lowWatermark: lowWatermark),
-                              onResume: onResume, onAbort: onAbort)
-        return (ResponseBodyStream(expectedLength: expectedLength, live: ConsumerHandle(storage: storage)),
-                Writer(storage: storage))
+        let storage = Storage(
+            buffer: ResponseBodyBuffer(highWatermark: highWatermark, lowWatermark: lowWatermark),
+            onResume: onResume, onAbort: onAbort)
+        return (
+            ResponseBodyStream(expectedLength: expectedLength, live: ConsumerHandle(storage: storage)),
+            Writer(storage: storage)
+        )
     }
 
     /// A complete body of known bytes: for transports whose whole response arrived with its head,
@@ -92,7 +97,8 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
             return
         }
         guard let handle = live else { return }
-        handle.storage.abandon(error: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
+        handle.storage.abandon(
+            error: CourierError(.cancelled, "the response body was discarded", source: "ResponseBodyStream"))
     }
 
     /// Reads the whole body.
@@ -118,7 +124,9 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
 
     /// The error for a body past `limit` bytes; also what a transport that keeps a body whole raises.
     package static func tooLarge(_ limit: Int64) -> CourierError {
-        CourierError(.limitExceeded, "the response body is larger than the limit of \(limit) bytes", source: "Limits.maxBodyBytes")
+        CourierError(
+            .limitExceeded, "the response body is larger than the limit of \(limit) bytes",
+            source: "Limits.maxBodyBytes")
     }
 
     /// Produces the body's chunks; dropping it before the end aborts the transfer.
@@ -192,7 +200,8 @@ extension ResponseBodyStream {
         /// The bytes, for the first reader only; a body is read once.
         func claim() throws -> Data {
             guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else {
-                throw CourierError(.bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
+                throw CourierError(
+                    .bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
             }
             return data
         }
@@ -211,16 +220,22 @@ extension ResponseBodyStream {
         let onResume: @Sendable () -> Void
         let onAbort: @Sendable () -> Void
 
-        init(buffer: ResponseBodyBuffer, onResume: @escaping @Sendable () -> Void, onAbort: @escaping @Sendable () -> Void) {
+        init(
+            buffer: ResponseBodyBuffer, onResume: @escaping @Sendable () -> Void,
+            onAbort: @escaping @Sendable () -> Void
+        ) {
             state = Mutex(State(buffer: buffer))
             self.onResume = onResume
             self.onAbort = onAbort
         }
 
         func write(_ chunk: Data) -> Writer.WriteResult {
-            let (action, wake) = state.withCheckedLock { state -> (ResponseBodyBuffer.WriteAction, (CheckedContinuation<Data?, any Error>, Data)?) in
+            let (action, wake) = state.withCheckedLock {
+                state -> (ResponseBodyBuffer.WriteAction, (CheckedContinuation<Data?, any Error>, Data)?) in
                 let action = state.buffer.write(chunk)
-                guard let waiter = state.waiter, case .deliver(let data, _) = state.buffer.read() else { return (action, nil) }
+                guard let waiter = state.waiter, case .deliver(let data, _) = state.buffer.read() else {
+                    return (action, nil)
+                }
                 state.waiter = nil
                 return (action, (waiter, data))
             }
@@ -233,7 +248,8 @@ extension ResponseBodyStream {
         }
 
         func finish(_ outcome: ResponseBodyBuffer.Termination, error: CourierError?) {
-            let wake = state.withCheckedLock { state -> (CheckedContinuation<Data?, any Error>, Result<Data?, CourierError>)? in
+            let wake = state.withCheckedLock {
+                state -> (CheckedContinuation<Data?, any Error>, Result<Data?, CourierError>)? in
                 guard state.buffer.termination == nil else { return nil }
                 state.buffer.finish(outcome)
                 state.error = error
@@ -251,7 +267,9 @@ extension ResponseBodyStream {
                     if let ready = take(orPark: continuation) { continuation.resume(with: ready) }
                 }
             } onCancel: {
-                abandon(error: CourierError(.cancelled, "reading the response body was cancelled", source: "ResponseBodyStream"))
+                abandon(
+                    error: CourierError(
+                        .cancelled, "reading the response body was cancelled", source: "ResponseBodyStream"))
             }
         }
 
@@ -298,12 +316,16 @@ extension ResponseBodyStream {
             }
         }
 
-        private static func result(of action: ResponseBodyBuffer.ReadAction, error: CourierError?) -> Result<Data?, CourierError> {
+        private static func result(
+            of action: ResponseBodyBuffer.ReadAction, error: CourierError?
+        ) -> Result<Data?, CourierError> {
             switch action {
             case .deliver(let data, _): .success(data)
             case .end: .success(nil)
             case .wait: .success(nil)
-            case .fail: .failure(error ?? CourierError(.invalidResponse, "the response body failed", source: "ResponseBodyStream"))
+            case .fail:
+                .failure(
+                    error ?? CourierError(.invalidResponse, "the response body failed", source: "ResponseBodyStream"))
             }
         }
     }
@@ -316,7 +338,8 @@ extension ResponseBodyStream {
         init(storage: Storage) { self.storage = storage }
 
         deinit {
-            storage.abandon(error: CourierError(.cancelled, "the response body was abandoned", source: "ResponseBodyStream"))
+            storage.abandon(
+                error: CourierError(.cancelled, "the response body was abandoned", source: "ResponseBodyStream"))
         }
     }
 
@@ -333,14 +356,17 @@ extension ResponseBodyStream {
 
         func next() async throws -> Data? {
             guard isFirst else {
-                throw CourierError(.bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
+                throw CourierError(
+                    .bodyNotReplayable, "a response body can be read only once", source: "ResponseBodyStream")
             }
             return try await handle.storage.next()
         }
 
         deinit {
             if isFirst {
-                handle.storage.abandon(error: CourierError(.cancelled, "the response body iterator was dropped", source: "ResponseBodyStream"))
+                handle.storage.abandon(
+                    error: CourierError(
+                        .cancelled, "the response body iterator was dropped", source: "ResponseBodyStream"))
             }
         }
     }

@@ -22,7 +22,9 @@ extension Body: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleByStri
 }
 
 extension Body: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
-    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) { self.init(Value(stringLiteral: value)) }
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(Value(stringLiteral: value))
+    }
 }
 
 extension Body: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {

@@ -25,7 +25,9 @@ extension Field: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleByStr
 }
 
 extension Field: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
-    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) { self.init(Value(stringLiteral: value)) }
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(Value(stringLiteral: value))
+    }
 }
 
 extension Field: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {

@@ -30,7 +30,9 @@ extension Header: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleBySt
 }
 
 extension Header: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
-    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) { self.init(Value(stringLiteral: value)) }
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(Value(stringLiteral: value))
+    }
 }
 
 extension Header: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {

@@ -32,7 +32,9 @@ extension Part: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleByStri
 }
 
 extension Part: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
-    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) { self.init(Value(stringLiteral: value)) }
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(Value(stringLiteral: value))
+    }
 }
 
 extension Part: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {

@@ -29,7 +29,9 @@ extension Path: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleByStri
 }
 
 extension Path: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
-    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) { self.init(Value(stringLiteral: value)) }
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(Value(stringLiteral: value))
+    }
 }
 
 extension Path: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {

@@ -23,11 +23,15 @@ public struct Query<Value> {
 extension Query: Sendable where Value: Sendable {}
 
 extension Query: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleByStringLiteral {
-    public init(unicodeScalarLiteral value: Value.StringLiteralType) { self.init(wrappedValue: Value(stringLiteral: value)) }
+    public init(unicodeScalarLiteral value: Value.StringLiteralType) {
+        self.init(wrappedValue: Value(stringLiteral: value))
+    }
 }
 
 extension Query: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
-    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) { self.init(wrappedValue: Value(stringLiteral: value)) }
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(wrappedValue: Value(stringLiteral: value))
+    }
 }
 
 extension Query: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {
@@ -35,11 +39,15 @@ extension Query: ExpressibleByStringLiteral where Value: ExpressibleByStringLite
 }
 
 extension Query: ExpressibleByIntegerLiteral where Value: ExpressibleByIntegerLiteral {
-    public init(integerLiteral value: Value.IntegerLiteralType) { self.init(wrappedValue: Value(integerLiteral: value)) }
+    public init(integerLiteral value: Value.IntegerLiteralType) {
+        self.init(wrappedValue: Value(integerLiteral: value))
+    }
 }
 
 extension Query: ExpressibleByBooleanLiteral where Value: ExpressibleByBooleanLiteral {
-    public init(booleanLiteral value: Value.BooleanLiteralType) { self.init(wrappedValue: Value(booleanLiteral: value)) }
+    public init(booleanLiteral value: Value.BooleanLiteralType) {
+        self.init(wrappedValue: Value(booleanLiteral: value))
+    }
 }
 
 extension Query: RequestBuildable where Value == Courier.Query {

@@ -14,13 +14,17 @@ extension Provider {
     }
 
     /// Each event's data decoded from JSON with the endpoint's decoder.
-    public func decodedEvents<Value: Decodable & Sendable>(_ request: Request, as type: Value.Type) -> AsyncThrowingStream<Value, any Error> {
+    public func decodedEvents<Value: Decodable & Sendable>(
+        _ request: Request, as type: Value.Type
+    ) -> AsyncThrowingStream<Value, any Error> {
         let decoder = request.options[JSONDecoderOption.self]
         return stream(request) { try $0.decode(Value.self, using: decoder) }
     }
 
     /// The same elements as an `AsyncStream`, which ends quietly where the throwing one would throw.
-    public func nonThrowing<Element: Sendable>(_ events: AsyncThrowingStream<Element, any Error>) -> AsyncStream<Element> {
+    public func nonThrowing<Element: Sendable>(
+        _ events: AsyncThrowingStream<Element, any Error>
+    ) -> AsyncStream<Element> {
         AsyncStream { continuation in
             let task = Task {
                 do {

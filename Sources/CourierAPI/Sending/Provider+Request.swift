@@ -60,10 +60,14 @@ extension Provider {
             if endpoint.encoding.decoder == nil { decoder.keyDecodingStrategy = .convertFromSnakeCase }
         case .custom(let to, let from):
             if customEncoder == nil {
-                encoder.keyEncodingStrategy = .custom { path in FieldsObject.Key(stringValue: to(path.last?.stringValue ?? "")) }
+                encoder.keyEncodingStrategy = .custom { path in
+                    FieldsObject.Key(stringValue: to(path.last?.stringValue ?? ""))
+                }
             }
             if endpoint.encoding.decoder == nil {
-                decoder.keyDecodingStrategy = .custom { path in FieldsObject.Key(stringValue: from(path.last?.stringValue ?? "")) }
+                decoder.keyDecodingStrategy = .custom { path in
+                    FieldsObject.Key(stringValue: from(path.last?.stringValue ?? ""))
+                }
             }
         }
         return (encoder, decoder)

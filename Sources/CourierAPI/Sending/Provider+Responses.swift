@@ -46,7 +46,9 @@ extension Provider {
     }
 
     /// The decoded value with the response it came from (a `(T, Response)` return type).
-    public func decodeWithResponse<Value: Decodable>(_ request: Request, as type: Value.Type) async throws -> (Value, Response) {
+    public func decodeWithResponse<Value: Decodable>(
+        _ request: Request, as type: Value.Type
+    ) async throws -> (Value, Response) {
         let response = try await successfulResponse(request)
         guard !response.body.isEmpty else { throw Self.emptyBody(response) }
         return (try Self.decode(type, from: response), response)
@@ -62,14 +64,16 @@ extension Provider {
 
     static func statusError(_ response: Response) -> CourierError {
         let errorBody = response.request.options[ErrorBodyOption.self]?(response)
-        return CourierError(.unacceptableStatus,
-                            "\(response.request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
-                            source: "CourierAPI", request: response.request, response: response, underlying: errorBody)
+        return CourierError(
+            .unacceptableStatus,
+            "\(response.request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
+            source: "CourierAPI", request: response.request, response: response, underlying: errorBody)
     }
 
     static func emptyBody(_ response: Response) -> CourierError {
-        CourierError(.decodingFailed, "the response body is empty; declare an optional return type to accept that",
-                     source: "CourierAPI", request: response.request, response: response)
+        CourierError(
+            .decodingFailed, "the response body is empty; declare an optional return type to accept that",
+            source: "CourierAPI", request: response.request, response: response)
     }
 
     static func decode<Value: Decodable>(_ type: Value.Type, from response: Response) throws -> Value {
@@ -81,8 +85,9 @@ extension Provider {
                 try decoder.decode(KeyPathDecoded<Value>.self, from: response.body).value
             }
         } catch {
-            throw CourierError(.decodingFailed, "could not decode \(Value.self) from the response: \(error)",
-                               source: "CourierAPI", request: response.request, response: response, underlying: error)
+            throw CourierError(
+                .decodingFailed, "could not decode \(Value.self) from the response: \(error)",
+                source: "CourierAPI", request: response.request, response: response, underlying: error)
         }
     }
 }
@@ -95,7 +100,8 @@ struct KeyPathDecoded<Value: Decodable>: Decodable {
         var container = try decoder.container(keyedBy: FieldsObject.Key.self)
         var keys = KeyPathDecoding.keys
         while keys.count > 1 {
-            container = try container.nestedContainer(keyedBy: FieldsObject.Key.self, forKey: FieldsObject.Key(stringValue: keys.removeFirst()))
+            container = try container.nestedContainer(
+                keyedBy: FieldsObject.Key.self, forKey: FieldsObject.Key(stringValue: keys.removeFirst()))
         }
         value = try container.decode(Value.self, forKey: FieldsObject.Key(stringValue: keys.first ?? ""))
     }

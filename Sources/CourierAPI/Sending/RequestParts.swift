@@ -3,7 +3,8 @@ import Foundation
 /// Percent-encoding of query names and values: everything but unreserved characters, so `&`, `=`,
 /// `+` and `#` in a value never change the query's meaning.
 enum QueryText {
-    static let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    static let allowed = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text

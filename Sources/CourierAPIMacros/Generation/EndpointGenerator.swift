@@ -26,7 +26,9 @@ struct EndpointGenerator {
     func requestStatements() -> [String] {
         let statements = endpoint.optionStatements + endpoint.parameters.map(statement(for:))
         let binding = statements.isEmpty ? "let" : "var"
-        var lines = ["\(binding) endpoint = APIRequest(method: \(literal(endpoint.method)), path: \(literal(endpoint.path)))"]
+        var lines = [
+            "\(binding) endpoint = APIRequest(method: \(literal(endpoint.method)), path: \(literal(endpoint.path)))"
+        ]
         lines += statements
         lines.append("return try provider.request(for: endpoint)")
         return lines
@@ -107,8 +109,10 @@ struct EndpointGenerator {
         case .optionalData: return ["return try await \(provider).dataIfPresent(request)"]
         case .headers: return ["return try await \(provider).headers(request)"]
         case .decode(let type): return ["return try await \(provider).decode(request, as: \(type).self)"]
-        case .decodeIfPresent(let type): return ["return try await \(provider).decodeIfPresent(request, as: \(type).self)"]
-        case .decodeWithResponse(let type): return ["return try await \(provider).decodeWithResponse(request, as: \(type).self)"]
+        case .decodeIfPresent(let type):
+            return ["return try await \(provider).decodeIfPresent(request, as: \(type).self)"]
+        case .decodeWithResponse(let type):
+            return ["return try await \(provider).decodeWithResponse(request, as: \(type).self)"]
         case .tuple(let tuple):
             var tuples = TupleDecoding()
             let root = tuples.declare(tuple)
@@ -117,11 +121,12 @@ struct EndpointGenerator {
                 "return \(tuples.conversion(of: tuple, from: "value", depth: 0))",
             ]
         case .events(let element, let throwing):
-            let stream = switch element {
-            case .data: "\(provider).eventData(request)"
-            case .event: "\(provider).events(request)"
-            case .decoded(let type): "\(provider).decodedEvents(request, as: \(type).self)"
-            }
+            let stream =
+                switch element {
+                case .data: "\(provider).eventData(request)"
+                case .event: "\(provider).events(request)"
+                case .decoded(let type): "\(provider).decodedEvents(request, as: \(type).self)"
+                }
             return ["return \(throwing ? stream : "\(provider).nonThrowing(\(stream))")"]
         }
     }

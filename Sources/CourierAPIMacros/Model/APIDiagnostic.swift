@@ -58,24 +58,25 @@ enum APIDiagnostic: DiagnosticMessage {
     }
 
     var diagnosticID: MessageID {
-        let name: String = switch self {
-        case .missingAsyncThrows: "missingAsyncThrows"
-        case .noMethodAttribute: "noMethodAttribute"
-        case .twoMethodAttributes: "twoMethodAttributes"
-        case .unknownPlaceholder: "unknownPlaceholder"
-        case .noRole: "noRole"
-        case .closureParameter: "closureParameter"
-        case .twoBodies: "twoBodies"
-        case .bodyAndFields: "bodyAndFields"
-        case .partWithoutMultipart: "partWithoutMultipart"
-        case .eventStreamingReturn: "eventStreamingReturn"
-        case .completionShape: "completionShape"
-        case .completionWithResult: "completionWithResult"
-        case .pathNotLiteral: "pathNotLiteral"
-        case .unsupportedTuple: "unsupportedTuple"
-        case .apiOnOtherDeclaration: "apiOnOtherDeclaration"
-        case .mockOnOtherDeclaration: "mockOnOtherDeclaration"
-        }
+        let name: String =
+            switch self {
+            case .missingAsyncThrows: "missingAsyncThrows"
+            case .noMethodAttribute: "noMethodAttribute"
+            case .twoMethodAttributes: "twoMethodAttributes"
+            case .unknownPlaceholder: "unknownPlaceholder"
+            case .noRole: "noRole"
+            case .closureParameter: "closureParameter"
+            case .twoBodies: "twoBodies"
+            case .bodyAndFields: "bodyAndFields"
+            case .partWithoutMultipart: "partWithoutMultipart"
+            case .eventStreamingReturn: "eventStreamingReturn"
+            case .completionShape: "completionShape"
+            case .completionWithResult: "completionWithResult"
+            case .pathNotLiteral: "pathNotLiteral"
+            case .unsupportedTuple: "unsupportedTuple"
+            case .apiOnOtherDeclaration: "apiOnOtherDeclaration"
+            case .mockOnOtherDeclaration: "mockOnOtherDeclaration"
+            }
         return MessageID(domain: "CourierAPI", id: name)
     }
 

@@ -62,7 +62,8 @@ extension DeclModifierListSyntax {
     var accessLevel: String? {
         for modifier in self {
             switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.package), .keyword(.internal), .keyword(.fileprivate), .keyword(.private), .keyword(.open):
+            case .keyword(.public), .keyword(.package), .keyword(.internal), .keyword(.fileprivate), .keyword(.private),
+                .keyword(.open):
                 // A generated type is a file-scope peer, so `private` there means `fileprivate`,
                 // which its members must spell to witness the protocol's requirements.
                 switch modifier.name.text {

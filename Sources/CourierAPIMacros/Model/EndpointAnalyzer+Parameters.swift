@@ -3,7 +3,9 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 
 extension EndpointAnalyzer {
-    mutating func readParameters(_ syntaxes: [FunctionParameterSyntax], method: String, path: String, isMultipart: Bool) -> [Parameter]? {
+    mutating func readParameters(
+        _ syntaxes: [FunctionParameterSyntax], method: String, path: String, isMultipart: Bool
+    ) -> [Parameter]? {
         var placeholders = Self.placeholders(in: path)
         var parameters: [Parameter] = []
         var failed = false
@@ -11,7 +13,8 @@ extension EndpointAnalyzer {
             let label = syntax.firstName.tokenKind == .wildcard ? nil : syntax.firstName.text
             let internalName = (syntax.secondName ?? syntax.firstName).text
             if syntax.type.withoutAttributes.is(FunctionTypeSyntax.self) {
-                diagnostics.append(Diagnostic(node: syntax, message: APIDiagnostic.closureParameter(parameter: internalName)))
+                diagnostics.append(
+                    Diagnostic(node: syntax, message: APIDiagnostic.closureParameter(parameter: internalName)))
                 failed = true
                 continue
             }
@@ -19,17 +22,23 @@ extension EndpointAnalyzer {
             var role: Parameter.Role?
             var isWrapperType = false
             if let attribute = syntax.attributes.first(named: Self.parameterAttributes) {
-                role = roleFromAttribute(attribute, label: label, internalName: internalName, placeholder: matchedPlaceholder)
+                role = roleFromAttribute(
+                    attribute, label: label, internalName: internalName, placeholder: matchedPlaceholder)
                 if attribute.name == "Part", !isMultipart {
                     diagnostics.append(partWithoutMultipart(attribute, parameter: internalName))
                     failed = true
                 }
-            } else if let nominal = syntax.type.nominal, Self.parameterAttributes.contains(nominal.name), nominal.arguments.count == 1 {
+            } else if let nominal = syntax.type.nominal, Self.parameterAttributes.contains(nominal.name),
+                nominal.arguments.count == 1
+            {
                 isWrapperType = true
-                role = roleFromType(nominal.name, label: label, internalName: internalName, placeholder: matchedPlaceholder)
+                role = roleFromType(
+                    nominal.name, label: label, internalName: internalName, placeholder: matchedPlaceholder)
                 if nominal.name == "Part", !isMultipart {
-                    diagnostics.append(Diagnostic(node: syntax.type, message: APIDiagnostic.partWithoutMultipart(parameter: internalName),
-                                                  fixIt: addMultipartFixIt()))
+                    diagnostics.append(
+                        Diagnostic(
+                            node: syntax.type, message: APIDiagnostic.partWithoutMultipart(parameter: internalName),
+                            fixIt: addMultipartFixIt()))
                     failed = true
                 }
             } else if let nominal = syntax.type.nominal, Self.blockTypes.contains(nominal.name) {
@@ -55,8 +64,10 @@ extension EndpointAnalyzer {
                 placeholders.removeAll { $0 == placeholder }
             }
             if let role {
-                parameters.append(Parameter(label: label, internalName: internalName, type: syntax.type, role: role,
-                                            isWrapperType: isWrapperType, syntax: syntax))
+                parameters.append(
+                    Parameter(
+                        label: label, internalName: internalName, type: syntax.type, role: role,
+                        isWrapperType: isWrapperType, syntax: syntax))
             }
         }
         for placeholder in placeholders {
@@ -69,7 +80,9 @@ extension EndpointAnalyzer {
     /// Core blocks a parameter may carry per call: progress reporting for uploads and downloads.
     static let blockTypes: Set<String> = ["OnUploadProgress", "OnDownloadProgress"]
 
-    private func roleFromAttribute(_ attribute: AttributeSyntax, label: String?, internalName: String, placeholder: String?) -> Parameter.Role {
+    private func roleFromAttribute(
+        _ attribute: AttributeSyntax, label: String?, internalName: String, placeholder: String?
+    ) -> Parameter.Role {
         let given = attribute.stringArgument(nil)
         let encoded = attribute.argument("encoded")?.trimmedDescription == "true"
         switch attribute.name {
@@ -80,12 +93,15 @@ extension EndpointAnalyzer {
         case "Body": return .body
         case "Field": return .field(given ?? label ?? internalName)
         default:
-            return .part(name: attribute.stringArgument("name") ?? label ?? internalName,
-                         filename: attribute.stringArgument("filename"), mimeType: attribute.stringArgument("mimeType"))
+            return .part(
+                name: attribute.stringArgument("name") ?? label ?? internalName,
+                filename: attribute.stringArgument("filename"), mimeType: attribute.stringArgument("mimeType"))
         }
     }
 
-    private func roleFromType(_ type: String, label: String?, internalName: String, placeholder: String?) -> Parameter.Role {
+    private func roleFromType(
+        _ type: String, label: String?, internalName: String, placeholder: String?
+    ) -> Parameter.Role {
         switch type {
         case "Path": return .path(placeholder ?? internalName, encoded: false)
         case "Query": return .query(label ?? internalName, encoded: false)
@@ -131,24 +147,34 @@ extension EndpointAnalyzer {
 
     private func noRole(_ syntax: FunctionParameterSyntax, internalName: String, method: String) -> Diagnostic {
         func marking(_ attribute: String) -> FixIt {
-            let marked = syntax.with(\.attributes, AttributeListSyntax([.attribute(
-                AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier(attribute)), trailingTrivia: .space)
-            )]))
-            return FixIt(message: APIFixIt(message: "send '\(internalName)' as @\(attribute)"),
-                         changes: [.replace(oldNode: Syntax(syntax), newNode: Syntax(marked))])
+            let marked = syntax.with(
+                \.attributes,
+                AttributeListSyntax([
+                    .attribute(
+                        AttributeSyntax(
+                            attributeName: IdentifierTypeSyntax(name: .identifier(attribute)), trailingTrivia: .space)
+                    )
+                ]))
+            return FixIt(
+                message: APIFixIt(message: "send '\(internalName)' as @\(attribute)"),
+                changes: [.replace(oldNode: Syntax(syntax), newNode: Syntax(marked))])
         }
-        return Diagnostic(node: syntax, message: APIDiagnostic.noRole(parameter: internalName, function: name, method: method),
-                          fixIts: [marking("Query"), marking("Body")])
+        return Diagnostic(
+            node: syntax, message: APIDiagnostic.noRole(parameter: internalName, function: name, method: method),
+            fixIts: [marking("Query"), marking("Body")])
     }
 
     private func partWithoutMultipart(_ attribute: AttributeSyntax, parameter: String) -> Diagnostic {
-        Diagnostic(node: attribute, message: APIDiagnostic.partWithoutMultipart(parameter: parameter), fixIt: addMultipartFixIt())
+        Diagnostic(
+            node: attribute, message: APIDiagnostic.partWithoutMultipart(parameter: parameter),
+            fixIt: addMultipartFixIt())
     }
 
     private func addMultipartFixIt() -> FixIt {
         let multipart = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Multipart")))
-        return FixIt(message: APIFixIt(message: "add @Multipart"),
-                     changes: [.replace(oldNode: Syntax(function), newNode: Syntax(Self.adding(multipart, to: function)))])
+        return FixIt(
+            message: APIFixIt(message: "add @Multipart"),
+            changes: [.replace(oldNode: Syntax(function), newNode: Syntax(Self.adding(multipart, to: function)))])
     }
 
     private func unknownPlaceholder(_ placeholder: String) -> Diagnostic {
@@ -157,13 +183,17 @@ extension EndpointAnalyzer {
         if !parameters.isEmpty {
             parameters[parameters.count - 1].trailingComma = .commaToken(trailingTrivia: .space)
         }
-        parameters.append(FunctionParameterSyntax(firstName: .identifier(placeholder), colon: .colonToken(trailingTrivia: .space),
-                                                  type: TypeSyntax(IdentifierTypeSyntax(name: .identifier("String")))))
+        parameters.append(
+            FunctionParameterSyntax(
+                firstName: .identifier(placeholder), colon: .colonToken(trailingTrivia: .space),
+                type: TypeSyntax(IdentifierTypeSyntax(name: .identifier("String")))))
         clause.parameters = FunctionParameterListSyntax(parameters)
         let pathNode = methodAttributes.first.map(Syntax.init) ?? Syntax(function.name)
-        return Diagnostic(node: pathNode, message: APIDiagnostic.unknownPlaceholder(placeholder: placeholder, function: name),
-                          fixIt: FixIt(message: APIFixIt(message: "add a parameter '\(placeholder): String'"),
-                                       changes: [.replace(oldNode: Syntax(function.signature.parameterClause), newNode: Syntax(clause))]))
+        return Diagnostic(
+            node: pathNode, message: APIDiagnostic.unknownPlaceholder(placeholder: placeholder, function: name),
+            fixIt: FixIt(
+                message: APIFixIt(message: "add a parameter '\(placeholder): String'"),
+                changes: [.replace(oldNode: Syntax(function.signature.parameterClause), newNode: Syntax(clause))]))
     }
 
     /// At most one body, and never a body beside fields.
@@ -176,31 +206,43 @@ extension EndpointAnalyzer {
                 fieldFix.firstName = .identifier(second.internalName)
                 fieldFix.secondName = nil
             }
-            fieldFix.attributes = AttributeListSyntax(Array(fieldFix.attributes).filter { element in
-                if case .attribute(let attribute) = element { return attribute.name != "Body" }
-                return true
-            })
-            diagnostics.append(Diagnostic(
-                node: second.syntax,
-                message: APIDiagnostic.twoBodies(function: name, first: bodies[0].internalName, second: second.internalName),
-                fixIt: FixIt(message: APIFixIt(message: "send '\(second.internalName)' as a field"),
-                             changes: [.replace(oldNode: Syntax(second.syntax), newNode: Syntax(fieldFix))])
-            ))
+            fieldFix.attributes = AttributeListSyntax(
+                Array(fieldFix.attributes).filter { element in
+                    if case .attribute(let attribute) = element { return attribute.name != "Body" }
+                    return true
+                })
+            diagnostics.append(
+                Diagnostic(
+                    node: second.syntax,
+                    message: APIDiagnostic.twoBodies(
+                        function: name, first: bodies[0].internalName, second: second.internalName),
+                    fixIt: FixIt(
+                        message: APIFixIt(message: "send '\(second.internalName)' as a field"),
+                        changes: [.replace(oldNode: Syntax(second.syntax), newNode: Syntax(fieldFix))])
+                ))
             return false
         }
         let fields = parameters.filter { if case .field = $0.role { true } else { false } }
         if let body = bodies.first, !fields.isEmpty {
             let changes: [FixIt.Change] = fields.filter { !$0.isWrapperType }.map { field in
-                let marked = field.syntax.with(\.attributes, AttributeListSyntax([.attribute(
-                    AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Query")), trailingTrivia: .space)
-                )]))
+                let marked = field.syntax.with(
+                    \.attributes,
+                    AttributeListSyntax([
+                        .attribute(
+                            AttributeSyntax(
+                                attributeName: IdentifierTypeSyntax(name: .identifier("Query")), trailingTrivia: .space)
+                        )
+                    ]))
                 return .replace(oldNode: Syntax(field.syntax), newNode: Syntax(marked))
             }
-            diagnostics.append(Diagnostic(
-                node: body.syntax,
-                message: APIDiagnostic.bodyAndFields(function: name, body: body.internalName, fields: fields.map(\.internalName)),
-                fixIts: changes.isEmpty ? [] : [FixIt(message: APIFixIt(message: "send the fields as query items"), changes: changes)]
-            ))
+            diagnostics.append(
+                Diagnostic(
+                    node: body.syntax,
+                    message: APIDiagnostic.bodyAndFields(
+                        function: name, body: body.internalName, fields: fields.map(\.internalName)),
+                    fixIts: changes.isEmpty
+                        ? [] : [FixIt(message: APIFixIt(message: "send the fields as query items"), changes: changes)]
+                ))
             return false
         }
         return true

@@ -33,7 +33,9 @@ extension EndpointAnalyzer {
         }
         if let tuple = type.as(TupleTypeSyntax.self) {
             let elements = Array(tuple.elements)
-            if elements.count == 2, elements.allSatisfy({ $0.firstName == nil }), elements[1].type.trimmedDescription == "Response" {
+            if elements.count == 2, elements.allSatisfy({ $0.firstName == nil }),
+                elements[1].type.trimmedDescription == "Response"
+            {
                 return .decodeWithResponse(elements[0].type.trimmedDescription)
             }
             guard Self.isLabelledTuple(tuple) else {
@@ -63,11 +65,12 @@ extension EndpointAnalyzer {
             let plain = nominal.name == "AsyncStream" && nominal.arguments.count == 1
             if throwing || plain, let element = nominal.arguments.first {
                 let elementText = element.trimmedDescription
-                let kind: ResultKind.EventElement = switch elementText {
-                case "String": .data
-                case "ServerSentEvent": .event
-                default: .decoded(elementText)
-                }
+                let kind: ResultKind.EventElement =
+                    switch elementText {
+                    case "String": .data
+                    case "ServerSentEvent": .event
+                    default: .decoded(elementText)
+                    }
                 if element.is(TupleTypeSyntax.self) || element.is(FunctionTypeSyntax.self) {
                     diagnoseEventsReturn(type)
                     return nil
@@ -83,16 +86,20 @@ extension EndpointAnalyzer {
         let replacement = TypeSyntax(IdentifierTypeSyntax(name: .identifier("AsyncThrowingStream<String, any Error>")))
         var signature = function.signature
         if let type {
-            signature.returnClause?.type = replacement.with(\.leadingTrivia, type.leadingTrivia).with(\.trailingTrivia, type.trailingTrivia)
+            signature.returnClause?.type = replacement.with(\.leadingTrivia, type.leadingTrivia).with(
+                \.trailingTrivia, type.trailingTrivia)
         } else {
-            signature.returnClause = ReturnClauseSyntax(arrow: .arrowToken(leadingTrivia: .space, trailingTrivia: .space), type: replacement)
+            signature.returnClause = ReturnClauseSyntax(
+                arrow: .arrowToken(leadingTrivia: .space, trailingTrivia: .space), type: replacement)
         }
-        diagnostics.append(Diagnostic(
-            node: type.map(Syntax.init) ?? Syntax(function.name),
-            message: APIDiagnostic.eventStreamingReturn(type: type?.trimmedDescription ?? "Void"),
-            fixIt: FixIt(message: APIFixIt(message: "return AsyncThrowingStream<String, any Error>"),
-                         changes: [.replace(oldNode: Syntax(function.signature), newNode: Syntax(signature))])
-        ))
+        diagnostics.append(
+            Diagnostic(
+                node: type.map(Syntax.init) ?? Syntax(function.name),
+                message: APIDiagnostic.eventStreamingReturn(type: type?.trimmedDescription ?? "Void"),
+                fixIt: FixIt(
+                    message: APIFixIt(message: "return AsyncThrowingStream<String, any Error>"),
+                    changes: [.replace(oldNode: Syntax(function.signature), newNode: Syntax(signature))])
+            ))
     }
 
     /// Statements that apply type-level then method-level attributes; the method's win.
@@ -106,11 +113,12 @@ extension EndpointAnalyzer {
         }
         var statements: [String] = []
         if let encoding {
-            let kind = switch encoding.name {
-            case "JSON": "json"
-            case "Multipart": "multipart"
-            default: "urlForm"
-            }
+            let kind =
+                switch encoding.name {
+                case "JSON": "json"
+                case "Multipart": "multipart"
+                default: "urlForm"
+                }
             statements.append("endpoint.encoding = .\(kind)(\(arguments(encoding)))")
         }
         if let mapping = pick(["KeyMapping"]), let expression = mapping.argument(nil) {
@@ -129,7 +137,9 @@ extension EndpointAnalyzer {
             statements.append("endpoint.responseKeyPath = \(expression.trimmedDescription)")
         }
         for headers in typeAttributes.filter({ $0.name == "Headers" }) + method.filter({ $0.name == "Headers" }) {
-            if let expression = headers.argument(nil) { statements.append("endpoint.headers(\(expression.trimmedDescription))") }
+            if let expression = headers.argument(nil) {
+                statements.append("endpoint.headers(\(expression.trimmedDescription))")
+            }
         }
         if let authorization = pick(["Authorization"]), let expression = authorization.argument(nil) {
             statements.append("endpoint.authorization(\(expression.trimmedDescription))")

@@ -5,7 +5,9 @@ import SwiftSyntaxBuilder
 /// Reads an endpoint function and the attributes of its type into an `Endpoint`, collecting a
 /// diagnostic with fix-its for everything that cannot work.
 struct EndpointAnalyzer {
-    static let methodAttributes: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "HTTP", "Http"]
+    static let methodAttributes: Set<String> = [
+        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "HTTP", "Http",
+    ]
     /// Methods whose unannotated parameters are query items; the others send fields.
     static let queryMethods: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE"]
     static let parameterAttributes: Set<String> = ["Path", "Query", "Header", "Body", "Field", "Part", "HeaderMap"]
@@ -42,52 +44,68 @@ struct EndpointAnalyzer {
                 if case .attribute(let attribute) = element { return attribute.id != second.id }
                 return true
             }
-            diagnostics.append(Diagnostic(
-                node: second,
-                message: APIDiagnostic.twoMethodAttributes(function: name, first: methodAttribute.name, second: second.name),
-                fixIt: FixIt(message: APIFixIt(message: "remove @\(second.name)"),
-                             changes: [.replace(oldNode: Syntax(function.attributes), newNode: Syntax(AttributeListSyntax(remaining)))])
-            ))
+            diagnostics.append(
+                Diagnostic(
+                    node: second,
+                    message: APIDiagnostic.twoMethodAttributes(
+                        function: name, first: methodAttribute.name, second: second.name),
+                    fixIt: FixIt(
+                        message: APIFixIt(message: "remove @\(second.name)"),
+                        changes: [
+                            .replace(
+                                oldNode: Syntax(function.attributes), newNode: Syntax(AttributeListSyntax(remaining)))
+                        ])
+                ))
             return nil
         }
         guard let (method, path) = readMethod(methodAttribute) else { return nil }
 
         let attributes = function.attributes.plain
-        let encoding = (attributes + typeAttributes).first { ["JSON", "FormUrlEncoded", "URLForm", "Multipart"].contains($0.name) }
+        let encoding = (attributes + typeAttributes).first {
+            ["JSON", "FormUrlEncoded", "URLForm", "Multipart"].contains($0.name)
+        }
         let isMultipart = encoding?.name == "Multipart"
 
         var parameterSyntaxes = Array(function.signature.parameterClause.parameters)
         let completion = readCompletion(&parameterSyntaxes)
         if completion == nil, !checkEffects() { return nil }
-        guard let parameters = readParameters(parameterSyntaxes, method: method, path: path, isMultipart: isMultipart) else { return nil }
+        guard let parameters = readParameters(parameterSyntaxes, method: method, path: path, isMultipart: isMultipart)
+        else { return nil }
         guard checkBodies(parameters) else { return nil }
         guard let result = readResult(completion: completion), diagnostics.isEmpty else { return nil }
-        return Endpoint(name: name, method: method, path: path, parameters: parameters, completion: completion.map(\.completion),
-                        result: result, optionStatements: optionStatements(encoding: encoding))
+        return Endpoint(
+            name: name, method: method, path: path, parameters: parameters, completion: completion.map(\.completion),
+            result: result, optionStatements: optionStatements(encoding: encoding))
     }
 
     // MARK: Method and path
 
     private mutating func diagnoseMissingMethod() {
-        let attribute = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("GET")),
-                                        leftParen: .leftParenToken(),
-                                        arguments: .argumentList([LabeledExprSyntax(expression: StringLiteralExprSyntax(content: "/"))]),
-                                        rightParen: .rightParenToken())
-        diagnostics.append(Diagnostic(
-            node: function.name,
-            message: APIDiagnostic.noMethodAttribute(function: name),
-            fixIt: FixIt(message: APIFixIt(message: "add @GET(\"/\")"),
-                         changes: [.replace(oldNode: Syntax(function), newNode: Syntax(Self.adding(attribute, to: function)))])
-        ))
+        let attribute = AttributeSyntax(
+            attributeName: IdentifierTypeSyntax(name: .identifier("GET")),
+            leftParen: .leftParenToken(),
+            arguments: .argumentList([LabeledExprSyntax(expression: StringLiteralExprSyntax(content: "/"))]),
+            rightParen: .rightParenToken())
+        diagnostics.append(
+            Diagnostic(
+                node: function.name,
+                message: APIDiagnostic.noMethodAttribute(function: name),
+                fixIt: FixIt(
+                    message: APIFixIt(message: "add @GET(\"/\")"),
+                    changes: [
+                        .replace(oldNode: Syntax(function), newNode: Syntax(Self.adding(attribute, to: function)))
+                    ])
+            ))
     }
 
     /// `function` with `attribute` on a line of its own before its other attributes.
     static func adding(_ attribute: AttributeSyntax, to function: FunctionDeclSyntax) -> FunctionDeclSyntax {
         let leading = function.leadingTrivia
-        let indentation = Trivia(pieces: leading.pieces.reversed().prefix { piece in
-            if case .newlines = piece { return false }
-            return true
-        }.reversed())
+        let indentation = Trivia(
+            pieces: leading.pieces.reversed().prefix { piece in
+                if case .newlines = piece { return false }
+                return true
+            }.reversed())
         var fixed = function.with(\.leadingTrivia, [])
         let placed = attribute.with(\.leadingTrivia, leading).with(\.trailingTrivia, Trivia.newline + indentation)
         fixed.attributes.insert(.attribute(placed), at: fixed.attributes.startIndex)
@@ -110,7 +128,8 @@ struct EndpointAnalyzer {
         }
         guard let pathExpression else { return (method, "") }
         guard let path = pathExpression.stringLiteralValue else {
-            diagnostics.append(Diagnostic(node: pathExpression, message: APIDiagnostic.pathNotLiteral(attribute: attribute.name)))
+            diagnostics.append(
+                Diagnostic(node: pathExpression, message: APIDiagnostic.pathNotLiteral(attribute: attribute.name)))
             return nil
         }
         return (method, path)
@@ -118,7 +137,8 @@ struct EndpointAnalyzer {
 
     /// The `{name}` and `:name` placeholders of the path before its query.
     static func placeholders(in path: String) -> [String] {
-        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let route =
+            path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         var names: [String] = []
         var index = route.startIndex
         while index < route.endIndex {
@@ -156,21 +176,29 @@ struct EndpointAnalyzer {
             fixed.parameterClause.rightParen.trailingTrivia = []
             fixed.effectSpecifiers?.throwsClause?.throwsSpecifier.trailingTrivia = .space
         }
-        diagnostics.append(Diagnostic(
-            node: function.name,
-            message: APIDiagnostic.missingAsyncThrows(function: name),
-            fixIt: FixIt(message: APIFixIt(message: "make '\(name)' async throws"),
-                         changes: [.replace(oldNode: Syntax(function.signature), newNode: Syntax(fixed))])
-        ))
+        diagnostics.append(
+            Diagnostic(
+                node: function.name,
+                message: APIDiagnostic.missingAsyncThrows(function: name),
+                fixIt: FixIt(
+                    message: APIFixIt(message: "make '\(name)' async throws"),
+                    changes: [.replace(oldNode: Syntax(function.signature), newNode: Syntax(fixed))])
+            ))
         return false
     }
 
-    private mutating func readCompletion(_ parameters: inout [FunctionParameterSyntax]) -> (completion: Completion, value: TypeSyntax?)? {
-        guard let last = parameters.last, let closure = last.type.withoutAttributes.as(FunctionTypeSyntax.self) else { return nil }
+    private mutating func readCompletion(
+        _ parameters: inout [FunctionParameterSyntax]
+    ) -> (completion: Completion, value: TypeSyntax?)? {
+        guard let last = parameters.last, let closure = last.type.withoutAttributes.as(FunctionTypeSyntax.self) else {
+            return nil
+        }
         let parameterName = (last.secondName ?? last.firstName).text
         var kind: Completion.Kind?
         var value: TypeSyntax?
-        if closure.parameters.count == 1, closure.returnClause.type.isVoid, let argument = closure.parameters.first?.type {
+        if closure.parameters.count == 1, closure.returnClause.type.isVoid,
+            let argument = closure.parameters.first?.type
+        {
             if let nominal = argument.nominal, nominal.name == "Result", nominal.arguments.count == 2 {
                 kind = .result
                 value = nominal.arguments[0]
@@ -181,12 +209,20 @@ struct EndpointAnalyzer {
         guard let kind else {
             let suggested = function.signature.returnClause?.type.trimmedDescription ?? "Void"
             let replacement = TypeSyntax("@escaping (Result<\(raw: suggested), any Error>) -> Void")
-            diagnostics.append(Diagnostic(
-                node: last.type,
-                message: APIDiagnostic.completionShape(parameter: parameterName),
-                fixIt: FixIt(message: APIFixIt(message: "use '@escaping (Result<\(suggested), any Error>) -> Void'"),
-                             changes: [.replace(oldNode: Syntax(last.type), newNode: Syntax(replacement.with(\.leadingTrivia, last.type.leadingTrivia).with(\.trailingTrivia, last.type.trailingTrivia)))])
-            ))
+            diagnostics.append(
+                Diagnostic(
+                    node: last.type,
+                    message: APIDiagnostic.completionShape(parameter: parameterName),
+                    fixIt: FixIt(
+                        message: APIFixIt(message: "use '@escaping (Result<\(suggested), any Error>) -> Void'"),
+                        changes: [
+                            .replace(
+                                oldNode: Syntax(last.type),
+                                newNode: Syntax(
+                                    replacement.with(\.leadingTrivia, last.type.leadingTrivia).with(
+                                        \.trailingTrivia, last.type.trailingTrivia)))
+                        ])
+                ))
             parameters.removeLast()
             return (Completion(parameterName: parameterName, kind: .result, returnsTask: false), nil)
         }
@@ -198,12 +234,14 @@ struct EndpointAnalyzer {
             fixed.effectSpecifiers = nil
             fixed.returnClause = nil
             fixed.parameterClause.rightParen.trailingTrivia = []
-            diagnostics.append(Diagnostic(
-                node: function.name,
-                message: APIDiagnostic.completionWithResult(function: name),
-                fixIt: FixIt(message: APIFixIt(message: "remove 'async', 'throws' and the return type"),
-                             changes: [.replace(oldNode: Syntax(function.signature), newNode: Syntax(fixed))])
-            ))
+            diagnostics.append(
+                Diagnostic(
+                    node: function.name,
+                    message: APIDiagnostic.completionWithResult(function: name),
+                    fixIt: FixIt(
+                        message: APIFixIt(message: "remove 'async', 'throws' and the return type"),
+                        changes: [.replace(oldNode: Syntax(function.signature), newNode: Syntax(fixed))])
+                ))
         }
         return (Completion(parameterName: parameterName, kind: kind, returnsTask: returnsTask), value)
     }

@@ -17,9 +17,10 @@ extension Decoder {
         let given = try container(keyedBy: AnyConfigurationKey.self).allKeys.map(\.stringValue)
         if let unknown = given.sorted().first(where: { !known.contains($0) }) {
             let names = known.sorted().joined(separator: ", ")
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath + [AnyConfigurationKey(stringValue: unknown)],
-                debugDescription: "unknown option (known: \(names))"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath + [AnyConfigurationKey(stringValue: unknown)],
+                    debugDescription: "unknown option (known: \(names))"))
         }
     }
 }
@@ -35,7 +36,8 @@ extension DecodingError {
         case .keyNotFound(let key, let context):
             "\(Self.path(context, appending: key)): required"
         case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "not a JSON object (\(context.debugDescription))"
+            context.codingPath.isEmpty
+                ? "not a JSON object (\(context.debugDescription))"
                 : "\(Self.path(context)): \(context.debugDescription)"
         @unknown default:
             "\(self)"

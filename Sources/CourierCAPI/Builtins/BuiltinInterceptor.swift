@@ -22,8 +22,9 @@ enum BuiltinInterceptor: String, CaseIterable {
         switch self {
         case .retry:
             let settings = try decode(RetryConfiguration.self, from: configuration) ?? RetryConfiguration()
-            return NamedInterceptor(name: settings.name ?? rawValue,
-                                    wrapped: RetryInterceptor(policy: settings.policy, budget: settings.budget))
+            return NamedInterceptor(
+                name: settings.name ?? rawValue,
+                wrapped: RetryInterceptor(policy: settings.policy, budget: settings.budget))
         case .logging:
             let settings = try decode(LoggingConfiguration.self, from: configuration) ?? LoggingConfiguration()
             let writer: LogLineWriter
@@ -32,31 +33,39 @@ enum BuiltinInterceptor: String, CaseIterable {
             } catch {
                 throw BuiltinConfigurationError(kind: self, message: error.message)
             }
-            let logging = LoggingInterceptor(logger: writer.logger(level: settings.level), level: .info,
-                                             redaction: settings.redaction, logsCurlCommand: settings.logsCurlCommand,
-                                             maxLoggedBodyBytes: settings.maxLoggedBodyBytes)
+            let logging = LoggingInterceptor(
+                logger: writer.logger(level: settings.level), level: .info,
+                redaction: settings.redaction, logsCurlCommand: settings.logsCurlCommand,
+                maxLoggedBodyBytes: settings.maxLoggedBodyBytes)
             return NamedInterceptor(name: settings.name ?? rawValue, wrapped: logging)
         case .validation:
             let settings = try decode(ValidationConfiguration.self, from: configuration) ?? ValidationConfiguration()
-            return NamedInterceptor(name: settings.name ?? rawValue,
-                                    wrapped: ValidationInterceptor(statuses: settings.statuses, contentTypes: settings.contentTypes))
+            return NamedInterceptor(
+                name: settings.name ?? rawValue,
+                wrapped: ValidationInterceptor(statuses: settings.statuses, contentTypes: settings.contentTypes))
         case .concurrencyLimit:
-            let settings = try decode(ConcurrencyLimitConfiguration.self, from: configuration) ?? ConcurrencyLimitConfiguration()
-            let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: settings.maxRequests,
-                                                    maxConcurrentRequestsPerHost: settings.maxRequestsPerHost,
-                                                    holdsSlotUntilBodyIsRead: settings.holdsSlotUntilBodyIsRead)
+            let settings =
+                try decode(ConcurrencyLimitConfiguration.self, from: configuration) ?? ConcurrencyLimitConfiguration()
+            let limit = ConcurrencyLimitInterceptor(
+                maxConcurrentRequests: settings.maxRequests,
+                maxConcurrentRequestsPerHost: settings.maxRequestsPerHost,
+                holdsSlotUntilBodyIsRead: settings.holdsSlotUntilBodyIsRead)
             return NamedInterceptor(name: settings.name ?? rawValue, wrapped: limit)
         case .digestAuth:
             guard let settings = try decode(DigestAuthConfiguration.self, from: configuration) else {
                 throw BuiltinConfigurationError(kind: self, message: "user and password are required")
             }
-            return NamedInterceptor(name: settings.name ?? rawValue,
-                                    wrapped: DigestAuthenticationInterceptor(user: settings.user, password: settings.password))
+            return NamedInterceptor(
+                name: settings.name ?? rawValue,
+                wrapped: DigestAuthenticationInterceptor(user: settings.user, password: settings.password))
         }
     }
 
-    private func decode<Settings: Decodable>(_ type: Settings.Type, from configuration: String?)
-        throws(BuiltinConfigurationError) -> Settings? {
+    private func decode<Settings: Decodable>(
+        _ type: Settings.Type, from configuration: String?
+    )
+        throws(BuiltinConfigurationError) -> Settings?
+    {
         guard let configuration, !configuration.allSatisfy(\.isWhitespace) else { return nil }
         do {
             let settings = try JSONDecoder().decode(Settings.self, from: Data(configuration.utf8))

@@ -24,7 +24,10 @@ struct ConcurrencyLimitConfiguration: Decodable {
         name = try container.decodeIfPresent(String.self, forKey: .name)
         for (key, value) in [(CodingKeys.maxRequests, \Self.maxRequests), (.maxRequestsPerHost, \.maxRequestsPerHost)] {
             guard let limit = try container.decodeIfPresent(Int.self, forKey: key) else { continue }
-            guard limit >= 1 else { throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "must be 1 or more") }
+            guard limit >= 1 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "must be 1 or more")
+            }
             self[keyPath: value] = limit
         }
         holdsSlotUntilBodyIsRead = try container.decodeIfPresent(Bool.self, forKey: .holdsSlotUntilBodyIsRead) ?? false

@@ -30,8 +30,9 @@ struct LoggingConfiguration: Decodable {
         if let level = try container.decodeIfPresent(String.self, forKey: .level) {
             guard let parsed = Logger.Level(rawValue: level) else {
                 let names = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-                throw DecodingError.dataCorruptedError(forKey: .level, in: container,
-                                                       debugDescription: "unknown level \"\(level)\" (known: \(names))")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .level, in: container,
+                    debugDescription: "unknown level \"\(level)\" (known: \(names))")
             }
             self.level = parsed
         }
@@ -39,15 +40,18 @@ struct LoggingConfiguration: Decodable {
         let path = try container.decodeIfPresent(String.self, forKey: .path)
         switch (descriptor, path) {
         case (_?, _?):
-            throw DecodingError.dataCorruptedError(forKey: .path, in: container, debugDescription: "give fd or path, not both")
+            throw DecodingError.dataCorruptedError(
+                forKey: .path, in: container, debugDescription: "give fd or path, not both")
         case (let descriptor?, nil):
             guard descriptor >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: .fd, in: container, debugDescription: "must not be negative")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .fd, in: container, debugDescription: "must not be negative")
             }
             destination = .descriptor(descriptor)
         case (nil, let path?):
             guard !path.isEmpty else {
-                throw DecodingError.dataCorruptedError(forKey: .path, in: container, debugDescription: "must not be empty")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .path, in: container, debugDescription: "must not be empty")
             }
             destination = .file(path)
         case (nil, nil):
@@ -56,14 +60,16 @@ struct LoggingConfiguration: Decodable {
         logsCurlCommand = try container.decodeIfPresent(Bool.self, forKey: .logsCurlCommand) ?? false
         if let limit = try container.decodeIfPresent(Int.self, forKey: .maxLoggedBodyBytes) {
             guard limit >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: .maxLoggedBodyBytes, in: container, debugDescription: "must not be negative")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .maxLoggedBodyBytes, in: container, debugDescription: "must not be negative")
             }
             maxLoggedBodyBytes = limit
         }
         for name in try container.decodeIfPresent([String].self, forKey: .redactHeaders) ?? [] {
             guard let field = HTTPField.Name(name) else {
-                throw DecodingError.dataCorruptedError(forKey: .redactHeaders, in: container,
-                                                       debugDescription: "\"\(name)\" is not a header name")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .redactHeaders, in: container,
+                    debugDescription: "\"\(name)\" is not a header name")
             }
             redaction.headers.insert(field)
         }

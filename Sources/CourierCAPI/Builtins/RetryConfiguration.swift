@@ -50,7 +50,8 @@ struct RetryConfiguration: Decodable {
             policy.backoff.maximum = .milliseconds(maximum)
         }
         if let multiplier = try container.decodeIfPresent(Double.self, forKey: .backoffMultiplier) {
-            try Self.require(multiplier >= 1 && multiplier.isFinite, .backoffMultiplier, in: container, "must be 1 or more")
+            try Self.require(
+                multiplier >= 1 && multiplier.isFinite, .backoffMultiplier, in: container, "must be 1 or more")
             policy.backoff.multiplier = multiplier
         }
         if let jitter = try container.decodeIfPresent(String.self, forKey: .jitter) {
@@ -58,12 +59,15 @@ struct RetryConfiguration: Decodable {
             case "full": policy.backoff.jitter = .full
             case "equal": policy.backoff.jitter = .equal
             case "none": policy.backoff.jitter = .none
-            default: try Self.require(false, .jitter, in: container, "must be \"full\", \"equal\" or \"none\", not \"\(jitter)\"")
+            default:
+                try Self.require(
+                    false, .jitter, in: container, "must be \"full\", \"equal\" or \"none\", not \"\(jitter)\"")
             }
         }
         if let statuses = try container.decodeIfPresent([Int].self, forKey: .statuses) {
-            try Self.require(statuses.allSatisfy { (100...599).contains($0) }, .statuses, in: container,
-                             "must hold status codes from 100 to 599")
+            try Self.require(
+                statuses.allSatisfy { (100...599).contains($0) }, .statuses, in: container,
+                "must hold status codes from 100 to 599")
             policy.retryableStatuses = Set(statuses)
         }
         if let errors = try container.decodeIfPresent([String].self, forKey: .errors) {
@@ -71,21 +75,24 @@ struct RetryConfiguration: Decodable {
             for error in errors {
                 guard let code = Self.errorNames[error] else {
                     let names = Self.errorNames.keys.sorted().joined(separator: ", ")
-                    throw DecodingError.dataCorruptedError(forKey: .errors, in: container,
-                                                           debugDescription: "unknown error \"\(error)\" (known: \(names))")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .errors, in: container,
+                        debugDescription: "unknown error \"\(error)\" (known: \(names))")
                 }
                 codes.insert(CAPIFailure.courierCode(for: code))
             }
             policy.retryableErrors = codes
         }
         if let methods = try container.decodeIfPresent([String].self, forKey: .methods) {
-            policy.idempotentMethods = Set(try methods.map { method in
-                guard let parsed = HTTPRequest.Method(method) else {
-                    throw DecodingError.dataCorruptedError(forKey: .methods, in: container,
-                                                           debugDescription: "\"\(method)\" is not an HTTP method")
-                }
-                return parsed
-            })
+            policy.idempotentMethods = Set(
+                try methods.map { method in
+                    guard let parsed = HTTPRequest.Method(method) else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .methods, in: container,
+                            debugDescription: "\"\(method)\" is not an HTTP method")
+                    }
+                    return parsed
+                })
         }
         if let honours = try container.decodeIfPresent(Bool.self, forKey: .honoursRetryAfter) {
             policy.honoursRetryAfter = honours
@@ -102,8 +109,10 @@ struct RetryConfiguration: Decodable {
         }
     }
 
-    private static func require(_ condition: Bool, _ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>,
-                                _ message: String) throws {
+    private static func require(
+        _ condition: Bool, _ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>,
+        _ message: String
+    ) throws {
         if !condition { throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: message) }
     }
 }
@@ -120,8 +129,10 @@ private struct BudgetConfiguration: Decodable {
     init(from decoder: any Decoder) throws {
         if let word = try? decoder.singleValueContainer().decode(String.self) {
             guard word == "unlimited" else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "must be \"unlimited\" or an object, not \"\(word)\""))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "must be \"unlimited\" or an object, not \"\(word)\""))
             }
             budget = .unlimited
             return
@@ -130,10 +141,13 @@ private struct BudgetConfiguration: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = RetryBudget()
         let maxTokens = try container.decodeIfPresent(Double.self, forKey: .maxTokens) ?? defaults.maxTokens
-        let deposit = try container.decodeIfPresent(Double.self, forKey: .depositPerRequest) ?? defaults.depositPerRequest
+        let deposit =
+            try container.decodeIfPresent(Double.self, forKey: .depositPerRequest) ?? defaults.depositPerRequest
         guard maxTokens >= 0, deposit >= 0 else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "max_tokens and deposit_per_request must not be negative"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "max_tokens and deposit_per_request must not be negative"))
         }
         budget = RetryBudget(maxTokens: maxTokens, depositPerRequest: deposit)
     }

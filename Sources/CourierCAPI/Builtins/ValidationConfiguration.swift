@@ -27,19 +27,23 @@ struct ValidationConfiguration: Decodable {
             case "accept": contentTypes = .fromAcceptHeader
             case "any": contentTypes = .any
             default:
-                throw DecodingError.dataCorruptedError(forKey: .contentTypes, in: container,
-                                                       debugDescription: "must be \"accept\", \"any\" or a list of MIME types, not \"\(word)\"")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .contentTypes, in: container,
+                    debugDescription: "must be \"accept\", \"any\" or a list of MIME types, not \"\(word)\"")
             }
         } else if let types = try container.decodeIfPresent([String].self, forKey: .contentTypes) {
-            contentTypes = .only(try types.map { type in
-                let parsed = MIMEType(type)
-                let parts = parsed.essence.split(separator: "/", omittingEmptySubsequences: false)
-                guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else {
-                    throw DecodingError.dataCorruptedError(forKey: .contentTypes, in: container,
-                                                           debugDescription: "\"\(type)\" is not a MIME type")
-                }
-                return parsed
-            })
+            contentTypes = .only(
+                try types.map { type in
+                    let parsed = MIMEType(type)
+                    let parts = parsed.essence.split(separator: "/", omittingEmptySubsequences: false)
+                    guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) })
+                    else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .contentTypes, in: container,
+                            debugDescription: "\"\(type)\" is not a MIME type")
+                    }
+                    return parsed
+                })
         }
     }
 }
@@ -56,10 +60,15 @@ private struct StatusEntry: Decodable {
         } else {
             let text = try container.decode(String.self)
             let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
-            if bounds.count == 2, let low = bounds[0], let high = bounds[1], low <= high { codes = low...high } else { codes = nil }
+            if bounds.count == 2, let low = bounds[0], let high = bounds[1], low <= high {
+                codes = low...high
+            } else {
+                codes = nil
+            }
         }
         guard let codes, codes.lowerBound >= 100, codes.upperBound <= 599 else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "must be a status code or a range such as \"200-299\" within 100-599")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "must be a status code or a range such as \"200-299\" within 100-599")
         }
         self.codes = codes
     }

@@ -16,21 +16,25 @@ public func courier_client_options_init(_ options: UnsafeMutablePointer<courier_
     defaults.verify_tls = 1
     defaults.callback_threads = 2
     // Every field added after ABI 1.0 defaults to 0 or NULL, which the header's inline _init has set.
-    ExtensibleStruct.initialize(options, with: defaults, firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions)
+    ExtensibleStruct.initialize(
+        options, with: defaults, firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions)
 }
 
 @c @implementation
-public func courier_client_new(_ options: UnsafePointer<courier_client_options>?,
-                               _ client: UnsafeMutablePointer<OpaquePointer?>?,
-                               _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_new(
+    _ options: UnsafePointer<courier_client_options>?,
+    _ client: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         guard let client else { throw CAPIFailure.invalidArgument("client is NULL") }
         var settings = courier_client_options()
         courier_client_options_init(&settings)
         if let options {
-            settings = try ExtensibleStruct.read(options, over: settings,
-                                                 firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions,
-                                                 name: "courier_client_options")
+            settings = try ExtensibleStruct.read(
+                options, over: settings,
+                firstVersionSize: ExtensibleStruct.FirstVersionSize.clientOptions,
+                name: "courier_client_options")
         }
         client.pointee = try register(ClientOptions(settings).makeClient())
     }
@@ -45,15 +49,19 @@ public func courier_client_free(_ client: OpaquePointer?) -> courier_code {
 }
 
 @c @implementation
-public func courier_client_save_cookies(_ client: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_save_cookies(
+    _ client: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         try clientBox(client).saveCookies()
     }
 }
 
 @c @implementation
-public func courier_client_completion_fd(_ client: OpaquePointer?, _ fd: UnsafeMutablePointer<Int32>?,
-                                         _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_completion_fd(
+    _ client: OpaquePointer?, _ fd: UnsafeMutablePointer<Int32>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let queue = try completionQueue(of: clientBox(client))
         try CInput.store(queue.fileDescriptor, into: fd, "fd")
@@ -61,8 +69,10 @@ public func courier_client_completion_fd(_ client: OpaquePointer?, _ fd: UnsafeM
 }
 
 @c @implementation
-public func courier_client_run_completions(_ client: OpaquePointer?, _ ran: UnsafeMutablePointer<Int>?,
-                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_run_completions(
+    _ client: OpaquePointer?, _ ran: UnsafeMutablePointer<Int>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let queue = try completionQueue(of: clientBox(client))
         guard !ThreadRole.isInsideCallback else {

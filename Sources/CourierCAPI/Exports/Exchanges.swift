@@ -3,8 +3,10 @@ import Courier
 import Foundation
 
 @c @implementation
-public func courier_exchange_request(_ exchange: OpaquePointer?, _ request: UnsafeMutablePointer<OpaquePointer?>?,
-                                     _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_exchange_request(
+    _ exchange: OpaquePointer?, _ request: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try exchangeBox(exchange)
         guard let request else { throw CAPIFailure.invalidArgument("request is NULL") }
@@ -18,8 +20,10 @@ public func courier_exchange_request(_ exchange: OpaquePointer?, _ request: Unsa
 }
 
 @c @implementation
-public func courier_exchange_response(_ exchange: OpaquePointer?, _ response: UnsafeMutablePointer<OpaquePointer?>?,
-                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_exchange_response(
+    _ exchange: OpaquePointer?, _ response: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try exchangeBox(exchange)
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL") }
@@ -37,8 +41,10 @@ public func courier_exchange_response(_ exchange: OpaquePointer?, _ response: Un
 }
 
 @c @implementation
-public func courier_exchange_respond(_ exchange: OpaquePointer?, _ response: OpaquePointer?,
-                                     _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_exchange_respond(
+    _ exchange: OpaquePointer?, _ response: OpaquePointer?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try exchangeBox(exchange)
         let answeredWithOwn = try box.withLive(exchange) { state in
@@ -55,29 +61,36 @@ public func courier_exchange_respond(_ exchange: OpaquePointer?, _ response: Opa
 }
 
 @c @implementation
-public func courier_exchange_fail(_ exchange: OpaquePointer?, _ code: courier_code, _ message: UnsafePointer<CChar>?,
-                                  _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_exchange_fail(
+    _ exchange: OpaquePointer?, _ code: courier_code, _ message: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try exchangeBox(exchange)
         guard code != COURIER_OK else { throw CAPIFailure.invalidArgument("code is COURIER_OK") }
         let message = try CInput.optionalString(message, "message")
         try box.withLive(exchange) {
-            $0.failure = CAPIFailure(code, message ?? String(cString: courier_strerror(code)), stage: $0.interceptorName)
+            $0.failure = CAPIFailure(
+                code, message ?? String(cString: courier_strerror(code)), stage: $0.interceptorName)
         }
     }
 }
 
 @c @implementation
-public func courier_exchange_proceed(_ exchange: OpaquePointer?,
-                                     _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_exchange_proceed(
+    _ exchange: OpaquePointer?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         try exchangeBox(exchange).proceed(as: exchange)
     }
 }
 
 @c @implementation
-public func courier_exchange_attempt(_ exchange: OpaquePointer?, _ attempt: UnsafeMutablePointer<Int32>?,
-                                     _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_exchange_attempt(
+    _ exchange: OpaquePointer?, _ attempt: UnsafeMutablePointer<Int32>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try exchangeBox(exchange)
         let current = try box.withLive(exchange) { $0.attempt }
@@ -86,9 +99,11 @@ public func courier_exchange_attempt(_ exchange: OpaquePointer?, _ attempt: Unsa
 }
 
 @c @implementation
-public func courier_exchange_request_id(_ exchange: OpaquePointer?,
-                                        _ requestID: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_exchange_request_id(
+    _ exchange: OpaquePointer?,
+    _ requestID: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try exchangeBox(exchange)
         guard let requestID else { throw CAPIFailure.invalidArgument("request_id is NULL") }

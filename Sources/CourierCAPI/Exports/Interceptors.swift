@@ -4,13 +4,16 @@ import Courier
 @c @implementation
 public func courier_interceptor_init(_ interceptor: UnsafeMutablePointer<courier_interceptor>?) {
     guard let interceptor else { return }
-    ExtensibleStruct.initialize(interceptor, with: courier_interceptor(),
-                                firstVersionSize: ExtensibleStruct.FirstVersionSize.interceptor)
+    ExtensibleStruct.initialize(
+        interceptor, with: courier_interceptor(),
+        firstVersionSize: ExtensibleStruct.FirstVersionSize.interceptor)
 }
 
 @c @implementation
-public func courier_client_add_interceptor(_ client: OpaquePointer?, _ interceptor: UnsafePointer<courier_interceptor>?,
-                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_add_interceptor(
+    _ client: OpaquePointer?, _ interceptor: UnsafePointer<courier_interceptor>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try clientBox(client)
         guard let interceptor else { throw CAPIFailure.invalidArgument("interceptor is NULL") }
@@ -19,8 +22,10 @@ public func courier_client_add_interceptor(_ client: OpaquePointer?, _ intercept
 }
 
 @c @implementation
-public func courier_client_remove_interceptor(_ client: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                              _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_remove_interceptor(
+    _ client: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try clientBox(client)
         let name = try CInput.string(name, "name")
@@ -31,14 +36,17 @@ public func courier_client_remove_interceptor(_ client: OpaquePointer?, _ name: 
 }
 
 @c @implementation
-public func courier_client_add_builtin(_ client: OpaquePointer?, _ kind: UnsafePointer<CChar>?, _ config: UnsafePointer<CChar>?,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_add_builtin(
+    _ client: OpaquePointer?, _ kind: UnsafePointer<CChar>?, _ config: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try clientBox(client)
         let kindName = try CInput.string(kind, "kind")
         guard let builtin = BuiltinInterceptor(rawValue: kindName) else {
-            throw CAPIFailure(COURIER_E_NOT_FOUND,
-                              detail: "there is no built-in interceptor \"\(kindName)\" (there are: \(BuiltinInterceptor.names))")
+            throw CAPIFailure(
+                COURIER_E_NOT_FOUND,
+                detail: "there is no built-in interceptor \"\(kindName)\" (there are: \(BuiltinInterceptor.names))")
         }
         let configuration = try CInput.optionalString(config, "config")
         do throws(BuiltinConfigurationError) {

@@ -2,15 +2,18 @@ public import CCourier
 import Courier
 
 @c @implementation
-public func courier_plugin_load(_ client: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ config: UnsafePointer<CChar>?,
-                                _ plugin: UnsafeMutablePointer<OpaquePointer?>?,
-                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_plugin_load(
+    _ client: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ config: UnsafePointer<CChar>?,
+    _ plugin: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try clientBox(client)
         let path = try CInput.string(path, "path")
         let config = try CInput.optionalString(config, "config")
         guard !ThreadRole.isInsideCallback else {
-            throw CAPIFailure(COURIER_E_WOULD_BLOCK, detail: "loading a plugin from inside a Courier callback is refused")
+            throw CAPIFailure(
+                COURIER_E_WOULD_BLOCK, detail: "loading a plugin from inside a Courier callback is refused")
         }
         let loaded = try PluginLoader.load(path: path, config: config, defaultTimeout: box.timeout)
         box.append(loaded.interceptors)
@@ -27,20 +30,25 @@ public func courier_plugin_load(_ client: OpaquePointer?, _ path: UnsafePointer<
 }
 
 @c @implementation
-public func courier_plugin_unload(_ plugin: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_plugin_unload(
+    _ plugin: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         guard let box = HandleRegistry.shared.object(plugin, as: PluginBox.self) else {
             throw CAPIFailure.invalidHandle("plugin")
         }
         guard box.unload() else {
-            throw CAPIFailure(COURIER_E_NOT_FOUND, detail: "plugin \(box.plugin.name) is not registered on a live client")
+            throw CAPIFailure(
+                COURIER_E_NOT_FOUND, detail: "plugin \(box.plugin.name) is not registered on a live client")
         }
     }
 }
 
 @c @implementation
-public func courier_plugin_name(_ plugin: OpaquePointer?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_plugin_name(
+    _ plugin: OpaquePointer?, _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         guard let box = HandleRegistry.shared.object(plugin, as: PluginBox.self) else {
             throw CAPIFailure.invalidHandle("plugin")
@@ -51,8 +59,10 @@ public func courier_plugin_name(_ plugin: OpaquePointer?, _ name: UnsafeMutableP
 }
 
 @c @implementation
-public func courier_plugin_version(_ plugin: OpaquePointer?, _ version: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                   _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_plugin_version(
+    _ plugin: OpaquePointer?, _ version: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         guard let box = HandleRegistry.shared.object(plugin, as: PluginBox.self) else {
             throw CAPIFailure.invalidHandle("plugin")

@@ -3,9 +3,11 @@ import Courier
 import Foundation
 
 @c @implementation
-public func courier_request_set_body_bytes(_ request: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
-                                           _ contentType: UnsafePointer<CChar>?,
-                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_body_bytes(
+    _ request: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
+    _ contentType: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let bytes = try CInput.bytes(data, length, "data")
@@ -15,9 +17,11 @@ public func courier_request_set_body_bytes(_ request: OpaquePointer?, _ data: Un
 }
 
 @c @implementation
-public func courier_request_set_body_string(_ request: OpaquePointer?, _ text: UnsafePointer<CChar>?,
-                                            _ contentType: UnsafePointer<CChar>?,
-                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_body_string(
+    _ request: OpaquePointer?, _ text: UnsafePointer<CChar>?,
+    _ contentType: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let text = try CInput.string(text, "text")
@@ -27,8 +31,10 @@ public func courier_request_set_body_string(_ request: OpaquePointer?, _ text: U
 }
 
 @c @implementation
-public func courier_request_set_body_json(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?,
-                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_body_json(
+    _ request: OpaquePointer?, _ json: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let json = try CInput.string(json, "json")
@@ -42,9 +48,11 @@ public func courier_request_set_body_json(_ request: OpaquePointer?, _ json: Uns
 }
 
 @c @implementation
-public func courier_request_add_form_field(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                           _ value: UnsafePointer<CChar>?,
-                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_add_form_field(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let name = try CInput.string(name, "name")
@@ -58,9 +66,11 @@ public func courier_request_add_form_field(_ request: OpaquePointer?, _ name: Un
 }
 
 @c @implementation
-public func courier_request_set_body_file(_ request: OpaquePointer?, _ path: UnsafePointer<CChar>?,
-                                          _ contentType: UnsafePointer<CChar>?,
-                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_body_file(
+    _ request: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+    _ contentType: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let path = try readableFile(path)
@@ -70,9 +80,11 @@ public func courier_request_set_body_file(_ request: OpaquePointer?, _ path: Uns
 }
 
 @c @implementation
-public func courier_request_add_multipart_field(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                                _ value: UnsafePointer<CChar>?,
-                                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_add_multipart_field(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let name = try CInput.string(name, "name")
@@ -82,11 +94,13 @@ public func courier_request_add_multipart_field(_ request: OpaquePointer?, _ nam
 }
 
 @c @implementation
-public func courier_request_add_multipart_data(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                               _ filename: UnsafePointer<CChar>?,
-                                               _ contentType: UnsafePointer<CChar>?, _ data: UnsafeRawPointer?,
-                                               _ length: Int,
-                                               _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_add_multipart_data(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ filename: UnsafePointer<CChar>?,
+    _ contentType: UnsafePointer<CChar>?, _ data: UnsafeRawPointer?,
+    _ length: Int,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let name = try CInput.string(name, "name")
@@ -100,10 +114,12 @@ public func courier_request_add_multipart_data(_ request: OpaquePointer?, _ name
 }
 
 @c @implementation
-public func courier_request_add_multipart_file(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                               _ path: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
-                                               _ contentType: UnsafePointer<CChar>?,
-                                               _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_add_multipart_file(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ path: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
+    _ contentType: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let name = try CInput.string(name, "name")
@@ -111,22 +127,26 @@ public func courier_request_add_multipart_file(_ request: OpaquePointer?, _ name
         let filename = try CInput.optionalString(filename, "filename")
         let type = try contentType.map { _ in try mediaType(contentType, default: .octetStream) }
         try box.edit { state in
-            try addPart(.file(name: name, fileURL: URL(fileURLWithPath: path), filename: filename, type: type), to: &state)
+            try addPart(
+                .file(name: name, fileURL: URL(fileURLWithPath: path), filename: filename, type: type), to: &state)
         }
     }
 }
 
 @c @implementation
-public func courier_request_set_body_callback(_ request: OpaquePointer?, _ read: courier_read_fn?,
-                                              _ userData: UnsafeMutableRawPointer?, _ destroy: courier_destroy_fn?,
-                                              _ length: Int64, _ contentType: UnsafePointer<CChar>?,
-                                              _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_body_callback(
+    _ request: OpaquePointer?, _ read: courier_read_fn?,
+    _ userData: UnsafeMutableRawPointer?, _ destroy: courier_destroy_fn?,
+    _ length: Int64, _ contentType: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         guard let read else { throw CAPIFailure.invalidArgument("read is NULL") }
         guard length >= -1 else { throw CAPIFailure.invalidArgument("length is below -1") }
         let type = try mediaType(contentType, default: .octetStream)
-        let source = CallbackBodySource(read: read, userData: userData, destroy: destroy, length: length >= 0 ? length : nil)
+        let source = CallbackBodySource(
+            read: read, userData: userData, destroy: destroy, length: length >= 0 ? length : nil)
         try box.edit { state in
             try RequestBox.setBody(.stream(source.chunks(), length: source.length, type: type), on: &state)
         }
@@ -141,8 +161,10 @@ private func addPart(_ part: MultipartPart, to state: inout RequestBox.State) th
 }
 
 /// A media type C passed, or `fallback` for NULL; control characters are refused.
-private func mediaType(_ pointer: UnsafePointer<CChar>?, default fallback: MIMEType,
-                       in function: StaticString = #function) throws -> MIMEType {
+private func mediaType(
+    _ pointer: UnsafePointer<CChar>?, default fallback: MIMEType,
+    in function: StaticString = #function
+) throws -> MIMEType {
     guard let value = try CInput.optionalString(pointer, "content_type", in: function) else { return fallback }
     return MIMEType(rawValue: try CInput.headerValue(value, "content_type", in: function))
 }
@@ -152,7 +174,7 @@ private func readableFile(_ pointer: UnsafePointer<CChar>?, in function: StaticS
     let path = try CInput.string(pointer, "path", in: function)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-          FileManager.default.isReadableFile(atPath: path)
+        FileManager.default.isReadableFile(atPath: path)
     else {
         throw CAPIFailure(COURIER_E_ENCODING, in: function, detail: "\(path) is not a readable file")
     }

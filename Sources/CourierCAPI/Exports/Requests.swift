@@ -4,9 +4,11 @@ import Foundation
 import HTTPTypes
 
 @c @implementation
-public func courier_request_new(_ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
-                                _ request: UnsafeMutablePointer<OpaquePointer?>?,
-                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_new(
+    _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let method = try CInput.string(method, "method")
         let url = try CInput.string(url, "url")
@@ -20,10 +22,12 @@ public func courier_request_new(_ method: UnsafePointer<CChar>?, _ url: UnsafePo
 }
 
 @c @implementation
-public func courier_request_new_endpoint(_ method: UnsafePointer<CChar>?, _ baseURL: UnsafePointer<CChar>?,
-                                         _ endpoint: UnsafePointer<CChar>?,
-                                         _ request: UnsafeMutablePointer<OpaquePointer?>?,
-                                         _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_new_endpoint(
+    _ method: UnsafePointer<CChar>?, _ baseURL: UnsafePointer<CChar>?,
+    _ endpoint: UnsafePointer<CChar>?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let method = try CInput.string(method, "method")
         let baseURL = try CInput.string(baseURL, "base_url")
@@ -39,8 +43,10 @@ public func courier_request_new_endpoint(_ method: UnsafePointer<CChar>?, _ base
 }
 
 @c @implementation
-public func courier_request_clone(_ request: OpaquePointer?, _ clone: UnsafeMutablePointer<OpaquePointer?>?,
-                                  _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_clone(
+    _ request: OpaquePointer?, _ clone: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         guard let clone else { throw CAPIFailure.invalidArgument("clone is NULL") }
@@ -58,8 +64,10 @@ public func courier_request_free(_ request: OpaquePointer?) -> courier_code {
 }
 
 @c @implementation
-public func courier_request_set_method(_ request: OpaquePointer?, _ method: UnsafePointer<CChar>?,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_method(
+    _ request: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let method = try CInput.string(method, "method")
@@ -68,8 +76,10 @@ public func courier_request_set_method(_ request: OpaquePointer?, _ method: Unsa
 }
 
 @c @implementation
-public func courier_request_set_url(_ request: OpaquePointer?, _ url: UnsafePointer<CChar>?,
-                                    _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_url(
+    _ request: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let url = try CInput.string(url, "url")
@@ -80,9 +90,11 @@ public func courier_request_set_url(_ request: OpaquePointer?, _ url: UnsafePoin
 }
 
 @c @implementation
-public func courier_request_add_query(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                      _ value: UnsafePointer<CChar>?,
-                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_add_query(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let name = try CInput.string(name, "name")
@@ -94,9 +106,11 @@ public func courier_request_add_query(_ request: OpaquePointer?, _ name: UnsafeP
 }
 
 @c @implementation
-public func courier_request_set_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                       _ value: UnsafePointer<CChar>?,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_header(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let field = try HeaderEditing.field(name, value)
@@ -105,9 +119,11 @@ public func courier_request_set_header(_ request: OpaquePointer?, _ name: Unsafe
 }
 
 @c @implementation
-public func courier_request_add_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                       _ value: UnsafePointer<CChar>?,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_add_header(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let field = try HeaderEditing.field(name, value)
@@ -116,8 +132,10 @@ public func courier_request_add_header(_ request: OpaquePointer?, _ name: Unsafe
 }
 
 @c @implementation
-public func courier_request_remove_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_remove_header(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let name = try CInput.string(name, "name")
@@ -128,9 +146,11 @@ public func courier_request_remove_header(_ request: OpaquePointer?, _ name: Uns
 }
 
 @c @implementation
-public func courier_request_add_cookie(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                       _ value: UnsafePointer<CChar>?,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_add_cookie(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let name = try CInput.string(name, "name")
@@ -140,8 +160,10 @@ public func courier_request_add_cookie(_ request: OpaquePointer?, _ name: Unsafe
 }
 
 @c @implementation
-public func courier_request_set_bearer_auth(_ request: OpaquePointer?, _ token: UnsafePointer<CChar>?,
-                                            _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_bearer_auth(
+    _ request: OpaquePointer?, _ token: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let token = try CInput.string(token, "token")
@@ -150,9 +172,11 @@ public func courier_request_set_bearer_auth(_ request: OpaquePointer?, _ token: 
 }
 
 @c @implementation
-public func courier_request_set_basic_auth(_ request: OpaquePointer?, _ username: UnsafePointer<CChar>?,
-                                           _ password: UnsafePointer<CChar>?,
-                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_basic_auth(
+    _ request: OpaquePointer?, _ username: UnsafePointer<CChar>?,
+    _ password: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         let username = try CInput.string(username, "username")
@@ -162,8 +186,10 @@ public func courier_request_set_basic_auth(_ request: OpaquePointer?, _ username
 }
 
 @c @implementation
-public func courier_request_set_timeout_ms(_ request: OpaquePointer?, _ milliseconds: Int64,
-                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_request_set_timeout_ms(
+    _ request: OpaquePointer?, _ milliseconds: Int64,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try requestBox(request)
         guard milliseconds >= 0 else { throw CAPIFailure.invalidArgument("milliseconds is negative") }

@@ -4,8 +4,10 @@ import Foundation
 import HTTPTypes
 
 @c @implementation
-public func courier_response_new(_ status: Int32, _ response: UnsafeMutablePointer<OpaquePointer?>?,
-                                 _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_new(
+    _ status: Int32, _ response: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         guard let response else { throw CAPIFailure.invalidArgument("response is NULL") }
         let status = try validStatus(status)
@@ -22,8 +24,10 @@ public func courier_response_free(_ response: OpaquePointer?) -> courier_code {
 }
 
 @c @implementation
-public func courier_response_status(_ response: OpaquePointer?, _ status: UnsafeMutablePointer<Int32>?,
-                                    _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_status(
+    _ response: OpaquePointer?, _ status: UnsafeMutablePointer<Int32>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         try CInput.store(Int32(box.response.status.code), into: status, "status")
@@ -31,8 +35,10 @@ public func courier_response_status(_ response: OpaquePointer?, _ status: Unsafe
 }
 
 @c @implementation
-public func courier_response_url(_ response: OpaquePointer?, _ url: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                 _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_url(
+    _ response: OpaquePointer?, _ url: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         guard let url else { throw CAPIFailure.invalidArgument("url is NULL") }
@@ -41,30 +47,38 @@ public func courier_response_url(_ response: OpaquePointer?, _ url: UnsafeMutabl
 }
 
 @c @implementation
-public func courier_response_header(_ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                    _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                    _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_header(
+    _ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) { try responseBox(response).readHeader(name, into: value) }
 }
 
 @c @implementation
-public func courier_response_header_count(_ response: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?,
-                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_header_count(
+    _ response: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) { try responseBox(response).readHeaderCount(into: count) }
 }
 
 @c @implementation
-public func courier_response_header_at(_ response: OpaquePointer?, _ index: Int,
-                                       _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                       _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_header_at(
+    _ response: OpaquePointer?, _ index: Int,
+    _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) { try responseBox(response).readHeader(at: index, name: name, value: value) }
 }
 
 @c @implementation
-public func courier_response_body(_ response: OpaquePointer?, _ data: UnsafeMutablePointer<UnsafeRawPointer?>?,
-                                  _ length: UnsafeMutablePointer<Int>?,
-                                  _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_body(
+    _ response: OpaquePointer?, _ data: UnsafeMutablePointer<UnsafeRawPointer?>?,
+    _ length: UnsafeMutablePointer<Int>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         guard let data, let length else { throw CAPIFailure.invalidArgument("data or length is NULL") }
@@ -75,8 +89,10 @@ public func courier_response_body(_ response: OpaquePointer?, _ data: UnsafeMuta
 }
 
 @c @implementation
-public func courier_response_set_status(_ response: OpaquePointer?, _ status: Int32,
-                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_set_status(
+    _ response: OpaquePointer?, _ status: Int32,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         let status = try validStatus(status)
@@ -85,9 +101,11 @@ public func courier_response_set_status(_ response: OpaquePointer?, _ status: In
 }
 
 @c @implementation
-public func courier_response_set_header(_ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                        _ value: UnsafePointer<CChar>?,
-                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_set_header(
+    _ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         let field = try HeaderEditing.field(name, value)
@@ -96,9 +114,11 @@ public func courier_response_set_header(_ response: OpaquePointer?, _ name: Unsa
 }
 
 @c @implementation
-public func courier_response_add_header(_ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                        _ value: UnsafePointer<CChar>?,
-                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_add_header(
+    _ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         let field = try HeaderEditing.field(name, value)
@@ -107,8 +127,10 @@ public func courier_response_add_header(_ response: OpaquePointer?, _ name: Unsa
 }
 
 @c @implementation
-public func courier_response_remove_header(_ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                           _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_remove_header(
+    _ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         let name = try CInput.string(name, "name")
@@ -117,8 +139,10 @@ public func courier_response_remove_header(_ response: OpaquePointer?, _ name: U
 }
 
 @c @implementation
-public func courier_response_set_body(_ response: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
-                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_response_set_body(
+    _ response: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
         let bytes = try CInput.bytes(data, length, "data")

@@ -5,26 +5,32 @@ import Foundation
 @c @implementation
 public func courier_send_options_init(_ options: UnsafeMutablePointer<courier_send_options>?) {
     guard let options else { return }
-    ExtensibleStruct.initialize(options, with: courier_send_options(),
-                                firstVersionSize: ExtensibleStruct.FirstVersionSize.sendOptions)
+    ExtensibleStruct.initialize(
+        options, with: courier_send_options(),
+        firstVersionSize: ExtensibleStruct.FirstVersionSize.sendOptions)
 }
 
 @c @implementation
-public func courier_client_send(_ client: OpaquePointer?, _ request: OpaquePointer?,
-                                _ response: UnsafeMutablePointer<OpaquePointer?>?,
-                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_send(
+    _ client: OpaquePointer?, _ request: OpaquePointer?,
+    _ response: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     courier_client_send_with(client, request, nil, response, error)
 }
 
 @c @implementation
-public func courier_client_send_with(_ client: OpaquePointer?, _ request: OpaquePointer?,
-                                     _ options: UnsafePointer<courier_send_options>?,
-                                     _ response: UnsafeMutablePointer<OpaquePointer?>?,
-                                     _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_send_with(
+    _ client: OpaquePointer?, _ request: OpaquePointer?,
+    _ options: UnsafePointer<courier_send_options>?,
+    _ response: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         guard !ThreadRole.isInsideCallback else {
-            throw CAPIFailure(COURIER_E_WOULD_BLOCK,
-                              detail: "a blocking send from inside a Courier callback would deadlock; use courier_client_send_async")
+            throw CAPIFailure(
+                COURIER_E_WOULD_BLOCK,
+                detail: "a blocking send from inside a Courier callback would deadlock; use courier_client_send_async")
         }
         let client = try clientBox(client)
         let request = try requestBox(request)
@@ -39,11 +45,13 @@ public func courier_client_send_with(_ client: OpaquePointer?, _ request: Opaque
 }
 
 @c @implementation
-public func courier_client_send_async(_ client: OpaquePointer?, _ request: OpaquePointer?,
-                                      _ options: UnsafePointer<courier_send_options>?,
-                                      _ completion: courier_completion_fn?, _ userData: UnsafeMutableRawPointer?,
-                                      _ call: UnsafeMutablePointer<OpaquePointer?>?,
-                                      _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_client_send_async(
+    _ client: OpaquePointer?, _ request: OpaquePointer?,
+    _ options: UnsafePointer<courier_send_options>?,
+    _ completion: courier_completion_fn?, _ userData: UnsafeMutableRawPointer?,
+    _ call: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
     reporting(error) {
         let client = try clientBox(client)
         let request = try requestBox(request)
@@ -80,7 +88,8 @@ public func courier_client_send_async(_ client: OpaquePointer?, _ request: Opaqu
 }
 
 @c @implementation
-public func courier_call_cancel(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
+public func courier_call_cancel(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code
+{
     reporting(error) {
         guard let box = HandleRegistry.shared.object(call, as: CallBox.self) else {
             throw CAPIFailure.invalidHandle("call")

@@ -26,7 +26,8 @@ struct CAPIFailure: Error {
     }
 
     static func invalidHandle(_ kind: String, in function: String) -> CAPIFailure {
-        CAPIFailure(COURIER_E_INVALID_HANDLE, in: function, detail: "the \(kind) handle is NULL, freed, or not a \(kind)")
+        CAPIFailure(
+            COURIER_E_INVALID_HANDLE, in: function, detail: "the \(kind) handle is NULL, freed, or not a \(kind)")
     }
 
     static func invalidArgument(_ message: String, in function: String) -> CAPIFailure {
@@ -116,8 +117,10 @@ struct InterceptorCode: Error, Sendable, CustomStringConvertible {
 /// Runs the body of an exported function: returns `COURIER_OK`, or the failure's code after
 /// storing a new error object in `*error` when the caller asked for one.
 @inline(__always)
-func reporting(_ errorOut: UnsafeMutablePointer<OpaquePointer?>?, _ function: StaticString = #function,
-               _ body: () throws -> Void) -> courier_code {
+func reporting(
+    _ errorOut: UnsafeMutablePointer<OpaquePointer?>?, _ function: StaticString = #function,
+    _ body: () throws -> Void
+) -> courier_code {
     do {
         try body()
         return COURIER_OK

@@ -27,8 +27,10 @@ final class ClientBox: HandleObject {
     /// Shuts down the transport this box created, if it created one.
     private let shutdownOwnedTransport: (@Sendable () async -> Void)?
 
-    init(client: Client, pool: CallbackPool, completionQueue: CompletionQueue? = nil,
-         cookieFile: String? = nil, shutdownOwnedTransport: (@Sendable () async -> Void)?) {
+    init(
+        client: Client, pool: CallbackPool, completionQueue: CompletionQueue? = nil,
+        cookieFile: String? = nil, shutdownOwnedTransport: (@Sendable () async -> Void)?
+    ) {
         var state = State(client: client, added: client.interceptors)
         state.rebuildChain()
         self.state = Locked(state)
@@ -41,12 +43,14 @@ final class ClientBox: HandleObject {
     /// Writes the cookie jar to the cookie file.
     func saveCookies(in function: StaticString = #function) throws {
         guard let cookieFile, let jar = snapshot.configuration.cookieJar else {
-            throw CAPIFailure.invalidArgument("the client keeps no cookies: it was created without cookie_file", in: function)
+            throw CAPIFailure.invalidArgument(
+                "the client keeps no cookies: it was created without cookie_file", in: function)
         }
         do {
             try jar.save(to: cookieFile)
         } catch {
-            throw CAPIFailure.invalidArgument("cookie_file \(cookieFile) cannot be written: \(error.localizedDescription)", in: function)
+            throw CAPIFailure.invalidArgument(
+                "cookie_file \(cookieFile) cannot be written: \(error.localizedDescription)", in: function)
         }
     }
 

@@ -30,16 +30,20 @@ struct ClientOptions {
     init(_ options: courier_client_options) throws {
         let function = Self.function
         guard options.timeout_ms >= 0, options.connect_timeout_ms > 0 else {
-            throw CAPIFailure.invalidArgument("timeout_ms must be 0 or more and connect_timeout_ms more than 0", in: function)
+            throw CAPIFailure.invalidArgument(
+                "timeout_ms must be 0 or more and connect_timeout_ms more than 0", in: function)
         }
         guard options.max_redirects >= 0, options.max_body_bytes > 0 else {
-            throw CAPIFailure.invalidArgument("max_redirects must be 0 or more and max_body_bytes more than 0", in: function)
+            throw CAPIFailure.invalidArgument(
+                "max_redirects must be 0 or more and max_body_bytes more than 0", in: function)
         }
         guard (1...64).contains(options.callback_threads) else {
             throw CAPIFailure.invalidArgument("callback_threads must be 1 to 64", in: function)
         }
-        guard options.transport == COURIER_TRANSPORT_CURL || options.transport == COURIER_TRANSPORT_ASYNC_HTTP_CLIENT else {
-            throw CAPIFailure.invalidArgument("transport \(options.transport.rawValue) is not a courier_transport", in: function)
+        guard options.transport == COURIER_TRANSPORT_CURL || options.transport == COURIER_TRANSPORT_ASYNC_HTTP_CLIENT
+        else {
+            throw CAPIFailure.invalidArgument(
+                "transport \(options.transport.rawValue) is not a courier_transport", in: function)
         }
         transport = options.transport
         callbackThreads = Int(options.callback_threads)
@@ -57,7 +61,8 @@ struct ClientOptions {
         try readConnections(options)
         try readRequests(options)
         queuesCompletions = options.queue_completions != 0
-        needsOwnTransport = needsOwnTransport || !tls.verifiesPeer || !tls.verifiesHost
+        needsOwnTransport =
+            needsOwnTransport || !tls.verifiesPeer || !tls.verifiesHost
             || httpVersion != COURIER_HTTP_VERSION_AUTO
     }
 
@@ -87,23 +92,30 @@ struct ClientOptions {
             tls.clientCertificate = .init(certificateFile: certificate, keyFile: key, keyPassword: password)
         case (nil, nil):
             guard password == nil else {
-                throw CAPIFailure.invalidArgument("client_key_password is set without client_certificate and client_key", in: function)
+                throw CAPIFailure.invalidArgument(
+                    "client_key_password is set without client_certificate and client_key", in: function)
             }
         default:
-            throw CAPIFailure.invalidArgument("client_certificate and client_key go together: set both or neither", in: function)
+            throw CAPIFailure.invalidArgument(
+                "client_certificate and client_key go together: set both or neither", in: function)
         }
-        tls.minimumVersion = switch options.min_tls_version {
-        case COURIER_TLS_VERSION_DEFAULT: nil
-        case COURIER_TLS_VERSION_1_0: .tls1_0
-        case COURIER_TLS_VERSION_1_1: .tls1_1
-        case COURIER_TLS_VERSION_1_2: .tls1_2
-        case COURIER_TLS_VERSION_1_3: .tls1_3
-        default: throw CAPIFailure.invalidArgument("min_tls_version \(options.min_tls_version.rawValue) is not a courier_tls_version", in: function)
-        }
+        tls.minimumVersion =
+            switch options.min_tls_version {
+            case COURIER_TLS_VERSION_DEFAULT: nil
+            case COURIER_TLS_VERSION_1_0: .tls1_0
+            case COURIER_TLS_VERSION_1_1: .tls1_1
+            case COURIER_TLS_VERSION_1_2: .tls1_2
+            case COURIER_TLS_VERSION_1_3: .tls1_3
+            default:
+                throw CAPIFailure.invalidArgument(
+                    "min_tls_version \(options.min_tls_version.rawValue) is not a courier_tls_version", in: function)
+            }
         guard (0...3).contains(options.http_version.rawValue) else {
-            throw CAPIFailure.invalidArgument("http_version \(options.http_version.rawValue) is not a courier_http_version", in: function)
+            throw CAPIFailure.invalidArgument(
+                "http_version \(options.http_version.rawValue) is not a courier_http_version", in: function)
         }
-        needsOwnTransport = needsOwnTransport || tls.caFile != nil || tls.caDirectory != nil
+        needsOwnTransport =
+            needsOwnTransport || tls.caFile != nil || tls.caDirectory != nil
             || tls.clientCertificate != nil || tls.minimumVersion != nil
     }
 
@@ -113,21 +125,29 @@ struct ClientOptions {
         case 0: break
         case -1: maxConnectionsPerHost = 0
         case let limit where limit > 0: maxConnectionsPerHost = Int(limit)
-        default: throw CAPIFailure.invalidArgument("max_connections_per_host must be -1 (no limit), 0 (8) or more", in: function)
+        default:
+            throw CAPIFailure.invalidArgument(
+                "max_connections_per_host must be -1 (no limit), 0 (8) or more", in: function)
         }
         guard options.max_connections >= 0, options.max_idle_connections >= 0, options.idle_timeout_ms >= 0 else {
-            throw CAPIFailure.invalidArgument("max_connections, max_idle_connections and idle_timeout_ms must be 0 or more", in: function)
+            throw CAPIFailure.invalidArgument(
+                "max_connections, max_idle_connections and idle_timeout_ms must be 0 or more", in: function)
         }
         maxConnections = Int(options.max_connections)
         if options.max_idle_connections > 0 {
             guard transport == COURIER_TRANSPORT_CURL else {
-                throw CAPIFailure(COURIER_E_UNSUPPORTED, in: function, detail: "max_idle_connections is curl's: AsyncHTTPClient keeps each idle connection until idle_timeout_ms")
+                throw CAPIFailure(
+                    COURIER_E_UNSUPPORTED, in: function,
+                    detail:
+                        "max_idle_connections is curl's: AsyncHTTPClient keeps each idle connection until idle_timeout_ms"
+                )
             }
             maxIdleConnections = Int(options.max_idle_connections)
         }
         if options.idle_timeout_ms > 0 { idleTimeout = .milliseconds(options.idle_timeout_ms) }
         decompression = options.disable_decompression == 0
-        needsOwnTransport = needsOwnTransport || options.max_connections_per_host != 0 || maxConnections != 0
+        needsOwnTransport =
+            needsOwnTransport || options.max_connections_per_host != 0 || maxConnections != 0
             || maxIdleConnections != nil || options.idle_timeout_ms != 0 || !decompression
     }
 
@@ -142,10 +162,12 @@ struct ClientOptions {
                 let argument = "default_headers[\(index)]"
                 let text = try CInput.string(pointer, argument, in: function)
                 guard let colon = text.firstIndex(of: ":"), let name = HTTPField.Name(String(text[..<colon])) else {
-                    throw CAPIFailure.invalidArgument("\(argument) is not a \"Name: value\" header field: \(text)", in: function)
+                    throw CAPIFailure.invalidArgument(
+                        "\(argument) is not a \"Name: value\" header field: \(text)", in: function)
                 }
                 let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                configuration.defaultHeaders.append(HTTPField(name: name, value: try CInput.headerValue(value, argument, in: function)))
+                configuration.defaultHeaders.append(
+                    HTTPField(name: name, value: try CInput.headerValue(value, argument, in: function)))
                 line += 1
                 index += 1
             }
@@ -153,10 +175,12 @@ struct ClientOptions {
         cookieFile = try CInput.optionalString(options.cookie_file, "cookie_file", in: function)
         if let cookieFile {
             do {
-                configuration.cookieJar = FileManager.default.fileExists(atPath: cookieFile)
+                configuration.cookieJar =
+                    FileManager.default.fileExists(atPath: cookieFile)
                     ? try CookieJar(contentsOf: cookieFile) : CookieJar()
             } catch {
-                throw CAPIFailure.invalidArgument("cookie_file \(cookieFile) cannot be read: \(error.localizedDescription)", in: function)
+                throw CAPIFailure.invalidArgument(
+                    "cookie_file \(cookieFile) cannot be read: \(error.localizedDescription)", in: function)
             }
         }
     }
@@ -183,20 +207,22 @@ struct ClientOptions {
         }
         let queue = queuesCompletions ? try CompletionQueue() : nil
         let pool = CallbackPool(threads: callbackThreads, name: "courier-client")
-        return ClientBox(client: Client(transport: transport, configuration: configuration),
-                         pool: pool, completionQueue: queue, cookieFile: cookieFile, shutdownOwnedTransport: shutdown)
+        return ClientBox(
+            client: Client(transport: transport, configuration: configuration),
+            pool: pool, completionQueue: queue, cookieFile: cookieFile, shutdownOwnedTransport: shutdown)
     }
 
     private func curlConfiguration() -> CurlTransport.Configuration {
         var curl = CurlTransport.Configuration()
         curl.tls = tls
         curl.proxy = proxy
-        curl.httpVersion = switch httpVersion {
-        case COURIER_HTTP_VERSION_1_1: .http1_1
-        case COURIER_HTTP_VERSION_2: .http2
-        case COURIER_HTTP_VERSION_2_PRIOR_KNOWLEDGE: .http2PriorKnowledge
-        default: .automatic
-        }
+        curl.httpVersion =
+            switch httpVersion {
+            case COURIER_HTTP_VERSION_1_1: .http1_1
+            case COURIER_HTTP_VERSION_2: .http2
+            case COURIER_HTTP_VERSION_2_PRIOR_KNOWLEDGE: .http2PriorKnowledge
+            default: .automatic
+            }
         curl.maxConnectionsPerHost = maxConnectionsPerHost
         curl.maxConnections = maxConnections
         if let maxIdleConnections { curl.maxIdleConnections = maxIdleConnections }
@@ -214,7 +240,10 @@ struct ClientOptions {
         case COURIER_HTTP_VERSION_1_1:
             nio.httpVersion = .http1Only
         case COURIER_HTTP_VERSION_2_PRIOR_KNOWLEDGE:
-            throw CAPIFailure(COURIER_E_UNSUPPORTED, "\(Self.function): AsyncHTTPClient does not speak HTTP/2 with prior knowledge; use COURIER_TRANSPORT_CURL")
+            throw CAPIFailure(
+                COURIER_E_UNSUPPORTED,
+                "\(Self.function): AsyncHTTPClient does not speak HTTP/2 with prior knowledge; use COURIER_TRANSPORT_CURL"
+            )
         default:
             nio.httpVersion = .automatic
         }

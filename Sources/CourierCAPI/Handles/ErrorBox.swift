@@ -1,4 +1,5 @@
 import CCourier
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -35,8 +35,10 @@ enum ExtensibleStruct {
     }
 
     /// The struct at `pointer` as this library knows it: `defaults` overlaid with the caller's bytes.
-    static func read<Value>(_ pointer: UnsafePointer<Value>, over defaults: Value, firstVersionSize: Int,
-                            name: String, in function: String) throws -> Value {
+    static func read<Value>(
+        _ pointer: UnsafePointer<Value>, over defaults: Value, firstVersionSize: Int,
+        name: String, in function: String
+    ) throws -> Value {
         let callerSize = UnsafeRawPointer(pointer).load(as: Int.self)
         let knownSize = MemoryLayout<Value>.size
         guard callerSize >= firstVersionSize else {
@@ -61,8 +63,10 @@ enum ExtensibleStruct {
         return value
     }
 
-    static func read<Value>(_ pointer: UnsafePointer<Value>, over defaults: Value, firstVersionSize: Int,
-                            name: String, in function: StaticString = #function) throws -> Value {
+    static func read<Value>(
+        _ pointer: UnsafePointer<Value>, over defaults: Value, firstVersionSize: Int,
+        name: String, in function: StaticString = #function
+    ) throws -> Value {
         try read(pointer, over: defaults, firstVersionSize: firstVersionSize, name: name, in: "\(function)")
     }
 }

@@ -60,7 +60,7 @@ final class HandleRegistry: Sendable {
         guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
         return table.withCheckedLock { table -> T? in
             guard index < table.slots.count, table.slots[index].generation == generation,
-                  table.slots[index].kind == T.handleKind.rawValue
+                table.slots[index].kind == T.handleKind.rawValue
             else { return nil }
             return table.slots[index].object.map { unsafeDowncast($0, to: T.self) }
         }
@@ -69,20 +69,28 @@ final class HandleRegistry: Sendable {
     /// Invalidates two handles and returns new handles to the same objects, reusing their slots,
     /// under one lock: how a callback's exchange and request handles, which live only while it
     /// runs, are handed to the next callback. A `nil` or dead handle renews to `nil`.
-    func renew<A: HandleObject, B: HandleObject>(_ first: OpaquePointer?, as firstType: A.Type,
-                                                 _ second: OpaquePointer?, as secondType: B.Type)
-        -> (OpaquePointer?, OpaquePointer?) {
+    func renew<A: HandleObject, B: HandleObject>(
+        _ first: OpaquePointer?, as firstType: A.Type,
+        _ second: OpaquePointer?, as secondType: B.Type
+    )
+        -> (OpaquePointer?, OpaquePointer?)
+    {
         let firstSlot = Self.decode(first, kind: A.handleKind.rawValue)
         let secondSlot = Self.decode(second, kind: B.handleKind.rawValue)
         return table.withCheckedLock { table in
-            (Self.renew(firstSlot, kind: A.handleKind, in: &table), Self.renew(secondSlot, kind: B.handleKind, in: &table))
+            (
+                Self.renew(firstSlot, kind: A.handleKind, in: &table),
+                Self.renew(secondSlot, kind: B.handleKind, in: &table)
+            )
         }
     }
 
-    private static func renew(_ slot: (index: Int, generation: UInt32)?, kind: HandleKind,
-                              in table: inout Table) -> OpaquePointer? {
+    private static func renew(
+        _ slot: (index: Int, generation: UInt32)?, kind: HandleKind,
+        in table: inout Table
+    ) -> OpaquePointer? {
         guard let (index, generation) = slot, index < table.slots.count,
-              table.slots[index].generation == generation, table.slots[index].kind == kind.rawValue
+            table.slots[index].generation == generation, table.slots[index].kind == kind.rawValue
         else { return nil }
         let renewed = nextGeneration(after: generation)
         table.slots[index].generation = renewed
@@ -95,8 +103,8 @@ final class HandleRegistry: Sendable {
         guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
         return table.withCheckedLock { table -> T? in
             guard index < table.slots.count, table.slots[index].generation == generation,
-                  table.slots[index].kind == T.handleKind.rawValue,
-                  let object = table.slots[index].object
+                table.slots[index].kind == T.handleKind.rawValue,
+                let object = table.slots[index].object
             else { return nil }
             table.slots[index].object = nil
             table.slots[index].kind = 0

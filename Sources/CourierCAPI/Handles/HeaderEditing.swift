@@ -16,14 +16,17 @@ enum HeaderEditing {
     /// check: a name this thread set before comes from its cache, and a value of printable ASCII
     /// with no space at either end needs one scan. Anything else takes the builder's path, with
     /// its messages.
-    static func field(_ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
-                      function: StaticString = #function) throws -> (name: HTTPField.Name, value: String) {
+    static func field(
+        _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
+        function: StaticString = #function
+    ) throws -> (name: HTTPField.Name, value: String) {
         let role = ThreadRole.current
         if let name, let value, let fieldName = role.headerNames.name(spelled: name), let plain = plainValue(value) {
             return (fieldName, plain)
         }
-        let field = try validated(CInput.string(name, "name", in: function), CInput.string(value, "value", in: function),
-                                  function: function)
+        let field = try validated(
+            CInput.string(name, "name", in: function), CInput.string(value, "value", in: function),
+            function: function)
         role.headerNames.remember(field.name)
         return (field.name, field.value)
     }
@@ -33,7 +36,7 @@ enum HeaderEditing {
     /// keeps the general setter, which splits it into one field per cookie.
     static func set(_ name: HTTPField.Name, _ value: String, in fields: inout HTTPFields) {
         guard name != .cookie, let index = fields.firstIndex(where: { $0.name == name }),
-              !fields[(index + 1)...].contains(where: { $0.name == name })
+            !fields[(index + 1)...].contains(where: { $0.name == name })
         else {
             fields[name] = value
             return
@@ -46,7 +49,8 @@ enum HeaderEditing {
     private static func plainValue(_ value: UnsafePointer<CChar>) -> String? {
         let bytes = UnsafeRawBufferPointer(start: value, count: strlen(value))
         if let first = bytes.first, let last = bytes.last,
-           first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 {
+            first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
+        {
             return nil
         }
         for byte in bytes where (byte < 0x20 && byte != 0x09) || byte > 0x7E {
@@ -79,18 +83,22 @@ enum HeaderEditing {
     /// The value of header `name` as C reads it: lines joined with ", " ("; " for Cookie).
     static func value(of name: String, in fields: HTTPFields, function: StaticString = #function) throws -> String {
         guard let fieldName = HTTPField.Name(name) else {
-            throw CAPIFailure(COURIER_E_INVALID_ARGUMENT, in: function, detail: "\"\(name)\" is not a valid header name")
+            throw CAPIFailure(
+                COURIER_E_INVALID_ARGUMENT, in: function, detail: "\"\(name)\" is not a valid header name")
         }
         let values = fields[values: fieldName]
-        guard !values.isEmpty else { throw CAPIFailure(COURIER_E_NOT_FOUND, in: function, detail: "there is no header \(name)") }
+        guard !values.isEmpty else {
+            throw CAPIFailure(COURIER_E_NOT_FOUND, in: function, detail: "there is no header \(name)")
+        }
         return values.joined(separator: fieldName == .cookie ? "; " : ", ")
     }
 
     /// The line at `index`, or `COURIER_E_NOT_FOUND` past the end.
     static func line(at index: Int, in fields: HTTPFields, function: StaticString = #function) throws -> HTTPField {
         guard index >= 0, index < fields.count else {
-            throw CAPIFailure(COURIER_E_NOT_FOUND, in: function,
-                              detail: "index \(index) is past the last of \(fields.count) header lines")
+            throw CAPIFailure(
+                COURIER_E_NOT_FOUND, in: function,
+                detail: "index \(index) is past the last of \(fields.count) header lines")
         }
         return fields[fields.index(fields.startIndex, offsetBy: index)]
     }

@@ -21,8 +21,10 @@ extension ResponseBox.State: HeaderReadable {
 extension Locked where State: HeaderReadable {
     /// `*value` = the lines named `name`, joined as `HeaderEditing.value(of:in:function:)` joins
     /// them, as a borrowed C string.
-    func readHeader(_ name: UnsafePointer<CChar>?, into value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                    in function: StaticString = #function) throws {
+    func readHeader(
+        _ name: UnsafePointer<CChar>?, into value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+        in function: StaticString = #function
+    ) throws {
         let name = try CInput.string(name, "name", in: function)
         guard let value else { throw CAPIFailure.invalidArgument("value is NULL", in: function) }
         value.pointee = try withLock { state in
@@ -37,8 +39,10 @@ extension Locked where State: HeaderReadable {
     }
 
     /// `*name` and `*value` = the line at `index`, as borrowed C strings.
-    func readHeader(at index: Int, name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                    value: UnsafeMutablePointer<UnsafePointer<CChar>?>?, in function: StaticString = #function) throws {
+    func readHeader(
+        at index: Int, name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+        value: UnsafeMutablePointer<UnsafePointer<CChar>?>?, in function: StaticString = #function
+    ) throws {
         guard let name, let value else { throw CAPIFailure.invalidArgument("name or value is NULL", in: function) }
         try withLock { state in
             let field = try HeaderEditing.line(at: index, in: state.headerFields, function: function)

@@ -24,17 +24,21 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
     static let maxRetries = 8
 
     /// Reads the caller's `courier_interceptor` by the extensible-struct rule and checks it.
-    init(_ pointer: UnsafePointer<courier_interceptor>, defaultTimeout: Duration?, in function: StaticString = #function) throws {
+    init(
+        _ pointer: UnsafePointer<courier_interceptor>, defaultTimeout: Duration?, in function: StaticString = #function
+    ) throws {
         var defaults = courier_interceptor()
         courier_interceptor_init(&defaults)
-        let definition = try ExtensibleStruct.read(pointer, over: defaults,
-                                                   firstVersionSize: ExtensibleStruct.FirstVersionSize.interceptor,
-                                                   name: "courier_interceptor", in: function)
+        let definition = try ExtensibleStruct.read(
+            pointer, over: defaults,
+            firstVersionSize: ExtensibleStruct.FirstVersionSize.interceptor,
+            name: "courier_interceptor", in: function)
         name = try CInput.string(definition.name, "interceptor->name", in: function)
         guard !name.isEmpty else { throw CAPIFailure.invalidArgument("interceptor->name is empty", in: function) }
         if definition.around != nil, definition.on_request != nil || definition.on_response != nil {
-            throw CAPIFailure.invalidArgument("interceptor \(name) sets around together with on_request or on_response",
-                                              in: function)
+            throw CAPIFailure.invalidArgument(
+                "interceptor \(name) sets around together with on_request or on_response",
+                in: function)
         }
         guard definition.around != nil || definition.on_request != nil || definition.on_response != nil else {
             throw CAPIFailure.invalidArgument("interceptor \(name) has no callback", in: function)
@@ -73,16 +77,22 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
     ///   - timeout: the request's own timeout, if it has one; the callback may not run past it.
     ///   - clock: when the callback was started, or the previous one returned (`MonotonicClock`);
     ///     it moves on to now.
-    func call(_ callback: courier_exchange_fn, with exchange: ExchangeBox, role: ThreadRole, timeout: Duration?,
-              clock: inout Int64) throws -> Outcome {
-        guard let handle = exchange.open() else { throw failure(.interceptorFailed, "has no handle left: too many are live") }
+    func call(
+        _ callback: courier_exchange_fn, with exchange: ExchangeBox, role: ThreadRole, timeout: Duration?,
+        clock: inout Int64
+    ) throws -> Outcome {
+        guard let handle = exchange.open() else {
+            throw failure(.interceptorFailed, "has no handle left: too many are live")
+        }
         let action = role.inCallback { callback(userData, handle) }
         let now = MonotonicClock.now()
         let elapsed = Duration.nanoseconds(now - clock)
         clock = now
         exchange.close()
         if let timeout = timeout ?? defaultTimeout, elapsed > timeout {
-            var error = failure(.timedOut, "took \(elapsed.formatted()) in a callback, past the request's timeout of \(timeout.formatted())")
+            var error = failure(
+                .timedOut,
+                "took \(elapsed.formatted()) in a callback, past the request's timeout of \(timeout.formatted())")
             error.request = exchange.request
             throw error
         }
@@ -99,11 +109,13 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
             }
             return .respond
         case COURIER_ACTION_FAIL:
-            let failure = exchange.withLock { $0.failure }
+            let failure =
+                exchange.withLock { $0.failure }
                 ?? CAPIFailure(COURIER_E_INTERCEPTOR, "failed without a message", stage: name)
-            var error = CourierError(CAPIFailure.courierCode(for: failure.code), "\(name): \(failure.message)",
-                                     source: name, request: exchange.request, response: exchange.response,
-                                     underlying: InterceptorCode(code: failure.code))
+            var error = CourierError(
+                CAPIFailure.courierCode(for: failure.code), "\(name): \(failure.message)",
+                source: name, request: exchange.request, response: exchange.response,
+                underlying: InterceptorCode(code: failure.code))
             error.stage = name
             throw error
         case COURIER_ACTION_RETRY where exchange.phase == .response:
@@ -126,11 +138,14 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
 
     /// Runs `around` on a Courier thread, where its blocking `proceed` can drain the executor;
     /// cancelling the send cancels what `proceed` waits for.
-    private func interceptAround(_ around: courier_exchange_fn, _ request: Request, context: InterceptorContext,
-                                 next: Next) async throws -> Response {
+    private func interceptAround(
+        _ around: courier_exchange_fn, _ request: Request, context: InterceptorContext,
+        next: Next
+    ) async throws -> Response {
         let executor = ThreadRole.drainingExecutor ?? CallbackPool.shared
-        let exchange = ExchangeBox(phase: .around, request: request, response: nil, context: context,
-                                   interceptorName: name, next: next, executor: executor)
+        let exchange = ExchangeBox(
+            phase: .around, request: request, response: nil, context: context,
+            interceptorName: name, next: next, executor: executor)
         return try await withTaskCancellationHandler {
             if ThreadRole.drainingExecutor != nil {
                 return try runAround(around, exchange: exchange, timeout: request.timeout)
@@ -145,13 +160,15 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         }
     }
 
-    private func runAround(_ around: courier_exchange_fn, exchange: ExchangeBox, timeout: Duration?) throws -> Response {
+    private func runAround(_ around: courier_exchange_fn, exchange: ExchangeBox, timeout: Duration?) throws -> Response
+    {
         defer { exchange.dispose() }
         var clock = MonotonicClock.now()
         switch try call(around, with: exchange, role: ThreadRole.current, timeout: timeout, clock: &clock) {
         case .continue:
             guard let response = exchange.response else {
-                throw misbehaved("returned COURIER_ACTION_CONTINUE from around without a successful courier_exchange_proceed")
+                throw misbehaved(
+                    "returned COURIER_ACTION_CONTINUE from around without a successful courier_exchange_proceed")
             }
             return response
         case .respond:

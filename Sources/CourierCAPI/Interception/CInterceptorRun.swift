@@ -41,10 +41,13 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
     }
 
     /// Sends `request` through `members[first...]` and then `next`.
-    private func pass(_ request: Request, from first: Int, context: InterceptorContext,
-                      next: Next) async throws -> Response {
-        let exchange = ExchangeBox(phase: .request, request: request, response: nil, context: context,
-                                   interceptorName: members[first].name)
+    private func pass(
+        _ request: Request, from first: Int, context: InterceptorContext,
+        next: Next
+    ) async throws -> Response {
+        let exchange = ExchangeBox(
+            phase: .request, request: request, response: nil, context: context,
+            interceptorName: members[first].name)
         defer { exchange.dispose() }
         let role = ThreadRole.current
         // A timeout a callback sets applies to the stages after this run, not to the deadline
@@ -73,28 +76,34 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
         }
         var response = if let answer { answer } else { try await next(exchange.request) }
         for (index, passed) in passedOn.reversed() {
-            response = try await respond(with: members[index], index: index, to: passed, response: response,
-                                         attempt: attempt, exchange: exchange, context: context, next: next)
+            response = try await respond(
+                with: members[index], index: index, to: passed, response: response,
+                attempt: attempt, exchange: exchange, context: context, next: next)
         }
         return response
     }
 
     /// Runs `member`'s `on_response` on `response`, retrying as often as it asks; each retry
     /// counts one more `attempt`, as `courier_exchange_attempt` documents.
-    private func respond(with member: CInterceptor, index: Int, to request: Request, response: Response,
-                         attempt: Int, exchange: ExchangeBox, context: InterceptorContext,
-                         next: Next) async throws -> Response {
+    private func respond(
+        with member: CInterceptor, index: Int, to request: Request, response: Response,
+        attempt: Int, exchange: ExchangeBox, context: InterceptorContext,
+        next: Next
+    ) async throws -> Response {
         guard let onResponse = member.onResponse else { return response }
         var request = request
         var response = response
         var retries = 0
         while true {
             response = try await response.collectingBody(upTo: context.limits.maxBodyBytes)
-            exchange.enterResponsePhase(of: member.name, attempt: attempt + retries, request: request,
-                                        response: response)
+            exchange.enterResponsePhase(
+                of: member.name, attempt: attempt + retries, request: request,
+                response: response)
             var clock = MonotonicClock.now()
-            switch try member.call(onResponse, with: exchange, role: ThreadRole.current, timeout: request.timeout,
-                                   clock: &clock) {
+            switch try member.call(
+                onResponse, with: exchange, role: ThreadRole.current, timeout: request.timeout,
+                clock: &clock)
+            {
             case .continue: return exchange.response ?? response
             case .respond: return exchange.takeAnsweredResponse()!
             case .retry:
@@ -103,7 +112,8 @@ final class CInterceptorRun: Interceptor, @unchecked Sendable {
                     throw member.misbehaved("asked for more than \(CInterceptor.maxRetries) retries in one send")
                 }
                 request = exchange.request
-                response = index + 1 < members.count
+                response =
+                    index + 1 < members.count
                     ? try await pass(request, from: index + 1, context: context, next: next)
                     : try await next(request)
             }

@@ -38,18 +38,23 @@ final class CallbackBodySource: @unchecked Sendable {
             ThreadRole.inCallback { read(userData, bytes.baseAddress, bytes.count) }
         }
         guard count >= 0, count <= Int64(Self.chunkSize) else {
-            throw CourierError(.encodingFailed, count < 0 ? "the body's read callback failed (returned \(count))"
-                                              : "the body's read callback returned \(count), more than the buffer holds",
-                               source: "courier_request_set_body_callback")
+            throw CourierError(
+                .encodingFailed,
+                count < 0
+                    ? "the body's read callback failed (returned \(count))"
+                    : "the body's read callback returned \(count), more than the buffer holds",
+                source: "courier_request_set_body_callback")
         }
         if let length {
             if count == 0, total != length {
-                throw CourierError(.encodingFailed, "the body's read callback ended after \(total) of \(length) bytes",
-                                   source: "courier_request_set_body_callback")
+                throw CourierError(
+                    .encodingFailed, "the body's read callback ended after \(total) of \(length) bytes",
+                    source: "courier_request_set_body_callback")
             }
             if total + count > length {
-                throw CourierError(.encodingFailed, "the body's read callback gave more than the \(length) bytes declared",
-                                   source: "courier_request_set_body_callback")
+                throw CourierError(
+                    .encodingFailed, "the body's read callback gave more than the \(length) bytes declared",
+                    source: "courier_request_set_body_callback")
             }
         }
         guard count > 0 else { return nil }
@@ -74,8 +79,9 @@ final class CallbackBodySource: @unchecked Sendable {
 
         mutating func next() async throws -> Data? {
             guard isFirst else {
-                throw CourierError(.bodyNotReplayable, "the body comes from a read callback and was already sent",
-                                   source: "courier_request_set_body_callback")
+                throw CourierError(
+                    .bodyNotReplayable, "the body comes from a read callback and was already sent",
+                    source: "courier_request_set_body_callback")
             }
             guard !finished else { return nil }
             let source = self.source

@@ -48,13 +48,17 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// The executor a blocking `proceed` drains while it waits.
     let executor: (any DrainingExecutor)?
 
-    init(phase: Phase, request: Request, response: Response?, context: InterceptorContext, interceptorName: String,
-         next: Next? = nil, executor: (any DrainingExecutor)? = nil) {
+    init(
+        phase: Phase, request: Request, response: Response?, context: InterceptorContext, interceptorName: String,
+        next: Next? = nil, executor: (any DrainingExecutor)? = nil
+    ) {
         self.context = context
         self.next = next
         self.executor = executor
-        super.init(State(phase: phase, interceptorName: interceptorName, attempt: context.attempt, request: .value(request),
-                         response: response.map { .value($0) }))
+        super.init(
+            State(
+                phase: phase, interceptorName: interceptorName, attempt: context.attempt, request: .value(request),
+                response: response.map { .value($0) }))
     }
 
     /// The request as the callbacks left it.
@@ -99,8 +103,10 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// could pass it and then reach the next callback's state, or an ended exchange. Checked
     /// under the lock, such a call is refused instead.
     @inline(__always)
-    func withLive<Result>(_ handle: OpaquePointer?, in function: StaticString = #function,
-                          _ body: (inout State) throws -> Result) throws -> Result {
+    func withLive<Result>(
+        _ handle: OpaquePointer?, in function: StaticString = #function,
+        _ body: (inout State) throws -> Result
+    ) throws -> Result {
         try withLock { state in
             guard let handle, state.handle == handle else { throw CAPIFailure.invalidHandle("exchange", in: function) }
             return try body(&state)
@@ -121,8 +127,9 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// callback that asks for them costs no registration.
     func close() {
         withLock { state in
-            (state.handle, state.requestHandle) = HandleRegistry.shared.renew(state.handle, as: ExchangeBox.self,
-                                                                              state.requestHandle, as: RequestBox.self)
+            (state.handle, state.requestHandle) = HandleRegistry.shared.renew(
+                state.handle, as: ExchangeBox.self,
+                state.requestHandle, as: RequestBox.self)
             Self.removeResponseHandle(&state)
         }
     }

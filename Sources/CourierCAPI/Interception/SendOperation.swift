@@ -13,8 +13,10 @@ struct SendOperation: @unchecked Sendable {
     private let onHead: courier_head_fn?
     private let userData: UnsafeMutableRawPointer?
 
-    init(client: Client, request: Request, options: UnsafePointer<courier_send_options>?,
-         in function: StaticString = #function) throws {
+    init(
+        client: Client, request: Request, options: UnsafePointer<courier_send_options>?,
+        in function: StaticString = #function
+    ) throws {
         var request = request
         var onData: courier_data_fn?
         var onHead: courier_head_fn?
@@ -22,16 +24,19 @@ struct SendOperation: @unchecked Sendable {
         if let pointer = options {
             var defaults = courier_send_options()
             courier_send_options_init(&defaults)
-            let options = try ExtensibleStruct.read(pointer, over: defaults,
-                                                    firstVersionSize: ExtensibleStruct.FirstVersionSize.sendOptions,
-                                                    name: "courier_send_options", in: function)
+            let options = try ExtensibleStruct.read(
+                pointer, over: defaults,
+                firstVersionSize: ExtensibleStruct.FirstVersionSize.sendOptions,
+                name: "courier_send_options", in: function)
             onData = options.on_data
             onHead = options.on_head
             userData = options.user_data
             if let onProgress = options.on_progress {
                 let progress = ProgressReporter(callback: onProgress, userData: userData)
                 request.options[UploadProgressOption.self] = { sent, total in progress.sent(sent, of: total) }
-                request.options[DownloadProgressOption.self] = { received, total in progress.received(received, of: total) }
+                request.options[DownloadProgressOption.self] = { received, total in
+                    progress.received(received, of: total)
+                }
             }
         }
         self.client = client
@@ -55,7 +60,9 @@ struct SendOperation: @unchecked Sendable {
         }
         var response = try await client.stream(request)
         if let onHead { try deliverHead(response, to: onHead) }
-        guard let onData else { return try await response.collectingBody(upTo: client.configuration.limits.maxBodyBytes) }
+        guard let onData else {
+            return try await response.collectingBody(upTo: client.configuration.limits.maxBodyBytes)
+        }
         guard let stream = response.bodyStream else { return response }
         response.bodyStream = nil
         for try await chunk in stream {
@@ -63,8 +70,9 @@ struct SendOperation: @unchecked Sendable {
                 ThreadRole.inCallback { onData(userData, bytes.baseAddress, bytes.count) }
             }
             guard verdict == 0 else {
-                throw CourierError(.cancelled, "the on_data callback stopped the download (returned \(verdict))",
-                                   request: request, response: response)
+                throw CourierError(
+                    .cancelled, "the on_data callback stopped the download (returned \(verdict))",
+                    request: request, response: response)
             }
         }
         return response
@@ -82,7 +90,9 @@ extension SendOperation {
         let verdict = ThreadRole.inCallback { onHead(userData, handle) }
         _ = HandleRegistry.shared.remove(handle, as: ResponseBox.self)
         guard verdict == 0 else {
-            throw CourierError(.cancelled, "the on_head callback stopped the send (returned \(verdict))", request: request, response: head)
+            throw CourierError(
+                .cancelled, "the on_head callback stopped the send (returned \(verdict))", request: request,
+                response: head)
         }
     }
 }
@@ -99,19 +109,21 @@ private final class ProgressReporter: @unchecked Sendable {
     }
 
     func sent(_ bytes: Int64, of total: Int64?) {
-        report(counts.withCheckedLock { counts in
-            counts.sent = bytes
-            counts.sendTotal = total ?? -1
-            return counts
-        })
+        report(
+            counts.withCheckedLock { counts in
+                counts.sent = bytes
+                counts.sendTotal = total ?? -1
+                return counts
+            })
     }
 
     func received(_ bytes: Int64, of total: Int64?) {
-        report(counts.withCheckedLock { counts in
-            counts.received = bytes
-            counts.receiveTotal = total ?? -1
-            return counts
-        })
+        report(
+            counts.withCheckedLock { counts in
+                counts.received = bytes
+                counts.receiveTotal = total ?? -1
+                return counts
+            })
     }
 
     private func report(_ counts: (sent: Int64, sendTotal: Int64, received: Int64, receiveTotal: Int64)) {

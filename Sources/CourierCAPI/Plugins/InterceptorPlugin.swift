@@ -27,7 +27,9 @@ public struct InterceptorPlugin: Sendable {
     /// - Parameter requestTimeout: the timeout of requests that set none, so a callback that runs
     ///   past it fails the send with `timedOut`.
     /// - Throws: `CourierError` with code `pluginFailed`, saying which step failed.
-    public static func load(path: String, config: String? = nil, requestTimeout: Duration? = .seconds(60)) throws -> InterceptorPlugin {
+    public static func load(
+        path: String, config: String? = nil, requestTimeout: Duration? = .seconds(60)
+    ) throws -> InterceptorPlugin {
         do {
             return try PluginLoader.load(path: path, config: config, defaultTimeout: requestTimeout)
         } catch let failure as CAPIFailure {

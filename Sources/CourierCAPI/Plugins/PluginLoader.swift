@@ -27,19 +27,21 @@ enum PluginLoader {
         let abiMajor = infoBytes.load(fromByteOffset: 8, as: UInt32.self)
         let abiMinor = infoBytes.load(fromByteOffset: 12, as: UInt32.self)
         guard abiMajor == UInt32(COURIER_ABI_MAJOR) else {
-            throw failure("\(path) was built for Courier ABI \(abiMajor).\(abiMinor); "
-                          + "this host has ABI \(COURIER_ABI_MAJOR).\(COURIER_ABI_MINOR)")
+            throw failure(
+                "\(path) was built for Courier ABI \(abiMajor).\(abiMinor); "
+                    + "this host has ABI \(COURIER_ABI_MAJOR).\(COURIER_ABI_MINOR)")
         }
         let info: courier_plugin_metadata
         do {
-            info = try ExtensibleStruct.read(infoPointer, over: courier_plugin_metadata(),
-                                             firstVersionSize: ExtensibleStruct.FirstVersionSize.pluginMetadata,
-                                             name: COURIER_PLUGIN_INFO_SYMBOL, in: path)
+            info = try ExtensibleStruct.read(
+                infoPointer, over: courier_plugin_metadata(),
+                firstVersionSize: ExtensibleStruct.FirstVersionSize.pluginMetadata,
+                name: COURIER_PLUGIN_INFO_SYMBOL, in: path)
         } catch let refused as CAPIFailure {
             throw failure(refused.message)
         }
         guard let namePointer = info.name, let name = String(validatingCString: namePointer), !name.isEmpty,
-              let versionPointer = info.version, let version = String(validatingCString: versionPointer)
+            let versionPointer = info.version, let version = String(validatingCString: versionPointer)
         else {
             throw failure("\(path): \(COURIER_PLUGIN_INFO_SYMBOL) lacks a UTF-8 name or version")
         }
@@ -55,7 +57,9 @@ enum PluginLoader {
         let status = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             ThreadRole.inCallback {
                 if let config {
-                    config.withCString { initialize(HostAPI.table, registrarHandle, $0, buffer.baseAddress, buffer.count) }
+                    config.withCString {
+                        initialize(HostAPI.table, registrarHandle, $0, buffer.baseAddress, buffer.count)
+                    }
                 } else {
                     initialize(HostAPI.table, registrarHandle, nil, buffer.baseAddress, buffer.count)
                 }
@@ -65,7 +69,8 @@ enum PluginLoader {
         guard status == 0 else {
             errorBuffer[errorBuffer.count - 1] = 0
             let reason = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw failure("plugin \(name) failed to initialise (status \(status))" + (reason.isEmpty ? "" : ": \(reason)"))
+            throw failure(
+                "plugin \(name) failed to initialise (status \(status))" + (reason.isEmpty ? "" : ": \(reason)"))
         }
         return InterceptorPlugin(name: name, version: version, path: path, interceptors: registrar.interceptors)
     }

@@ -34,8 +34,9 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     func begin() -> Bool {
         var current = state.load(ordering: .relaxed)
         while current & 1 == 0 {
-            let (exchanged, original) = state.compareExchange(expected: current, desired: current + 2,
-                                                               ordering: .acquiringAndReleasing)
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: current + 2,
+                ordering: .acquiringAndReleasing)
             if exchanged { return true }
             current = original
         }

@@ -1,4 +1,5 @@
 import CCourier
+
 #if os(Linux)
 import CCurl  // sys/eventfd.h, which Glibc's module leaves out
 #endif
@@ -93,7 +94,9 @@ final class CompletionQueue: Sendable {
     }
 
     private static func failure(_ call: String) -> CAPIFailure {
-        CAPIFailure(COURIER_E_INTERNAL, "courier_client_new: \(call) failed for the completion queue: \(String(cString: strerror(errno)))")
+        CAPIFailure(
+            COURIER_E_INTERNAL,
+            "courier_client_new: \(call) failed for the completion queue: \(String(cString: strerror(errno)))")
     }
 }
 

@@ -7,25 +7,33 @@ struct BodyOptions: ParsableArguments, Sendable {
     @Flag(name: [.short, .long], help: "Send data items as a JSON object (the default) and ask for JSON.")
     var json = false
 
-    @Flag(name: [.short, .long], help: "Send data items as a form: URL-encoded, or multipart/form-data when a file is attached.")
+    @Flag(
+        name: [.short, .long],
+        help: "Send data items as a form: URL-encoded, or multipart/form-data when a file is attached.")
     var form = false
 
     @Flag(name: [.customShort("I"), .long], help: "Do not read a body from standard input, even when it is piped.")
     var ignoreStdin = false
 
-    @Option(help: ArgumentHelp("Send this text as the body, verbatim, instead of data items or piped input.", valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "Send this text as the body, verbatim, instead of data items or piped input.", valueName: "text"))
     var raw: String?
 
     @Flag(help: "Send data items as multipart/form-data, even without a file field.")
     var multipart = false
 
-    @Option(help: ArgumentHelp("The multipart boundary, instead of a random one (1-70 characters of RFC 2046).", valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "The multipart boundary, instead of a random one (1-70 characters of RFC 2046).", valueName: "text"))
     var boundary: String?
 
     @Flag(help: "Send the body with Transfer-Encoding: chunked instead of Content-Length.")
     var chunked = false
 
-    @Flag(name: [.customShort("x"), .long], help: "Deflate the body (Content-Encoding: deflate) when that makes it smaller; -xx always.")
+    @Flag(
+        name: [.customShort("x"), .long],
+        help: "Deflate the body (Content-Encoding: deflate) when that makes it smaller; -xx always.")
     var compress: Int
 
     init() {}

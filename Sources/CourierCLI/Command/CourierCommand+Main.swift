@@ -15,11 +15,14 @@ extension CourierCommand {
             console.out(topic.helpMessage() + "\n")
             return ExitStatus.success.rawValue
         }
-        let (type, rest) = arguments.first.flatMap { subcommands[$0] }.map { ($0, Array(arguments.dropFirst())) }
+        let (type, rest) =
+            arguments.first.flatMap { subcommands[$0] }.map { ($0, Array(arguments.dropFirst())) }
             ?? (CourierCommand.self, arguments)
         do {
             // config.json's default_options come first, so the command line's own options follow and win.
-            let defaults = type == CourierCommand.self ? try ConfigFile(contentsOf: ConfigDirectory().configFile).defaultOptions : []
+            let defaults =
+                type == CourierCommand.self
+                ? try ConfigFile(contentsOf: ConfigDirectory().configFile).defaultOptions : []
             let rest = defaults + rest
             var command = try type.parseAsRoot(rest)
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -16,14 +16,17 @@ public struct CourierCommand: AsyncParsableCommand {
         subcommands: [ServeCommand.self, DemoCommand.self]
     )
 
-    @Argument(help: ArgumentHelp(
-        "[METHOD] URL [ITEM…]: the method (GET without data, POST with), the URL (:8080/path is http://127.0.0.1:8080/path), then items.",
-        valueName: "request"))
+    @Argument(
+        help: ArgumentHelp(
+            "[METHOD] URL [ITEM…]: the method (GET without data, POST with), the URL (:8080/path is http://127.0.0.1:8080/path), then items.",
+            valueName: "request"))
     var request: [String] = []
 
-    @Option(name: .customLong("curl-import"), help: ArgumentHelp(
-        "Send the request a curl command line describes (as pasted from API docs or a browser's Copy as cURL), instead of METHOD URL ITEM….",
-        valueName: "curl command"))
+    @Option(
+        name: .customLong("curl-import"),
+        help: ArgumentHelp(
+            "Send the request a curl command line describes (as pasted from API docs or a browser's Copy as cURL), instead of METHOD URL ITEM….",
+            valueName: "curl command"))
     var curlImport: String?
 
     @OptionGroup(title: "Body") var body: BodyOptions
@@ -43,26 +46,31 @@ public struct CourierCommand: AsyncParsableCommand {
             throw ValidationError("--curl-import describes the whole request; --session works with METHOD URL ITEM…")
         }
         if curlImport != nil, body.raw != nil || body.multipart || body.boundary != nil {
-            throw ValidationError("--curl-import describes the whole body; --raw, --multipart and --boundary cannot be used with it")
+            throw ValidationError(
+                "--curl-import describes the whole body; --raw, --multipart and --boundary cannot be used with it")
         }
     }
 
     /// Reads piped input, then builds, sends and prints the request; a failure becomes the exit status.
     public func run() async throws {
-        let status = await execute(console: .standard, standardInput: body.ignoreStdin ? nil : await StandardInput.read())
+        let status = await execute(
+            console: .standard, standardInput: body.ignoreStdin ? nil : await StandardInput.read())
         if status != .success { throw ExitCode(status.rawValue) }
     }
 
     /// Builds, sends and prints the request; every error becomes one `courier: error:` line and a status.
     ///
     /// - Parameter extraInterceptors: interceptors added innermost, for the demo.
-    public func execute(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []) async -> ExitStatus {
+    public func execute(
+        console: Console, standardInput: Data?, extraInterceptors: [any Interceptor] = []
+    ) async -> ExitStatus {
         let console = console.quieted(level: output.quiet)
         do {
             var command = self
             let session = try command.openSession()
-            return try await command.perform(console: console, standardInput: standardInput, extraInterceptors: extraInterceptors,
-                                             session: session)
+            return try await command.perform(
+                console: console, standardInput: standardInput, extraInterceptors: extraInterceptors,
+                session: session)
         } catch {
             console.error(ErrorReport.message(for: error))
             return .failing(with: error)
@@ -71,8 +79,10 @@ public struct CourierCommand: AsyncParsableCommand {
 
     /// The body of ``execute(console:standardInput:extraInterceptors:)``, with `--session`'s
     /// session (its credentials already adopted by this command when the command line gives none).
-    private func perform(console: Console, standardInput: Data?, extraInterceptors: [any Interceptor],
-                         session: Session?) async throws -> ExitStatus {
+    private func perform(
+        console: Console, standardInput: Data?, extraInterceptors: [any Interceptor],
+        session: Session?
+    ) async throws -> ExitStatus {
         var built: Request
         if let curlImport {
             let imported = try CurlCommandImport(curlImport)
@@ -94,8 +104,10 @@ public struct CourierCommand: AsyncParsableCommand {
         let archive = output.har.map { _ in HARRecorder() }
         let status: ExitStatus
         do {
-            status = try await pipeline.withClient(adding: (archive.map { [$0] } ?? []) + extraInterceptors, network: network,
-                                                   console: console, cookieJar: session?.cookieJar) { client in
+            status = try await pipeline.withClient(
+                adding: (archive.map { [$0] } ?? []) + extraInterceptors, network: network,
+                console: console, cookieJar: session?.cookieJar
+            ) { client in
                 guard pipeline.explains else { return try await send(request, with: client, console: target) }
                 let (explaining, recorder) = client.explaining()
                 defer { printExplanation(recorder.last, console: target) }
@@ -131,12 +143,16 @@ public struct CourierCommand: AsyncParsableCommand {
         let line = try RequestLine.parse(request)
         let expanded = URLShorthand.expand(line.url)
         guard let url = URL(string: expanded), let file = sessions.file(for: url, in: directory) else {
-            throw CourierError(.invalidRequest, "\(expanded) is not a URL a session can be kept for", source: "--session")
+            throw CourierError(
+                .invalidRequest, "\(expanded) is not a URL a session can be kept for", source: "--session")
         }
-        let session = try Session(file: file, isReadOnly: chosen.isReadOnly, host: url.host(percentEncoded: false) ?? "localhost")
+        let session = try Session(
+            file: file, isReadOnly: chosen.isReadOnly, host: url.host(percentEncoded: false) ?? "localhost")
         if pipeline.auth == nil, pipeline.bearer == nil, let stored = session.auth, let raw = stored.rawAuth {
             guard let type = stored.type.flatMap(PipelineOptions.AuthType.init(rawValue:)) else {
-                throw SessionFileError(path: file.path, problem: "has auth of type \"\(stored.type ?? "")\"; courier knows basic, bearer and digest")
+                throw SessionFileError(
+                    path: file.path,
+                    problem: "has auth of type \"\(stored.type ?? "")\"; courier knows basic, bearer and digest")
             }
             pipeline.auth = raw
             pipeline.authType = type
@@ -163,8 +179,10 @@ public struct CourierCommand: AsyncParsableCommand {
 
     /// `--offline`: prints the request as `--print` selects (head and body by default) and sends nothing.
     private func printOffline(_ request: Request, console: Console) async throws -> ExitStatus {
-        let printer = ExchangePrinter(pretty: output.pretty ?? .default(isTerminal: console.isOutTerminal), isTerminal: console.isOutTerminal)
-        let requestPrinter = RequestPrinter(console: console, printer: printer, selection: try output.selection(isTerminal: console.isOutTerminal))
+        let printer = ExchangePrinter(
+            pretty: output.pretty ?? .default(isTerminal: console.isOutTerminal), isTerminal: console.isOutTerminal)
+        let requestPrinter = RequestPrinter(
+            console: console, printer: printer, selection: try output.selection(isTerminal: console.isOutTerminal))
         if try await requestPrinter.print(request) { console.out("\n") }
         return .success
     }
@@ -172,13 +190,16 @@ public struct CourierCommand: AsyncParsableCommand {
     private func send(_ request: Request, with client: Client, console: Console) async throws -> ExitStatus {
         let pretty = output.pretty ?? .default(isTerminal: console.isOutTerminal)
         if output.download {
-            let printer = ExchangePrinter(pretty: output.pretty ?? .default(isTerminal: console.isErrTerminal),
-                                          isTerminal: console.isErrTerminal)
-            return try await Downloader(client: client, console: console, printer: printer, outputPath: output.output).run(request)
+            let printer = ExchangePrinter(
+                pretty: output.pretty ?? .default(isTerminal: console.isErrTerminal),
+                isTerminal: console.isErrTerminal)
+            return try await Downloader(client: client, console: console, printer: printer, outputPath: output.output)
+                .run(request)
         }
-        var runner = ExchangeRunner(client: client, console: console,
-                                    printer: ExchangePrinter(pretty: pretty, isTerminal: console.isOutTerminal),
-                                    selection: try output.selection(isTerminal: console.isOutTerminal))
+        var runner = ExchangeRunner(
+            client: client, console: console,
+            printer: ExchangePrinter(pretty: pretty, isTerminal: console.isOutTerminal),
+            selection: try output.selection(isTerminal: console.isOutTerminal))
         runner.checksStatus = pipeline.checkStatus
         runner.historySelection = try output.historySelection(isTerminal: console.isOutTerminal)
         runner.streamsLines = output.stream
@@ -189,7 +210,8 @@ public struct CourierCommand: AsyncParsableCommand {
     /// response, unless `--print ''` leaves standard output empty for it (`| jq` with `--explain-json`).
     private func printExplanation(_ explanation: Explanation?, console: Console) {
         guard let explanation else { return }
-        let text = pipeline.explainJson
+        let text =
+            pipeline.explainJson
             ? (try? explanation.json()).map { String(decoding: $0, as: UTF8.self) } ?? ""
             : explanation.text
         if output.print == "", !output.download { console.out(text + "\n") } else { console.err(text + "\n") }
@@ -198,7 +220,8 @@ public struct CourierCommand: AsyncParsableCommand {
     /// `console`, or with `--output` (and no `--download`) one whose standard output is that file.
     private func outputConsole(_ console: Console) throws -> Console {
         guard let path = output.output, !output.download else { return console }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path)
+        else {
             throw CourierError(.invalidRequest, "cannot create \(path)", source: "--output")
         }
         var redirected = console

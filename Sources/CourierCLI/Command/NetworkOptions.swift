@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
+import Foundation
 
 /// The TLS, proxy and path options, with HTTPie's names: `--verify`, `--cert`, `--cert-key`, `--ssl`,
 /// `--proxy`, `--path-as-is`. Without them the transports keep their defaults (the system's authorities, the
@@ -23,11 +23,16 @@ struct NetworkOptions: ParsableArguments, Sendable {
         }
     }
 
-    @Option(help: ArgumentHelp("Verify the server's certificate: yes (default), no, or a CA bundle file or directory to trust instead of the system's.",
-                               valueName: "yes|no|path"))
+    @Option(
+        help: ArgumentHelp(
+            "Verify the server's certificate: yes (default), no, or a CA bundle file or directory to trust instead of the system's.",
+            valueName: "yes|no|path"))
     var verify = "yes"
 
-    @Option(help: ArgumentHelp("A client certificate (PEM) for servers that ask for one; the key too, unless --cert-key.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A client certificate (PEM) for servers that ask for one; the key too, unless --cert-key.",
+            valueName: "file"))
     var cert: String?
 
     @Option(help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "file"))
@@ -39,8 +44,10 @@ struct NetworkOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The oldest TLS version accepted.", valueName: "ssl2.3|tls1|tls1.1|tls1.2|tls1.3"))
     var ssl: TLSVersionName?
 
-    @Option(help: ArgumentHelp("A proxy for one URL scheme, as HTTPie takes it: http:http://proxy:3128 (repeatable). Without it, http_proxy, https_proxy, all_proxy and no_proxy apply as curl reads them.",
-                               valueName: "protocol:url"))
+    @Option(
+        help: ArgumentHelp(
+            "A proxy for one URL scheme, as HTTPie takes it: http:http://proxy:3128 (repeatable). Without it, http_proxy, https_proxy, all_proxy and no_proxy apply as curl reads them.",
+            valueName: "protocol:url"))
     var proxy: [String] = []
 
     @Flag(help: "Send the URL path's . and .. segments as written (squashed by default: a/../b is b).")
@@ -51,7 +58,9 @@ struct NetworkOptions: ParsableArguments, Sendable {
     func validate() throws {
         _ = try tls()
         _ = try proxies()
-        if certKey != nil || certKeyPass != nil, cert == nil { throw ValidationError("--cert-key and --cert-key-pass need --cert") }
+        if certKey != nil || certKeyPass != nil, cert == nil {
+            throw ValidationError("--cert-key and --cert-key-pass need --cert")
+        }
     }
 
     /// Whether any option differs from the transports' defaults.
@@ -84,7 +93,8 @@ struct NetworkOptions: ParsableArguments, Sendable {
         var settings = ProxySettings()
         for argument in proxy {
             guard let colon = argument.firstIndex(of: ":"), case let scheme = argument[..<colon].lowercased(),
-                  ["http", "https"].contains(scheme) else {
+                ["http", "https"].contains(scheme)
+            else {
                 throw ValidationError("--proxy takes http:URL or https:URL, not \(argument)")
             }
             do {

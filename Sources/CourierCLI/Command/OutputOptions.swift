@@ -5,33 +5,53 @@ extension PrettyMode: ExpressibleByArgument {}
 /// The options that choose what is printed and where: `--print`, `--pretty`, `--download`, `--curl`,
 /// `--offline` and `--quiet`.
 struct OutputOptions: ParsableArguments, Sendable {
-    @Option(name: [.short, .long],
-            help: ArgumentHelp("What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).",
-                               valueName: "HBhb"))
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp(
+            "What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).",
+            valueName: "HBhb"))
     var print: String?
 
-    @Option(help: ArgumentHelp("all: indent and colour JSON; colors; format; none (default all on a terminal, none when piped).",
-                               valueName: "all|colors|format|none"))
+    @Option(
+        help: ArgumentHelp(
+            "all: indent and colour JSON; colors; format; none (default all on a terminal, none when piped).",
+            valueName: "all|colors|format|none"))
     var pretty: PrettyMode?
 
-    @Flag(name: [.short, .long], help: "Save the response body to a file (named after the response, or --output), with a progress bar on a terminal.")
+    @Flag(
+        name: [.short, .long],
+        help:
+            "Save the response body to a file (named after the response, or --output), with a progress bar on a terminal."
+    )
     var download = false
 
-    @Option(name: [.short, .long], help: ArgumentHelp("With --download, the file to save to; without, where to write the output instead of standard output.", valueName: "file"))
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp(
+            "With --download, the file to save to; without, where to write the output instead of standard output.",
+            valueName: "file"))
     var output: String?
 
-    @Flag(name: [.customShort("S"), .long], help: "Print the response body line by line as it arrives, each line formatted on its own (SSE, NDJSON), as tail -f does.")
+    @Flag(
+        name: [.customShort("S"), .long],
+        help:
+            "Print the response body line by line as it arrives, each line formatted on its own (SSE, NDJSON), as tail -f does."
+    )
     var stream = false
 
     @Flag(help: "With --follow, print each redirect exchange before the final one too.")
     var all = false
 
-    @Option(name: [.customShort("P"), .long],
-            help: ArgumentHelp("As --print, for the redirect exchanges --all prints (default: the same as --print).", valueName: "HBhb"))
+    @Option(
+        name: [.customShort("P"), .long],
+        help: ArgumentHelp(
+            "As --print, for the redirect exchanges --all prints (default: the same as --print).", valueName: "HBhb"))
     var historyPrint: String?
 
-    @Option(help: ArgumentHelp("Also record the exchange in this HAR 1.2 file (browsers' developer tools open it), secrets redacted.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also record the exchange in this HAR 1.2 file (browsers' developer tools open it), secrets redacted.",
+            valueName: "file"))
     var har: String?
 
     @Flag(help: "Print the equivalent curl command instead of sending the request.")
@@ -40,7 +60,9 @@ struct OutputOptions: ParsableArguments, Sendable {
     @Flag(help: "Build the request and print it (--print, default HB) without sending it.")
     var offline = false
 
-    @Flag(name: [.short, .long], help: "Print nothing but errors and warnings (-qq: errors only); --output still writes its file.")
+    @Flag(
+        name: [.short, .long],
+        help: "Print nothing but errors and warnings (-qq: errors only); --output still writes its file.")
     var quiet: Int
 
     init() {}
@@ -49,19 +71,28 @@ struct OutputOptions: ParsableArguments, Sendable {
         if let print { _ = try PrintSelection(letters: print) }
         if let historyPrint {
             _ = try PrintSelection(letters: historyPrint)
-            if !all { throw ValidationError("--history-print chooses what --all prints of each redirect; give --all with it") }
+            if !all {
+                throw ValidationError("--history-print chooses what --all prints of each redirect; give --all with it")
+            }
         }
-        if curl, download { throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download") }
+        if curl, download {
+            throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download")
+        }
         if offline, download { throw ValidationError("--offline sends nothing, so it cannot be used with --download") }
-        if har != nil, offline || curl { throw ValidationError("--har records what is sent; --offline and --curl send nothing") }
-        if stream, download { throw ValidationError("--stream prints the body as it arrives and --download saves it; choose one") }
+        if har != nil, offline || curl {
+            throw ValidationError("--har records what is sent; --offline and --curl send nothing")
+        }
+        if stream, download {
+            throw ValidationError("--stream prints the body as it arrives and --download saves it; choose one")
+        }
         if offline, curl { throw ValidationError("--offline and --curl both print instead of sending; choose one") }
     }
 
     /// The parts to print, `--print` or the default for the output; `--offline`'s default is the
     /// request it built, head and body, as HTTPie's is.
     func selection(isTerminal: Bool) throws -> PrintSelection {
-        try print.map { try PrintSelection(letters: $0) } ?? (offline ? [.requestHead, .requestBody] : .default(isTerminal: isTerminal))
+        try print.map { try PrintSelection(letters: $0) }
+            ?? (offline ? [.requestHead, .requestBody] : .default(isTerminal: isTerminal))
     }
 
     /// With `--all`, the parts printed of each redirect exchange: `--history-print`, or the same as

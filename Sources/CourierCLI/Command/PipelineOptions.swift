@@ -28,10 +28,16 @@ struct PipelineOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The most seconds the whole exchange may take.", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Credentials: user:password (basic, digest) or a token (bearer).", valueName: "user:password"))
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp(
+            "Credentials: user:password (basic, digest) or a token (bearer).", valueName: "user:password"))
     var auth: String?
 
-    @Option(name: [.customShort("A"), .long], help: ArgumentHelp("How --auth is sent: basic, bearer or digest (HTTP Digest, RFC 7616).", valueName: "basic|bearer|digest"))
+    @Option(
+        name: [.customShort("A"), .long],
+        help: ArgumentHelp(
+            "How --auth is sent: basic, bearer or digest (HTTP Digest, RFC 7616).", valueName: "basic|bearer|digest"))
     var authType: AuthType = .basic
 
     @Option(help: ArgumentHelp("A bearer token (Authorization: Bearer …).", valueName: "token"))
@@ -49,23 +55,31 @@ struct PipelineOptions: ParsableArguments, Sendable {
     @Flag(help: "Exit with 3, 4 or 5 for a 3xx, 4xx or 5xx response.")
     var checkStatus = false
 
-    @Option(help: ArgumentHelp(
-        "Retry a connection failure or a 408, 429, 500, 502, 503 or 504 up to N more times, with backoff (POST and PATCH only with an Idempotency-Key item).",
-        valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Retry a connection failure or a 408, 429, 500, 502, 503 or 504 up to N more times, with backoff (POST and PATCH only with an Idempotency-Key item).",
+            valueName: "N"))
     var retry = 0
 
-    @Flag(name: [.short, .long], help: "Log each exchange on standard error; -vv adds headers and bodies, secrets redacted.")
+    @Flag(
+        name: [.short, .long],
+        help: "Log each exchange on standard error; -vv adds headers and bodies, secrets redacted.")
     var verbose: Int
 
-    @Flag(help: "After the exchange, print which stage changed what and how long each took (standard error; standard output with --print '').")
+    @Flag(
+        help:
+            "After the exchange, print which stage changed what and how long each took (standard error; standard output with --print '')."
+    )
     var explain = false
 
     @Flag(help: "As --explain, as JSON.")
     var explainJson = false
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp(
-        "Load a C interceptor plugin, passing it the text after the first = (repeatable; first given is outermost).",
-        valueName: "path.so[=config]"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Load a C interceptor plugin, passing it the text after the first = (repeatable; first given is outermost).",
+            valueName: "path.so[=config]"))
     var plugins: [String] = []
 
     init() {}
@@ -74,7 +88,9 @@ struct PipelineOptions: ParsableArguments, Sendable {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if maxRedirects < 0 { throw ValidationError("--max-redirects cannot be negative") }
         if auth != nil, bearer != nil { throw ValidationError("--auth and --bearer cannot be used together") }
-        if let auth, authType != .bearer, !auth.contains(":") { throw ValidationError("--auth takes user:password with --auth-type \(authType.rawValue)") }
+        if let auth, authType != .bearer, !auth.contains(":") {
+            throw ValidationError("--auth takes user:password with --auth-type \(authType.rawValue)")
+        }
         if authType != .basic, auth == nil { throw ValidationError("--auth-type \(authType.rawValue) needs --auth") }
         if retry < 0 { throw ValidationError("--retry cannot be negative") }
         if explain, explainJson { throw ValidationError("--explain and --explain-json cannot be used together") }
@@ -161,8 +177,10 @@ struct PipelineOptions: ParsableArguments, Sendable {
     ///
     /// With `-vv` the client's logger is the verbose one too, so inner stages' debug lines (a retry
     /// and its wait) appear between the exchange's lines.
-    func withClient<Result>(adding extra: [any Interceptor] = [], network: NetworkOptions = NetworkOptions(), console: Console,
-                            cookieJar: CookieJar? = nil, _ body: (Client) async throws -> Result) async throws -> Result {
+    func withClient<Result>(
+        adding extra: [any Interceptor] = [], network: NetworkOptions = NetworkOptions(), console: Console,
+        cookieJar: CookieJar? = nil, _ body: (Client) async throws -> Result
+    ) async throws -> Result {
         let interceptors = try interceptors(adding: extra, console: console)
         var configuration = configuration
         configuration.cookieJar = cookieJar

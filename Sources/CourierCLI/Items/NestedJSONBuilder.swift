@@ -32,8 +32,10 @@ struct NestedJSONBuilder {
     }
 
     /// Applies `path.steps[step...]` to `slot`, creating the container the step needs when the slot is empty.
-    private static func insert(_ value: JSONBodyValue, step index: Int, of path: NestedJSONPath,
-                               into slot: inout JSONBodyValue?) throws(NestedJSONError) {
+    private static func insert(
+        _ value: JSONBodyValue, step index: Int, of path: NestedJSONPath,
+        into slot: inout JSONBodyValue?
+    ) throws(NestedJSONError) {
         let step = path.steps[index]
         let isLast = index == path.steps.count - 1
         let container = opened(slot ?? (step.action == .append || isIndex(step) ? .array([]) : .object([])))
@@ -50,15 +52,22 @@ struct NestedJSONBuilder {
                 var child = existing.map { members[$0].value }
                 try insert(value, step: index + 1, of: path, into: &child)
                 guard let child else { preconditionFailure("insert(_:step:of:into:) leaves its slot filled") }
-                if let existing { members[existing].value = child } else { members.append(JSONBodyValue.Member(key: key, value: child)) }
+                if let existing {
+                    members[existing].value = child
+                } else {
+                    members.append(JSONBodyValue.Member(key: key, value: child))
+                }
             }
             slot = .object(members)
         case (.index(let position), .array(var elements)):
             guard position >= 0 else {
-                throw NestedJSONError(.value, "Negative indexes are not supported.", key: path.source, highlight: step.numberRange)
+                throw NestedJSONError(
+                    .value, "Negative indexes are not supported.", key: path.source, highlight: step.numberRange)
             }
             guard position <= largestIndex else {
-                throw NestedJSONError(.value, "Indexes above \(largestIndex) are not supported.", key: path.source, highlight: step.numberRange)
+                throw NestedJSONError(
+                    .value, "Indexes above \(largestIndex) are not supported.", key: path.source,
+                    highlight: step.numberRange)
             }
             if elements.count <= position {
                 elements.append(contentsOf: repeatElement(JSONBodyValue?.none, count: position - elements.count + 1))
@@ -102,11 +111,12 @@ struct NestedJSONBuilder {
     /// HTTPie's Type Error for a step that needs another type than the value it reaches.
     private static func typeError(step index: Int, of path: NestedJSONPath, found: JSONBodyValue) -> NestedJSONError {
         let step = path.steps[index]
-        let (action, required) = switch step.action {
-        case .key: ("key", "object")
-        case .index: ("index", "array")
-        case .append: ("append", "array")
-        }
+        let (action, required) =
+            switch step.action {
+            case .key: ("key", "object")
+            case .index: ("index", "array")
+            case .append: ("append", "array")
+            }
         let reached = path.steps[..<index].map(\.reconstructed).joined()
         return NestedJSONError(
             .type,
@@ -115,7 +125,9 @@ struct NestedJSONBuilder {
     }
 
     /// Nothing, when the path already holds exactly `new`; otherwise the error that refuses to replace it.
-    private static func checkUnchanged(_ old: JSONBodyValue, by new: JSONBodyValue, path: NestedJSONPath) throws(NestedJSONError) {
+    private static func checkUnchanged(
+        _ old: JSONBodyValue, by new: JSONBodyValue, path: NestedJSONPath
+    ) throws(NestedJSONError) {
         guard old.text != new.text else { return }
         let written = path.steps.map(\.reconstructed).joined()
         let count = path.source.count

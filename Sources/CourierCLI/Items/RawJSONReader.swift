@@ -75,7 +75,11 @@ struct RawJSONReader {
     private mutating func decodedString() throws(Malformed) -> String {
         let start = position
         try skipString()
-        guard let key = (try? JSONSerialization.jsonObject(with: Data(bytes[start..<position]), options: .fragmentsAllowed)) as? String else {
+        guard
+            let key =
+                (try? JSONSerialization.jsonObject(with: Data(bytes[start..<position]), options: .fragmentsAllowed))
+                as? String
+        else {
             throw Malformed(offset: start)
         }
         return key

@@ -73,7 +73,9 @@ public struct RequestFactory: Sendable {
         let headerItems = line.items.filter { !$0.isBodyItem }
         var request = try Request {
             Method.custom(method)
-            BaseURL(keepsDotSegments ? URLShorthand.expand(line.url) : DotSegments.removed(from: URLShorthand.expand(line.url)))
+            BaseURL(
+                keepsDotSegments
+                    ? URLShorthand.expand(line.url) : DotSegments.removed(from: URLShorthand.expand(line.url)))
             for case .query(let name, let value) in headerItems { Query(name, value) }
             Header.userAgent.setValue(Self.userAgent)
             Header.accept.setValue(wantsJSON ? Self.jsonAccept : "*/*")
@@ -93,7 +95,9 @@ public struct RequestFactory: Sendable {
     /// Whether the request asks for JSON back: `--json`, JSON data items, or a piped body without
     /// `--form` (HTTPie 3.2's rule: it treats any piped body as JSON data).
     var wantsJSON: Bool {
-        forcesJSON || (style == .json && (standardInput != nil || rawBody != nil || (line.items.contains { $0.isBodyItem } && !hasFiles)))
+        forcesJSON
+            || (style == .json
+                && (standardInput != nil || rawBody != nil || (line.items.contains { $0.isBodyItem } && !hasFiles)))
     }
 
     /// The `Content-Type` HTTPie 3.2 sends even without a body: JSON for `--json`, the form type
@@ -115,7 +119,9 @@ public struct RequestFactory: Sendable {
             switch item {
             case .header(let name, let value):
                 let header = Header.custom(name)
-                blocks.append(seen.insert(name.lowercased()).inserted ? header.setValue(value) : AppendedHeader(name: name, value: value))
+                blocks.append(
+                    seen.insert(name.lowercased()).inserted
+                        ? header.setValue(value) : AppendedHeader(name: name, value: value))
             case .emptyHeader(let name):
                 seen.insert(name.lowercased())
                 blocks.append(Header.custom(name).setValue(""))
@@ -132,7 +138,9 @@ public struct RequestFactory: Sendable {
     /// The body the items or standard input make, or `nil` for none.
     func makeBody() throws -> RequestBody? {
         let bodyItems = line.items.filter(\.isBodyItem)
-        if style == .multipart, rawBody != nil || standardInput != nil { throw RequestFactoryError.multipartWithWholeBody }
+        if style == .multipart, rawBody != nil || standardInput != nil {
+            throw RequestFactoryError.multipartWithWholeBody
+        }
         if let rawBody {
             guard bodyItems.isEmpty, standardInput == nil else { throw RequestFactoryError.rawWithOtherBody }
             let data = Data(rawBody.utf8)
@@ -182,7 +190,8 @@ public struct RequestFactory: Sendable {
             case .dataField(let name, let value):
                 return MultipartPart.field(name: name.text, value: value)
             case .file(let field, let path, let type):
-                return MultipartPart.file(name: field, fileURL: URL(fileURLWithPath: path), type: type.map { MIMEType($0) })
+                return MultipartPart.file(
+                    name: field, fileURL: URL(fileURLWithPath: path), type: type.map { MIMEType($0) })
             default:
                 throw RequestFactoryError.rawJSONInForm
             }

@@ -20,7 +20,9 @@ public struct RequestLine: Sendable, Equatable {
     /// word and more arguments follow; the next is the URL; the rest are items.
     ///
     /// - Throws: `RequestLineError.missingURL`, or the `RequestItemError` of the first bad item.
-    public static func parse(_ arguments: [String], readFile: (String) throws -> String = RequestItemParser.readTextFile) throws -> RequestLine {
+    public static func parse(
+        _ arguments: [String], readFile: (String) throws -> String = RequestItemParser.readTextFile
+    ) throws -> RequestLine {
         guard var url = arguments.first else { throw RequestLineError.missingURL }
         var rest = arguments.dropFirst()
         var method: String?
@@ -29,11 +31,14 @@ public struct RequestLine: Sendable, Equatable {
             url = second
             rest = rest.dropFirst()
         }
-        return RequestLine(method: method, url: url, items: try rest.map { try RequestItemParser.parse($0, readFile: readFile) })
+        return RequestLine(
+            method: method, url: url, items: try rest.map { try RequestItemParser.parse($0, readFile: readFile) })
     }
 
     /// The methods recognised in any case; other methods must be written in capitals (`PURGE`).
-    static let knownMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
+    static let knownMethods: Set<String> = [
+        "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "CONNECT",
+    ]
 
     /// Whether `argument` is a method rather than a URL: `get`, `POST`, `PURGE`, but not `localhost`.
     static func looksLikeMethod(_ argument: String) -> Bool {

@@ -15,7 +15,8 @@ public enum URLShorthand {
             let port = rest.prefix(while: \.isASCIIDigit)
             var path = rest.dropFirst(port.count)
             if path.isEmpty { path = "/" }
-            return "\(defaultScheme)://127.0.0.1" + (port.isEmpty ? "" : ":\(port)") + (path.hasPrefix("/") ? "" : "/") + path
+            return "\(defaultScheme)://127.0.0.1" + (port.isEmpty ? "" : ":\(port)") + (path.hasPrefix("/") ? "" : "/")
+                + path
         }
         return hasScheme(argument) ? argument : "\(defaultScheme)://" + argument
     }

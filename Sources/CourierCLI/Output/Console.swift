@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,8 +25,10 @@ public struct Console: Sendable {
     public var errColumns: Int
 
     /// A console over the given writers, for tests and for the demo.
-    public init(isOutTerminal: Bool, isErrTerminal: Bool, errColumns: Int = 80,
-                writeOut: @escaping @Sendable (Data) -> Void, writeErr: @escaping @Sendable (Data) -> Void) {
+    public init(
+        isOutTerminal: Bool, isErrTerminal: Bool, errColumns: Int = 80,
+        writeOut: @escaping @Sendable (Data) -> Void, writeErr: @escaping @Sendable (Data) -> Void
+    ) {
         self.isOutTerminal = isOutTerminal
         self.isErrTerminal = isErrTerminal
         self.errColumns = errColumns
@@ -35,10 +38,11 @@ public struct Console: Sendable {
 
     /// The process's standard output and error, with their terminal state read from the file descriptors.
     public static var standard: Console {
-        Console(isOutTerminal: isatty(STDOUT_FILENO) == 1, isErrTerminal: isatty(STDERR_FILENO) == 1,
-                errColumns: terminalColumns(STDERR_FILENO),
-                writeOut: { FileHandle.standardOutput.write($0) },
-                writeErr: { FileHandle.standardError.write($0) })
+        Console(
+            isOutTerminal: isatty(STDOUT_FILENO) == 1, isErrTerminal: isatty(STDERR_FILENO) == 1,
+            errColumns: terminalColumns(STDERR_FILENO),
+            writeOut: { FileHandle.standardOutput.write($0) },
+            writeErr: { FileHandle.standardError.write($0) })
     }
 
     /// Writes `text` to standard output.

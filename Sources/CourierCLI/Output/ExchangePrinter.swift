@@ -24,7 +24,10 @@ public struct ExchangePrinter: Sendable {
     public func requestHead(_ request: Request) -> String {
         var target = request.path
         if let query = request.url.query(percentEncoded: true) { target += "?" + query }
-        var lines = [paint(request.method.rawValue, "\u{1B}[32;1m") + " " + paint(target, "\u{1B}[36m") + " " + paint(Self.version(of: request), "\u{1B}[34m")]
+        var lines = [
+            paint(request.method.rawValue, "\u{1B}[32;1m") + " " + paint(target, "\u{1B}[36m") + " "
+                + paint(Self.version(of: request), "\u{1B}[34m")
+        ]
         if let host = request.host {
             let authority = request.port.map { "\(Self.bracketed(host)):\($0)" } ?? Self.bracketed(host)
             lines.append(field("Host", authority))
@@ -36,11 +39,12 @@ public struct ExchangePrinter: Sendable {
     /// The status line and header fields, then a blank line.
     public func responseHead(_ response: Response) -> String {
         let code = response.status.code
-        let color = switch code {
-        case 200..<300: "\u{1B}[32;1m"
-        case 300..<400: "\u{1B}[33;1m"
-        default: "\u{1B}[31;1m"
-        }
+        let color =
+            switch code {
+            case 200..<300: "\u{1B}[32;1m"
+            case 300..<400: "\u{1B}[33;1m"
+            default: "\u{1B}[31;1m"
+            }
         let status = paint("\(code) \(response.status.reasonPhrase)", color)
         var lines = [paint(Self.version(of: response.request), "\u{1B}[34m") + " " + status]
         lines += response.headerFields.map { field($0.name.rawName, $0.value) }
@@ -51,10 +55,13 @@ public struct ExchangePrinter: Sendable {
     /// they are, and a note instead of binary bytes on a terminal.
     public func body(_ data: Data, contentType: String?) -> Data {
         if isTerminal, data.contains(0) {
-            return Data("+-----------------------------------------+\n| NOTE: binary data not shown in terminal |\n+-----------------------------------------+\n".utf8)
+            return Data(
+                "+-----------------------------------------+\n| NOTE: binary data not shown in terminal |\n+-----------------------------------------+\n"
+                    .utf8)
         }
         guard pretty != .none, Self.mayBeJSON(contentType: contentType, data: data),
-              let text = JSONText.format(data, indent: pretty.formats ? indent : nil, palette: pretty.colors ? palette : nil)
+            let text = JSONText.format(
+                data, indent: pretty.formats ? indent : nil, palette: pretty.colors ? palette : nil)
         else { return data }
         return Data((text.hasSuffix("\n") ? text : text + "\n").utf8)
     }

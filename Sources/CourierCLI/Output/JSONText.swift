@@ -88,7 +88,9 @@ public enum JSONText {
                 default:
                     let start = position
                     while position < bytes.count, !Self.delimiters.contains(bytes[position]) { position += 1 }
-                    let isNumber = bytes[start] == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[start])
+                    let isNumber =
+                        bytes[start] == UInt8(ascii: "-")
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[start])
                     emit(bytes[start..<position], color: isNumber ? palette?.number : palette?.literal)
                 }
             }
@@ -135,7 +137,8 @@ public enum JSONText {
         }
 
         private static func isSpace(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+                || byte == UInt8(ascii: "\t")
         }
     }
 }

@@ -17,7 +17,8 @@ public struct ProgressBar: Sendable {
         }
         let fraction = min(Double(received) / Double(total), 1)
         let totalText = ByteCount.format(total)
-        let tail = " \(Self.padded(ByteCount.format(received), to: totalText.count)) / \(totalText)  \(Self.padded(rate, to: 12))"
+        let tail =
+            " \(Self.padded(ByteCount.format(received), to: totalText.count)) / \(totalText)  \(Self.padded(rate, to: 12))"
         let percent = Self.padded("\(Int(fraction * 100))%", to: 4)
         let barWidth = columns - 1 - percent.count - 3 - tail.count
         guard barWidth >= 5 else { return fitted(percent + tail) }

@@ -1,5 +1,5 @@
-import Courier
 import CZlib
+import Courier
 import Foundation
 
 /// zlib's deflate, as `--compress` sends it: the zlib format (RFC 1950) that HTTPie's
@@ -16,12 +16,14 @@ enum Deflate {
         let source = data.isEmpty ? Data([0]) : data
         let status = output.withUnsafeMutableBytes { target in
             source.withUnsafeBytes { bytes in
-                compress2(target.baseAddress!.assumingMemoryBound(to: Bytef.self), &capacity,
-                          bytes.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(data.count), Z_DEFAULT_COMPRESSION)
+                compress2(
+                    target.baseAddress!.assumingMemoryBound(to: Bytef.self), &capacity,
+                    bytes.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(data.count), Z_DEFAULT_COMPRESSION)
             }
         }
         guard status == Z_OK else {
-            throw CourierError(.encodingFailed, "zlib could not deflate the body (status \(status))", source: "--compress")
+            throw CourierError(
+                .encodingFailed, "zlib could not deflate the body (status \(status))", source: "--compress")
         }
         output.count = Int(capacity)
         return output

@@ -38,7 +38,7 @@ public struct Downloader: Sendable {
         if console.isErrTerminal { console.err(printer.responseHead(response)) }
         let destination = outputPath.map { URL(fileURLWithPath: $0) } ?? uniqueDestination(for: response)
         guard FileManager.default.createFile(atPath: destination.path, contents: nil),
-              let file = try? FileHandle(forWritingTo: destination)
+            let file = try? FileHandle(forWritingTo: destination)
         else {
             response.bodyStream?.discard()
             throw CourierError(.invalidRequest, "cannot create \(destination.path)", source: "--download")
@@ -69,13 +69,17 @@ public struct Downloader: Sendable {
                 console.err(bar.line(received: received, total: stream.expectedLength, elapsed: lastDrawn - start))
             }
         }
-        if let bar { console.err(bar.line(received: received, total: stream.expectedLength ?? received, elapsed: clock.now - start)) }
+        if let bar {
+            console.err(
+                bar.line(received: received, total: stream.expectedLength ?? received, elapsed: clock.now - start))
+        }
         return received
     }
 
     /// A file in `directory` named after the response, with `-1`, `-2`… added rather than overwrite one.
     func uniqueDestination(for response: Response) -> URL {
-        let name = Self.suggestedFilename(contentDisposition: response.headerFields[.contentDisposition], url: response.request.url)
+        let name = Self.suggestedFilename(
+            contentDisposition: response.headerFields[.contentDisposition], url: response.request.url)
         var candidate = directory.appendingPathComponent(name)
         var suffix = 1
         while FileManager.default.fileExists(atPath: candidate.path) {
@@ -89,9 +93,12 @@ public struct Downloader: Sendable {
     /// path segment, else `index`; always a plain name, never a path.
     static func suggestedFilename(contentDisposition: String?, url: URL) -> String {
         if let disposition = contentDisposition,
-           let marker = disposition.range(of: "filename=", options: .caseInsensitive) {
+            let marker = disposition.range(of: "filename=", options: .caseInsensitive)
+        {
             var value = disposition[marker.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             if let name = plainName(value) { return name }
         }
         return plainName(url.lastPathComponent) ?? "index"

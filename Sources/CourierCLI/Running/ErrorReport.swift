@@ -1,5 +1,5 @@
-import Foundation
 import Courier
+import Foundation
 
 /// The one line an error gets on standard error, without the stack or the request dump.
 enum ErrorReport {

@@ -30,7 +30,8 @@ public struct ConfigFile: Sendable, Equatable {
         }
         guard let options = object["default_options"] else { return }
         guard let strings = options as? [String] else {
-            throw ConfigFileError(path: url.path, problem: "default_options must be a list of strings, such as [\"--follow\"]")
+            throw ConfigFileError(
+                path: url.path, problem: "default_options must be a list of strings, such as [\"--follow\"]")
         }
         defaultOptions = strings
     }

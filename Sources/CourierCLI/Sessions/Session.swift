@@ -27,9 +27,11 @@ final class Session: Sendable {
         for cookie in stored.cookies {
             let isHostOnly = !cookie.domain.hasPrefix(".")
             let domain = cookie.domain.isEmpty ? self.host : String(cookie.domain.drop { $0 == "." })
-            cookieJar.insert(StoredCookie(name: cookie.name, value: cookie.value, domain: domain, isHostOnly: isHostOnly,
-                                          path: cookie.path, isSecure: cookie.secure,
-                                          expires: cookie.expires.map(Date.init(timeIntervalSince1970:))))
+            cookieJar.insert(
+                StoredCookie(
+                    name: cookie.name, value: cookie.value, domain: domain, isHostOnly: isHostOnly,
+                    path: cookie.path, isSecure: cookie.secure,
+                    expires: cookie.expires.map(Date.init(timeIntervalSince1970:))))
         }
     }
 
@@ -69,8 +71,9 @@ final class Session: Sendable {
         updated.headers += kept.map { SessionFile.Header(name: $0.name, value: $0.value) }
         if let auth { updated.auth = auth }
         updated.cookies = cookieJar.cookies.map { cookie in
-            SessionFile.Cookie(name: cookie.name, value: cookie.value, domain: (cookie.isHostOnly ? "" : ".") + cookie.domain,
-                               path: cookie.path, secure: cookie.isSecure, expires: cookie.expires?.timeIntervalSince1970)
+            SessionFile.Cookie(
+                name: cookie.name, value: cookie.value, domain: (cookie.isHostOnly ? "" : ".") + cookie.domain,
+                path: cookie.path, secure: cookie.isSecure, expires: cookie.expires?.timeIntervalSince1970)
         }
         try updated.save(to: file)
     }

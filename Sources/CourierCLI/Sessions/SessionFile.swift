@@ -33,7 +33,10 @@ struct SessionFile: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey { case name, value, domain, path, secure, expires }
 
-        init(name: String, value: String, domain: String = "", path: String = "/", secure: Bool = false, expires: Double? = nil) {
+        init(
+            name: String, value: String, domain: String = "", path: String = "/", secure: Bool = false,
+            expires: Double? = nil
+        ) {
             self.name = name
             self.value = value
             self.domain = domain
@@ -121,15 +124,20 @@ struct SessionFile: Codable, Sendable, Equatable {
             cookies = list
         } else if let legacy = try container.decodeIfPresent([String: LegacyCookie].self, forKey: .cookies) {
             cookies = legacy.sorted { $0.key < $1.key }.map { name, cookie in
-                Cookie(name: name, value: cookie.value, path: cookie.path ?? "/", secure: cookie.secure ?? false, expires: cookie.expires)
+                Cookie(
+                    name: name, value: cookie.value, path: cookie.path ?? "/", secure: cookie.secure ?? false,
+                    expires: cookie.expires)
             }
         }
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(["about": "Courier session file (HTTPie 3.2's format)",
-                              "help": "courier --help: SESSIONS", "courier": CourierCommand.version], forKey: .meta)
+        try container.encode(
+            [
+                "about": "Courier session file (HTTPie 3.2's format)",
+                "help": "courier --help: SESSIONS", "courier": CourierCommand.version,
+            ], forKey: .meta)
         try container.encode(auth, forKey: .auth)
         try container.encode(cookies, forKey: .cookies)
         try container.encode(headers, forKey: .headers)
@@ -163,8 +171,9 @@ struct SessionFile: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             var data = try encoder.encode(self)
             data.append(UInt8(ascii: "\n"))
             try data.write(to: url, options: .atomic)
@@ -176,7 +185,8 @@ struct SessionFile: Codable, Sendable, Equatable {
 
     private static func describe(_ error: DecodingError) -> String {
         switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
             let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
             return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
         @unknown default:

@@ -4,8 +4,10 @@ import Foundation
 /// `--session` and `--session-read-only`, as HTTPie's: a name (kept per host under the
 /// ``ConfigDirectory``) or a path (anything with a `/`) of a session file.
 struct SessionOptions: ParsableArguments, Sendable {
-    @Option(help: ArgumentHelp("Send the headers, cookies and credentials of this session, and keep what this exchange adds (a name, kept per host, or a path).",
-                               valueName: "name|path"))
+    @Option(
+        help: ArgumentHelp(
+            "Send the headers, cookies and credentials of this session, and keep what this exchange adds (a name, kept per host, or a path).",
+            valueName: "name|path"))
     var session: String?
 
     @Option(help: ArgumentHelp("As --session, but leave the session file as it is.", valueName: "name|path"))
@@ -14,11 +16,15 @@ struct SessionOptions: ParsableArguments, Sendable {
     init() {}
 
     func validate() throws {
-        if session != nil, sessionReadOnly != nil { throw ValidationError("--session and --session-read-only cannot be used together") }
+        if session != nil, sessionReadOnly != nil {
+            throw ValidationError("--session and --session-read-only cannot be used together")
+        }
         if let name = chosen?.name, !name.contains("/") {
-            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+            let allowed = CharacterSet(
+                charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains) else {
-                throw ValidationError("session name \"\(name)\": use letters, digits, _ . and -, or give a path with a /")
+                throw ValidationError(
+                    "session name \"\(name)\": use letters, digits, _ . and -, or give a path with a /")
             }
         }
     }

@@ -47,8 +47,9 @@ final class CurlDrivenSession {
             }
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let state = TransferState(transfer: transfer, easy: easy, loop: loop, continuation: continuation,
-                                      bufferedBodyLimit: bodyLimit)
+            let state = TransferState(
+                transfer: transfer, easy: easy, loop: loop, continuation: continuation,
+                bufferedBodyLimit: bodyLimit)
             do throws(CurlOptionError) {
                 try state.configure(decompression: loop.configuration.decompression, tails: tails)
             } catch {
@@ -58,7 +59,10 @@ final class CurlDrivenSession {
             }
             let added = curl_multi_add_handle(multi, easy.raw)
             guard added == CURLM_OK else {
-                state.fail(transfer.error(.cannotConnect, "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
+                state.fail(
+                    transfer.error(
+                        .cannotConnect,
+                        "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
                 spare = easy
                 return
             }

@@ -87,8 +87,9 @@ final class CurlLoop: Sendable {
 
     /// Stops a debug build unless called on the I/O thread.
     func assertOnIOThread(file: StaticString = #fileID, line: UInt = #line) {
-        assert(ThreadIdentity(raw: ioThread.load(ordering: .acquiring)) == .current,
-               "a curl I/O thread member called off that thread", file: file, line: line)
+        assert(
+            ThreadIdentity(raw: ioThread.load(ordering: .acquiring)) == .current,
+            "a curl I/O thread member called off that thread", file: file, line: line)
     }
 
     /// Takes every queued command by swapping arrays: `batch` must come empty, and leaves

@@ -70,7 +70,8 @@ final class CurlLoopDriver {
             }
             let finished = collectFinished()
             handOverHeads()
-            if Self.spinningPays, active.count <= Self.spinMaxActive, finished || !active.isEmpty, spinBeforeSleeping() {
+            if Self.spinningPays, active.count <= Self.spinMaxActive, finished || !active.isEmpty, spinBeforeSleeping()
+            {
                 continue
             }
             switch loop.nextStep(activeTransfers: active.count) {
@@ -181,7 +182,9 @@ final class CurlLoopDriver {
                 easy = try makeHandle()
             } catch {
                 transfer.upload?.close()
-                continuation.resume(throwing: transfer.error(.cannotConnect, "curl could not set up a transfer handle: \(error.message)"))
+                continuation.resume(
+                    throwing: transfer.error(
+                        .cannotConnect, "curl could not set up a transfer handle: \(error.message)"))
                 return
             }
         }
@@ -196,7 +199,9 @@ final class CurlLoopDriver {
         }
         let added = curl_multi_add_handle(multi, easy.raw)
         guard added == CURLM_OK else {
-            state.fail(transfer.error(.cannotConnect, "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
+            state.fail(
+                transfer.error(
+                    .cannotConnect, "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
             recycle(easy)
             return
         }
@@ -207,8 +212,12 @@ final class CurlLoopDriver {
     /// Fails the transfer when un-pausing it made curl (or a callback it ran) report an error.
     private func check(_ state: TransferState, _ code: CURLcode) {
         guard code != CURLE_OK else { return }
-        end(state, with: state.failure ?? CurlErrorMapping.error(for: code, detail: state.easy.errorDetail,
-                                                                 transfer: state.transfer))
+        end(
+            state,
+            with: state.failure
+                ?? CurlErrorMapping.error(
+                    for: code, detail: state.easy.errorDetail,
+                    transfer: state.transfer))
     }
 
     /// Ends the transfers curl reports done; returns whether there were any.

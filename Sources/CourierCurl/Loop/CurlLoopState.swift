@@ -109,7 +109,7 @@ struct CurlLoopState<Command, Waiter> {
             phase = .shuttingDown(running, waiters: [waiter])
             return .wait(ring: ring)
         case .shuttingDown(var running, var waiters):
-            phase = .idle // parked, so neither array is copied while it changes
+            phase = .idle  // parked, so neither array is copied while it changes
             let ring = running.stopPolling()
             waiters.append(waiter)
             phase = .shuttingDown(running, waiters: waiters)

@@ -1,4 +1,5 @@
 import CCurl
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -136,10 +137,13 @@ final class SocketPoller {
                     wakeup.drain()
                     continue
                 }
-                ready.append(Readiness(socket: socket, mask: Self.mask(
-                    readable: event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue) != 0,
-                    writable: event.events & EPOLLOUT.rawValue != 0,
-                    failed: event.events & EPOLLERR.rawValue != 0)))
+                ready.append(
+                    Readiness(
+                        socket: socket,
+                        mask: Self.mask(
+                            readable: event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue) != 0,
+                            writable: event.events & EPOLLOUT.rawValue != 0,
+                            failed: event.events & EPOLLERR.rawValue != 0)))
             }
             #endif
         case .poll:
@@ -148,10 +152,13 @@ final class SocketPoller {
             if pollSet[0].revents != 0 { wakeup.drain() }
             for entry in pollSet.dropFirst() where entry.revents != 0 {
                 let events = Int32(entry.revents)
-                ready.append(Readiness(socket: entry.fd, mask: Self.mask(
-                    readable: events & Int32(POLLIN | POLLHUP) != 0,
-                    writable: events & Int32(POLLOUT) != 0,
-                    failed: events & Int32(POLLERR | POLLNVAL) != 0)))
+                ready.append(
+                    Readiness(
+                        socket: entry.fd,
+                        mask: Self.mask(
+                            readable: events & Int32(POLLIN | POLLHUP) != 0,
+                            writable: events & Int32(POLLOUT) != 0,
+                            failed: events & Int32(POLLERR | POLLNVAL) != 0)))
             }
         }
     }

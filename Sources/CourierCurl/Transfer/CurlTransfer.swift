@@ -16,8 +16,10 @@ final class CurlTransfer: Sendable {
     let proxy: ProxyServer?
     private let cancelled = Atomic(false)
 
-    init(id: UInt64, request: Request, context: TransportContext, upload: UploadChannel?, uploadLength: Int64?,
-         proxy: ProxyServer?) {
+    init(
+        id: UInt64, request: Request, context: TransportContext, upload: UploadChannel?, uploadLength: Int64?,
+        proxy: ProxyServer?
+    ) {
         self.proxy = proxy
         self.id = id
         self.request = request
@@ -33,7 +35,8 @@ final class CurlTransfer: Sendable {
     func markCancelled() { cancelled.store(true, ordering: .releasing) }
 
     /// A `CourierError` about this transfer's request.
-    func error(_ code: CourierError.Code, _ message: String, underlying: (any Error & Sendable)? = nil) -> CourierError {
+    func error(_ code: CourierError.Code, _ message: String, underlying: (any Error & Sendable)? = nil) -> CourierError
+    {
         CourierError(code, message, source: "CurlTransport", request: request, underlying: underlying)
     }
 }

@@ -39,8 +39,9 @@ final class HeaderTails {
     /// The lines of one tail, in order: what the wire gets after the request's own fields.
     func lines(requestHasExpect: Bool, requestHasAccept: Bool, requestHasUserAgent: Bool) -> [String] {
         var lines: [String] = []
-        var node = tail(requestHasExpect: requestHasExpect, requestHasAccept: requestHasAccept,
-                        requestHasUserAgent: requestHasUserAgent)
+        var node = tail(
+            requestHasExpect: requestHasExpect, requestHasAccept: requestHasAccept,
+            requestHasUserAgent: requestHasUserAgent)
         while let current = node {
             lines.append(String(cString: current.pointee.data))
             node = current.pointee.next
@@ -49,7 +50,9 @@ final class HeaderTails {
     }
 
     /// The shared tail for a request that has (or lacks) these fields of its own.
-    func tail(requestHasExpect: Bool, requestHasAccept: Bool, requestHasUserAgent: Bool) -> UnsafeMutablePointer<curl_slist>? {
+    func tail(
+        requestHasExpect: Bool, requestHasAccept: Bool, requestHasUserAgent: Bool
+    ) -> UnsafeMutablePointer<curl_slist>? {
         lists[(requestHasExpect ? 1 : 0) | (requestHasAccept ? 2 : 0) | (requestHasUserAgent ? 4 : 0)]
     }
 }

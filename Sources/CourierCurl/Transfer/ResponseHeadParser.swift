@@ -46,8 +46,9 @@ struct ResponseHeadParser {
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Outcome {
         receivedBytes += line.count
         guard receivedBytes <= maxHeaderBytes else {
-            return .failed(code: .limitExceeded,
-                           message: "the response head is larger than the limit of \(maxHeaderBytes) bytes")
+            return .failed(
+                code: .limitExceeded,
+                message: "the response head is larger than the limit of \(maxHeaderBytes) bytes")
         }
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -86,17 +87,19 @@ struct ResponseHeadParser {
         let space = UInt8(ascii: " ")
         let isDigit: (UInt8) -> Bool = { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         guard let firstSpace = bytes.firstIndex(of: space), bytes[..<firstSpace].starts(with: "HTTP/".utf8),
-              bytes.count >= firstSpace + 4, bytes[(firstSpace + 1)...(firstSpace + 3)].allSatisfy(isDigit),
-              bytes.count == firstSpace + 4 || bytes[firstSpace + 4] == space
+            bytes.count >= firstSpace + 4, bytes[(firstSpace + 1)...(firstSpace + 3)].allSatisfy(isDigit),
+            bytes.count == firstSpace + 4 || bytes[firstSpace + 4] == space
         else {
             let text = String(decoding: bytes.prefix(80), as: UTF8.self)
-            return .failed(code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
+            return .failed(
+                code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
         }
         let digits = bytes[(firstSpace + 1)...(firstSpace + 3)].map { Int($0 - UInt8(ascii: "0")) }
         let code = digits[0] * 100 + digits[1] * 10 + digits[2]
         guard code >= 100 else {
             let text = String(decoding: bytes.prefix(80), as: UTF8.self)
-            return .failed(code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
+            return .failed(
+                code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
         }
         let reason = bytes.count > firstSpace + 5 ? String(decoding: bytes[(firstSpace + 5)...], as: UTF8.self) : ""
         status = HTTPResponse.Status(code: code, reasonPhrase: reason)
@@ -105,15 +108,16 @@ struct ResponseHeadParser {
 
     private mutating func parseField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              let name = CommonFieldNames.name(spelledAs: UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
+            let name = CommonFieldNames.name(spelledAs: UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
                 ?? HTTPField.Name(String(decoding: bytes[..<colon], as: UTF8.self))
         else {
             let text = String(decoding: bytes.prefix(80), as: UTF8.self)
             return .failed(code: .invalidResponse, message: "the response has an invalid header line: \(text)")
         }
         guard fields.count < maxHeaderCount else {
-            return .failed(code: .limitExceeded,
-                           message: "the response has more than the limit of \(maxHeaderCount) header lines")
+            return .failed(
+                code: .limitExceeded,
+                message: "the response has more than the limit of \(maxHeaderCount) header lines")
         }
         fields.append(HTTPField(name: name, value: bytes[Self.trimmedRange(bytes[(colon + 1)...])]))
         return .needMore
@@ -131,7 +135,7 @@ struct ResponseHeadParser {
     private static func trimmedRange(_ bytes: Slice<UnsafeRawBufferPointer>) -> Range<Int> {
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let start = bytes.firstIndex(where: { !isSpace($0) }),
-              let end = bytes.lastIndex(where: { !isSpace($0) })
+            let end = bytes.lastIndex(where: { !isSpace($0) })
         else { return bytes.startIndex..<bytes.startIndex }
         return start..<(end + 1)
     }

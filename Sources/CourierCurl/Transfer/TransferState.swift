@@ -75,8 +75,11 @@ final class TransferState {
 
     /// - Parameter bufferedBodyLimit: set for a transfer its caller drives to the end on its own
     ///   thread: the body is kept whole, up to this many bytes, and reaches `send` with the head.
-    init(transfer: CurlTransfer, easy: EasyHandle, loop: CurlLoop, continuation: CheckedContinuation<Response, any Error>,
-         bufferedBodyLimit: Int64? = nil) {
+    init(
+        transfer: CurlTransfer, easy: EasyHandle, loop: CurlLoop,
+        continuation: CheckedContinuation<Response, any Error>,
+        bufferedBodyLimit: Int64? = nil
+    ) {
         self.transfer = transfer
         self.easy = easy
         self.loop = loop
@@ -113,7 +116,8 @@ final class TransferState {
         try easy.set(progress: { me, downloadTotal, downloaded, _, uploaded in
             guard let me else { return 0 }
             Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
-                .reportProgress(downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal), uploaded: Int64(uploaded))
+                .reportProgress(
+                    downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal), uploaded: Int64(uploaded))
             return 0
         })
     }
@@ -175,8 +179,9 @@ final class TransferState {
 
     /// The request's own header lines, linked in front of the shared tail of suppressions.
     private func setHeaderLines(_ wire: HTTPFields, tails: HeaderTails) throws(CurlOptionError) {
-        let tail = tails.tail(requestHasExpect: wire[.expect] != nil, requestHasAccept: wire[.accept] != nil,
-                              requestHasUserAgent: wire[.userAgent] != nil)
+        let tail = tails.tail(
+            requestHasExpect: wire[.expect] != nil, requestHasAccept: wire[.accept] != nil,
+            requestHasUserAgent: wire[.userAgent] != nil)
         var first: UnsafeMutablePointer<curl_slist>?
         for field in wire {
             let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
@@ -280,18 +285,20 @@ final class TransferState {
             sendPaused = true
             return ccurl_readfunc_pause
         case .failed:
-            failure = upload.failure.map { error in
-                var error = error
-                error.request = transfer.request
-                return error
-            } ?? transfer.error(.encodingFailed, "the request body failed")
+            failure =
+                upload.failure.map { error in
+                    var error = error
+                    error.request = transfer.request
+                    return error
+                } ?? transfer.error(.encodingFailed, "the request body failed")
             return ccurl_readfunc_abort
         }
     }
 
     private func reportProgress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64) {
         if let uploadProgress = transfer.context.uploadProgress, uploaded != reportedUpload,
-           transfer.upload != nil {
+            transfer.upload != nil
+        {
             reportedUpload = uploaded
             uploadProgress(uploaded, transfer.uploadLength)
         }
@@ -306,8 +313,10 @@ final class TransferState {
         let ratio = Int64(transfer.context.limits.maxDecompressionRatio)
         let (allowed, overflow) = received.multipliedReportingOverflow(by: ratio)
         guard !overflow, decodedBytes > allowed else { return nil }
-        return transfer.error(.limitExceeded, "the response body decoded to \(decodedBytes) bytes from \(received), "
-                              + "more than the limit of \(ratio) times (Limits.maxDecompressionRatio)")
+        return transfer.error(
+            .limitExceeded,
+            "the response body decoded to \(decodedBytes) bytes from \(received), "
+                + "more than the limit of \(ratio) times (Limits.maxDecompressionRatio)")
     }
 
     // MARK: - Head and end
@@ -388,8 +397,10 @@ final class TransferState {
             body = stream
             unclaimedStream = nil
         }
-        continuation.resume(returning: Response(status: head.status, headerFields: head.fields, bodyStream: body,
-                                                request: transfer.request))
+        continuation.resume(
+            returning: Response(
+                status: head.status, headerFields: head.fields, bodyStream: body,
+                request: transfer.request))
     }
 
     /// Lets the stream's paused body flow again; returns curl's verdict when a refused chunk was redelivered.
@@ -412,9 +423,10 @@ final class TransferState {
         drivingThread.assertCurrent()
         transfer.upload?.close()
         if code == CURLE_OK, transfer.context.uploadProgress != nil || transfer.context.downloadProgress != nil {
-            reportProgress(downloaded: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
-                           downloadTotal: easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T),
-                           uploaded: easy.info(offset: CURLINFO_SIZE_UPLOAD_T))
+            reportProgress(
+                downloaded: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
+                downloadTotal: easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T),
+                uploaded: easy.info(offset: CURLINFO_SIZE_UPLOAD_T))
         }
         if code == CURLE_OK, failure == nil, decoding {
             failure = decompressionError(received: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T))

@@ -73,8 +73,10 @@ final class UploadChannel: Sendable {
             } catch let error as CourierError {
                 end(with: error)
             } catch {
-                end(with: CourierError(.encodingFailed, "the request body failed: \(error)",
-                                       source: "CurlTransport", underlying: error))
+                end(
+                    with: CourierError(
+                        .encodingFailed, "the request body failed: \(error)",
+                        source: "CurlTransport", underlying: error))
             }
         }
         let cancelNow = state.withCheckedLock { state in
@@ -141,7 +143,8 @@ final class UploadChannel: Sendable {
 
     /// Stops the body: the transfer ended. Wakes a waiting producer and cancels the pump.
     func close() {
-        let (producer, pump) = state.withCheckedLock { state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
+        let (producer, pump) = state.withCheckedLock {
+            state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
             state.closed = true
             state.chunks.removeAll()
             state.queuedBytes = 0
@@ -158,9 +161,10 @@ final class UploadChannel: Sendable {
             guard !state.closed, !state.finished else { return (false, false) }
             state.producedBytes += Int64(chunk.count)
             if let expectedLength, state.producedBytes > expectedLength {
-                state.failure = CourierError(.encodingFailed,
-                                             "the request body produced more than the \(expectedLength) bytes announced",
-                                             source: "CurlTransport")
+                state.failure = CourierError(
+                    .encodingFailed,
+                    "the request body produced more than the \(expectedLength) bytes announced",
+                    source: "CurlTransport")
                 state.finished = true
             } else {
                 state.chunks.append(chunk)
@@ -181,9 +185,10 @@ final class UploadChannel: Sendable {
             if let error {
                 state.failure = error
             } else if let expectedLength, state.producedBytes != expectedLength {
-                state.failure = CourierError(.encodingFailed,
-                                             "the request body produced \(state.producedBytes) of the \(expectedLength) bytes announced",
-                                             source: "CurlTransport")
+                state.failure = CourierError(
+                    .encodingFailed,
+                    "the request body produced \(state.producedBytes) of the \(expectedLength) bytes announced",
+                    source: "CurlTransport")
             }
             defer { state.readerWaiting = false }
             return state.readerWaiting

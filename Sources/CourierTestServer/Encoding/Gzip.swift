@@ -14,8 +14,9 @@ enum Gzip {
     static func compressed(_ data: Data) throws -> Data {
         var stream = z_stream()
         // windowBits 15 + 16: zlib writes the gzip header and trailer around the deflate stream.
-        var status = deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        var status = deflateInit2_(
+            &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw Failure(call: "deflateInit2", status: status) }
         defer { deflateEnd(&stream) }
         var input = [UInt8](data)

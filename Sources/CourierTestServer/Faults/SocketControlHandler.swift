@@ -1,4 +1,5 @@
 import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -100,7 +101,9 @@ final class SocketControlHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .reset:
             enterDraining()
             if let provider = context.channel as? any SocketOptionProvider {
-                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
+                    context.close(promise: nil)
+                }
             } else {
                 context.close(promise: nil)
             }

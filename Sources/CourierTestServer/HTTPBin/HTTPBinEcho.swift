@@ -37,7 +37,8 @@ struct HTTPBinEcho {
         var files: [(name: String, value: String)] = []
         var data = Self.text(request.body)
         let type = request.header("content-type") ?? ""
-        let essence = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence =
+            type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if essence == "application/x-www-form-urlencoded" {
             form = TestServerRequest.formPairs(String(decoding: request.body, as: UTF8.self))
             data = ""

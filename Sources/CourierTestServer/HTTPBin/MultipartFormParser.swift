@@ -20,7 +20,8 @@ struct MultipartFormParser {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
             let value = pair[1]
-            return value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+            return value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+                ? String(value.dropFirst().dropLast()) : value
         }
         return nil
     }
@@ -57,9 +58,12 @@ struct MultipartFormParser {
             switch pair[0].lowercased() {
             case "content-disposition":
                 for parameter in pair[1].split(separator: ";").dropFirst() {
-                    let field = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    let field = parameter.split(separator: "=", maxSplits: 1).map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
                     guard field.count == 2 else { continue }
-                    let value = field[1].count >= 2 && field[1].hasPrefix("\"") && field[1].hasSuffix("\"")
+                    let value =
+                        field[1].count >= 2 && field[1].hasPrefix("\"") && field[1].hasSuffix("\"")
                         ? String(field[1].dropFirst().dropLast()) : field[1]
                     switch field[0].lowercased() {
                     case "name": name = value

@@ -83,7 +83,8 @@ final class ProxyConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             var index = searched
             while index + terminator.count <= bytes.count {
                 if bytes[index] == terminator[0], bytes[index + 1] == terminator[1],
-                   bytes[index + 2] == terminator[2], bytes[index + 3] == terminator[3] {
+                    bytes[index + 2] == terminator[2], bytes[index + 3] == terminator[3]
+                {
                     return index
                 }
                 index += 1
@@ -114,11 +115,14 @@ final class ProxyConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func handle(_ head: ProxyRequestHead, leftover: ByteBuffer, context: ChannelHandlerContext) {
         let authorization = head.value(of: "Proxy-Authorization")
         let isAuthorized = credentials?.accepts(authorization) ?? true
-        state.record(ForwardedRequest(method: head.method, target: head.target,
-                                      proxyAuthorization: authorization, wasAuthorized: isAuthorized))
+        state.record(
+            ForwardedRequest(
+                method: head.method, target: head.target,
+                proxyAuthorization: authorization, wasAuthorized: isAuthorized))
         guard isAuthorized else {
-            refuse(407, "Proxy Authentication Required",
-                   extraHeaders: ["Proxy-Authenticate: Basic realm=\"\(ProxyCredentials.realm)\""], context: context)
+            refuse(
+                407, "Proxy Authentication Required",
+                extraHeaders: ["Proxy-Authenticate: Basic realm=\"\(ProxyCredentials.realm)\""], context: context)
             return
         }
         let target = head.method == "CONNECT" ? ProxyTarget(connect: head.target) : ProxyTarget(absolute: head.target)
@@ -128,8 +132,10 @@ final class ProxyConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             return
         }
         guard target.isLoopback else {
-            refuse(403, "Forbidden", message: "\(target.host) is not a loopback host; this proxy only connects to loopback",
-                   context: context)
+            refuse(
+                403, "Forbidden",
+                message: "\(target.host) is not a loopback host; this proxy only connects to loopback",
+                context: context)
             return
         }
         phase = .connecting(pending: leftover)
@@ -157,8 +163,10 @@ final class ProxyConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         return bootstrap.connect(host: target.host, port: target.port)
     }
 
-    private func connected(_ result: Result<any Channel, any Error>, head: ProxyRequestHead, target: ProxyTarget,
-                           context: ChannelHandlerContext) {
+    private func connected(
+        _ result: Result<any Channel, any Error>, head: ProxyRequestHead, target: ProxyTarget,
+        context: ChannelHandlerContext
+    ) {
         guard case .connecting(let pending) = phase else {
             // The client went away while the connection was being made.
             if case .success(let origin) = result { origin.close(promise: nil) }
@@ -186,8 +194,9 @@ final class ProxyConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         if let originForm = target.originForm {
             origin.write(head.forwarded(originForm: originForm, authority: target.authority), promise: nil)
         } else {
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")),
-                                  promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")),
+                promise: nil)
         }
         if pending.readableBytes > 0 { origin.write(pending, promise: nil) }
         origin.flush()
@@ -202,14 +211,18 @@ final class ProxyConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     /// Answers `status` with a short text body and `Connection: close`, closes the output once it
     /// is written, and drops whatever the client still sends.
-    private func refuse(_ status: Int, _ reason: String, message: String? = nil, extraHeaders: [String] = [],
-                        context: ChannelHandlerContext) {
+    private func refuse(
+        _ status: Int, _ reason: String, message: String? = nil, extraHeaders: [String] = [],
+        context: ChannelHandlerContext
+    ) {
         phase = .refusing
         let body = (message ?? reason) + "\n"
         var response = ByteBuffer()
         response.writeString("HTTP/1.1 \(status) \(reason)\r\n")
-        for header in ["Content-Type: text/plain; charset=utf-8", "Content-Length: \(body.utf8.count)",
-                       "Connection: close"] + extraHeaders {
+        for header in [
+            "Content-Type: text/plain; charset=utf-8", "Content-Length: \(body.utf8.count)",
+            "Connection: close",
+        ] + extraHeaders {
             response.writeString(header + "\r\n")
         }
         response.writeString("\r\n" + body)

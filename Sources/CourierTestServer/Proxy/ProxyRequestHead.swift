@@ -54,7 +54,8 @@ struct ProxyRequestHead {
     /// proxy's own and the hop-by-hop ones, and `Connection: close`, since the proxy relays one
     /// request per connection and learns the response has ended only when the origin closes.
     func forwarded(originForm: String, authority: String) -> ByteBuffer {
-        let connectionOptions = fields
+        let connectionOptions =
+            fields
             .filter { $0.name.lowercased() == "connection" }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() } }
         let dropped = Set(["proxy-authorization", "proxy-connection", "connection", "keep-alive"] + connectionOptions)
@@ -137,7 +138,8 @@ struct ProxyTarget: Equatable {
         guard !host.isEmpty else { return nil }
         let port: Int
         if let portText {
-            guard !portText.isEmpty, portText.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(portText), (1...65535).contains(value)
+            guard !portText.isEmpty, portText.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(portText),
+                (1...65535).contains(value)
             else { return nil }
             port = value
         } else {

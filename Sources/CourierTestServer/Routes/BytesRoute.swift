@@ -13,9 +13,11 @@ extension Route {
     /// (default and maximum 65536).
     public static let bytes = Route("/bytes/{n}") { request in
         let count = try request.integer(parameter: "n", in: 0...maximumBytesCount)
-        let chunkSize = try request.integer(query: "chunk_size", default: CountingBytesStream.maximumChunkSize,
-                                            in: 1...CountingBytesStream.maximumChunkSize)
-        return TestServerResponse(headers: [("Content-Type", "application/octet-stream")],
-                                  stream: StreamedBody(length: count, stream: CountingBytesStream(count: count, chunkSize: chunkSize)))
+        let chunkSize = try request.integer(
+            query: "chunk_size", default: CountingBytesStream.maximumChunkSize,
+            in: 1...CountingBytesStream.maximumChunkSize)
+        return TestServerResponse(
+            headers: [("Content-Type", "application/octet-stream")],
+            stream: StreamedBody(length: count, stream: CountingBytesStream(count: count, chunkSize: chunkSize)))
     }
 }

@@ -47,11 +47,17 @@ struct DigestAuthCheck {
     var qop: String { request.parameters["qop"] ?? "auth" }
 
     func response() throws -> TestServerResponse {
-        guard ["MD5", "MD5-sess", "SHA-256", "SHA-256-sess"].contains(algorithm), ["auth", "auth-int", "none"].contains(qop) else {
+        guard ["MD5", "MD5-sess", "SHA-256", "SHA-256-sess"].contains(algorithm),
+            ["auth", "auth-int", "none"].contains(qop)
+        else {
             return try .json(["error": "unknown algorithm or qop"], status: 400)
         }
-        let staleAfter = try request.parameters["stale_after"].map { _ in try request.integer(parameter: "stale_after", in: 1...1000) }
-        guard let header = request.header("authorization"), header.lowercased().hasPrefix("digest ") else { return try challenge(stale: false) }
+        let staleAfter = try request.parameters["stale_after"].map { _ in
+            try request.integer(parameter: "stale_after", in: 1...1000)
+        }
+        guard let header = request.header("authorization"), header.lowercased().hasPrefix("digest ") else {
+            return try challenge(stale: false)
+        }
         let fields = Self.parameters(of: String(header.dropFirst(7)))
         guard let nonce = fields["nonce"] else { return try challenge(stale: false) }
         let count = Int(fields["nc"] ?? "0", radix: 16) ?? 0
@@ -71,8 +77,8 @@ struct DigestAuthCheck {
         case .fresh: break
         }
         guard fields["username"] == user, fields["realm"] == Self.realm, fields["uri"] == request.target,
-              fields["opaque"] == Self.opaque, (fields["algorithm"] ?? "MD5") == algorithm,
-              fields["response"] == expectedResponse(nonce: nonce, fields: fields)
+            fields["opaque"] == Self.opaque, (fields["algorithm"] ?? "MD5") == algorithm,
+            fields["response"] == expectedResponse(nonce: nonce, fields: fields)
         else { return try challenge(stale: false) }
         return try .json(AuthenticationResult(authenticated: true, user: user))
     }
@@ -88,7 +94,8 @@ struct DigestAuthCheck {
     }
 
     func hash(_ text: String) -> String {
-        let digest: any Sequence<UInt8> = algorithm.hasPrefix("SHA-256")
+        let digest: any Sequence<UInt8> =
+            algorithm.hasPrefix("SHA-256")
             ? Array(SHA256.hash(data: Data(text.utf8))) : Array(Insecure.MD5.hash(data: Data(text.utf8)))
         return digest.map { String(format: "%02x", $0) }.joined()
     }
@@ -97,7 +104,9 @@ struct DigestAuthCheck {
     func challenge(stale: Bool) throws -> TestServerResponse {
         let nonce = UUID().uuidString.lowercased()
         nonces.withLockedValue { $0[nonce] = DigestNonceUse() }
-        var parts = ["realm=\"\(Self.realm)\"", "nonce=\"\(nonce)\"", "opaque=\"\(Self.opaque)\"", "algorithm=\(algorithm)"]
+        var parts = [
+            "realm=\"\(Self.realm)\"", "nonce=\"\(nonce)\"", "opaque=\"\(Self.opaque)\"", "algorithm=\(algorithm)",
+        ]
         if qop != "none" { parts.append("qop=\"\(qop)\"") }
         if stale { parts.append("stale=true") }
         var response = try TestServerResponse.json(AuthenticationResult(authenticated: false), status: 401)
@@ -126,7 +135,10 @@ struct DigestAuthCheck {
                 value = String(rest.prefix { $0 != "," })
                 rest = rest.dropFirst(value.count)
             }
-            if !name.isEmpty { result[name.trimmingCharacters(in: .whitespaces).lowercased()] = value.trimmingCharacters(in: .whitespaces) }
+            if !name.isEmpty {
+                result[name.trimmingCharacters(in: .whitespaces).lowercased()] = value.trimmingCharacters(
+                    in: .whitespaces)
+            }
         }
         return result
     }

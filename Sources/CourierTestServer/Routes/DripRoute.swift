@@ -17,9 +17,11 @@ extension Route {
         let writes = (count + chunk - 1) / chunk
         let pause = Duration.milliseconds(duration) / max(writes, 1)
         let stream = DripStream(remaining: count, chunk: chunk, pause: pause)
-        var response = TestServerResponse(status: code, headers: [("Content-Type", "application/octet-stream")],
-                                          stream: StreamedBody(length: request.query("content_length") == "true" ? count : nil,
-                                                               stream: stream))
+        var response = TestServerResponse(
+            status: code, headers: [("Content-Type", "application/octet-stream")],
+            stream: StreamedBody(
+                length: request.query("content_length") == "true" ? count : nil,
+                stream: stream))
         response.delay = .milliseconds(delay)
         return response
     }

@@ -43,7 +43,8 @@ public struct EchoedRequest: Codable, Sendable, Equatable {
         method = try container.decode(String.self, forKey: .method)
         path = try container.decode(String.self, forKey: .path)
         query = try container.decode(String.self, forKey: .query)
-        headers = try container.decodeIfPresent([[String]].self, forKey: .headerList)
+        headers =
+            try container.decodeIfPresent([[String]].self, forKey: .headerList)
             ?? container.decode([[String]].self, forKey: .headers)
         bodyBase64 = try container.decode(String.self, forKey: .bodyBase64)
         bodyLength = try container.decode(Int.self, forKey: .bodyLength)

@@ -12,10 +12,13 @@ extension Route {
     /// Query: `after_bytes` moves the cut (see `ConnectionFault.Phase`); `chunked=true|false`
     /// picks the body framing, chunked by default only for `malformed`, whose garbage then breaks
     /// the chunk framing instead of passing for body bytes.
-    public static let fault = Route("/fault/{effect}/{phase}", requestBody: { request in
-        guard let fault = try? requestedFault(request), fault.phase == .midRequestBody else { return .collect }
-        return .fault(fault)
-    }) { request in
+    public static let fault = Route(
+        "/fault/{effect}/{phase}",
+        requestBody: { request in
+            guard let fault = try? requestedFault(request), fault.phase == .midRequestBody else { return .collect }
+            return .fault(fault)
+        }
+    ) { request in
         let fault = try requestedFault(request)
         guard fault.phase != .atConnect else {
             throw RouteInputError("atConnect happens before the request is read: plan it with TestServer.planFaults")
@@ -23,7 +26,8 @@ extension Route {
         let size = try request.integer(query: "body_size", default: 1024, in: 0...maximumBytesCount)
         let chunked = request.query("chunked").map { $0 == "true" } ?? (fault.effect == .malformed)
         let body = StreamedBody(length: chunked ? nil : size, stream: CountingBytesStream(count: size))
-        return TestServerResponse(headers: [("Content-Type", "application/octet-stream")], stream: body).injecting(fault)
+        return TestServerResponse(headers: [("Content-Type", "application/octet-stream")], stream: body).injecting(
+            fault)
     }
 
     private static func requestedFault(_ request: TestServerRequest) throws -> ConnectionFault {
@@ -33,7 +37,9 @@ extension Route {
         guard let phase = request.parameters["phase"].flatMap(ConnectionFault.Phase.init(rawValue:)) else {
             throw RouteInputError("phase must be one of \(ConnectionFault.Phase.allCases.map(\.rawValue))")
         }
-        let afterBytes = try request.query("after_bytes").map { _ in try request.integer(query: "after_bytes", default: 0, in: 0...Int.max) }
+        let afterBytes = try request.query("after_bytes").map { _ in
+            try request.integer(query: "after_bytes", default: 0, in: 0...Int.max)
+        }
         return ConnectionFault(effect, at: phase, afterBytes: afterBytes)
     }
 }

@@ -21,7 +21,9 @@ extension Route {
             guard attempt > failures else {
                 var response = TestServerResponse.text("failure \(attempt) of \(failures)\n", status: status)
                 response.headers.append(("X-Attempt", String(attempt)))
-                if let retryAfter = request.query("retry_after") { response.headers.append(("Retry-After", retryAfter)) }
+                if let retryAfter = request.query("retry_after") {
+                    response.headers.append(("Retry-After", retryAfter))
+                }
                 return response
             }
             var response = try TestServerResponse.json(EchoedRequest(request))

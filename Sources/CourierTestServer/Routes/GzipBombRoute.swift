@@ -9,8 +9,9 @@ extension Route {
     public static let gzipBomb = Route("/gzip-bomb") { request in
         let size = try request.integer(query: "inflated", default: 1 << 30, in: 0...(1 << 40))
         let bomb = GzipBomb(inflatedSize: size)
-        return TestServerResponse(headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")],
-                                  stream: StreamedBody(length: bomb.compressedSize, stream: GzipBombStream(bomb: bomb)))
+        return TestServerResponse(
+            headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")],
+            stream: StreamedBody(length: bomb.compressedSize, stream: GzipBombStream(bomb: bomb)))
     }
 }
 

@@ -38,6 +38,8 @@ extension Route {
 extension TestServerResponse {
     /// `request` described as httpbin would, in `shape`.
     static func httpbin(_ request: TestServerRequest, _ shape: HTTPBinEcho.Shape) throws -> TestServerResponse {
-        TestServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: try HTTPBinEcho(request: request).json(shape))
+        TestServerResponse(
+            status: 200, headers: [("Content-Type", "application/json")],
+            body: try HTTPBinEcho(request: request).json(shape))
     }
 }

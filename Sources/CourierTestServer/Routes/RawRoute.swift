@@ -14,8 +14,10 @@ extension Route {
 
     /// A route answering `pattern` with `bytes` written straight to the socket, then `effect`,
     /// for responses no canned one covers.
-    public static func raw(_ pattern: String, methods: Set<String>? = nil, bytes: Data,
-                           then effect: ConnectionFault.Effect = .close) -> Route {
+    public static func raw(
+        _ pattern: String, methods: Set<String>? = nil, bytes: Data,
+        then effect: ConnectionFault.Effect = .close
+    ) -> Route {
         Route(pattern, methods: methods) { _ in .raw(bytes, then: effect) }
     }
 }
@@ -71,7 +73,8 @@ public enum CannedRawResponse: String, Sendable, CaseIterable {
             // A line is at least name + one value byte + CRLF; a short last line merges into a longer one.
             let length = remaining < 2 * 1024 ? remaining : 1024
             let valueLength = max(length - name.utf8.count - 2, 1)
-            head.append(contentsOf: Array(name.utf8) + Array(repeating: UInt8(ascii: "a"), count: valueLength) + [13, 10])
+            head.append(
+                contentsOf: Array(name.utf8) + Array(repeating: UInt8(ascii: "a"), count: valueLength) + [13, 10])
             remaining -= name.utf8.count + valueLength + 2
             index += 1
         }

@@ -9,7 +9,8 @@ extension Route {
     public static let redirect = Route("/redirect/{n}") { request in
         let count = try request.integer(parameter: "n", in: 1...1000)
         let query = request.query.map { "?\($0)" } ?? ""
-        return .redirect(to: (count == 1 ? "../echo/get" : String(count - 1)) + query, status: try redirectStatus(of: request))
+        return .redirect(
+            to: (count == 1 ? "../echo/get" : String(count - 1)) + query, status: try redirectStatus(of: request))
     }
 
     /// The `status` query parameter of a redirect route: one of the redirect codes, 302 by default.

@@ -37,12 +37,17 @@ extension Route {
             firstID: max(lastID, 0) + 1,
             count: count,
             interval: .milliseconds(try request.integer(query: "interval_ms", default: 0, in: 0...60_000)),
-            retry: try request.query("retry_ms").map { _ in try request.integer(query: "retry_ms", default: 0, in: 0...3_600_000) },
-            dropAfter: try request.query("drop_after").map { _ in try request.integer(query: "drop_after", default: 0, in: 0...1_000_000) },
+            retry: try request.query("retry_ms").map { _ in
+                try request.integer(query: "retry_ms", default: 0, in: 0...3_600_000)
+            },
+            dropAfter: try request.query("drop_after").map { _ in
+                try request.integer(query: "drop_after", default: 0, in: 0...1_000_000)
+            },
             bytewise: request.query("chunk") == "1",
             newline: newline)
-        return TestServerResponse(headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
-                                  stream: StreamedBody(length: nil, stream: stream))
+        return TestServerResponse(
+            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
+            stream: StreamedBody(length: nil, stream: stream))
     }
 }
 
@@ -70,7 +75,8 @@ struct ServerSentEventsStream: BodyStream {
 
     /// The text of event `id`.
     func event(_ id: Int) -> String {
-        [": event \(id)", "id: \(id)", "event: tick", "data: event \(id)", "data: of \(count)", "", ""].joined(separator: newline)
+        [": event \(id)", "id: \(id)", "event: tick", "data: event \(id)", "data: of \(count)", "", ""].joined(
+            separator: newline)
     }
 
     mutating func next() -> BodyStreamPart {

@@ -5,8 +5,9 @@ extension Route {
     /// each line in its own chunk, for clients that decode newline-delimited JSON as it arrives.
     public static let stream = Route("/stream/{n}") { request in
         let count = try request.integer(parameter: "n", in: 0...1_000_000)
-        return TestServerResponse(headers: [("Content-Type", "application/x-ndjson")],
-                                  stream: StreamedBody(length: nil, stream: JSONLinesStream(count: count, path: request.path)))
+        return TestServerResponse(
+            headers: [("Content-Type", "application/x-ndjson")],
+            stream: StreamedBody(length: nil, stream: JSONLinesStream(count: count, path: request.path)))
     }
 }
 

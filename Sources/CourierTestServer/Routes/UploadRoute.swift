@@ -15,8 +15,10 @@ extension Route {
             throw RouteInputError("checksum must be fnv1a64")
         }
         let digest = request.bodyDigest ?? BodyDigest()
-        return try .json(UploadReceipt(received: digest.byteCount,
-                                       fnv1a64: digest.fnv1a64.map { String(format: "%016llx", $0) }))
+        return try .json(
+            UploadReceipt(
+                received: digest.byteCount,
+                fnv1a64: digest.fnv1a64.map { String(format: "%016llx", $0) }))
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 
 /// What one run of the built `courier` executable produced.
 struct CourierRun {
@@ -39,13 +39,17 @@ enum CourierProcess {
     ///
     /// `COURIER_CONFIG_DIR` names a directory that does not exist unless `environment` sets it, so
     /// no `config.json` or session of the machine's user changes what a test sees.
-    static func run(_ arguments: [String], stdin: Data? = nil, directory: URL? = nil, program: URL? = nil,
-                    environment: [String: String] = [:], deadline: Duration = .seconds(60)) async throws -> CourierRun {
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, directory: URL? = nil, program: URL? = nil,
+        environment: [String: String] = [:], deadline: Duration = .seconds(60)
+    ) async throws -> CourierRun {
         guard let executable = program ?? builtExecutable else { throw NotBuilt() }
         let isolated = ["COURIER_CONFIG_DIR": "/nonexistent/courier-test-config"].merging(environment) { $1 }
-        let outcome = try await ChildProcess.run(executable.path, arguments, environment: isolated, directory: directory,
-                                                 input: stdin.map { [UInt8]($0) }, timeout: deadline)
-        return CourierRun(status: outcome.status, stdout: Data(outcome.standardOutput), stderr: Data(outcome.standardError))
+        let outcome = try await ChildProcess.run(
+            executable.path, arguments, environment: isolated, directory: directory,
+            input: stdin.map { [UInt8]($0) }, timeout: deadline)
+        return CourierRun(
+            status: outcome.status, stdout: Data(outcome.standardOutput), stderr: Data(outcome.standardError))
     }
 
     /// Starts `courier arguments…` in the background (`courier serve`), stopped with a signal.

@@ -1,11 +1,12 @@
 import Courier
-@testable import CourierCurl
 import CourierTestServer
 import Foundation
 import Glibc
 import HTTPTypes
 import Synchronization
 import Testing
+
+@testable import CourierCurl
 
 /// Routes the default test server lacks, for the transport's own tests.
 enum CurlTestRoutes {
@@ -36,10 +37,12 @@ enum CurlTestRoutes {
     /// What `/gzip` decodes to.
     static let plainText = String(repeating: "hello, compressed world\n", count: 100)
 
-    static let gzippedText = Data(base64Encoded: "H4sIAAAAAAACA8tIzcnJ11FIzs8tKEotLk5NUSjPL8pJ4coYFR8VHxUfFR8VHxUfFR8VHxUnSxwA6IsAWWAJAAA=")!
+    static let gzippedText = Data(
+        base64Encoded: "H4sIAAAAAAACA8tIzcnJ11FIzs8tKEotLk5NUSjPL8pJ4coYFR8VHxUfFR8VHxUfFR8VHxUnSxwA6IsAWWAJAAA=")!
 
-    static let gzippedZeros = Data([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 237, 193, 1, 1, 0, 0, 0, 130, 32, 255, 175, 110, 72, 64, 1]
-                                   + [UInt8](repeating: 0, count: 968) + [175, 6, 158, 203, 121, 18, 64, 66, 15, 0])
+    static let gzippedZeros = Data(
+        [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 237, 193, 1, 1, 0, 0, 0, 130, 32, 255, 175, 110, 72, 64, 1]
+            + [UInt8](repeating: 0, count: 968) + [175, 6, 158, 203, 121, 18, 64, 66, 15, 0])
 }
 
 /// Runs `body` with a test server that has `routes` (by default the extra routes) and a
@@ -81,7 +84,9 @@ extension Response {
 
 /// Runs `operation` and returns the error it throws as a `CourierError`, or `nil` when it succeeds;
 /// an error the transport did not map is recorded as a test failure.
-func courierError(_ operation: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> CourierError? {
+func courierError(
+    _ operation: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) async -> CourierError? {
     do {
         try await operation()
         return nil

@@ -1,5 +1,6 @@
-@testable import Courier
 import Testing
+
+@testable import Courier
 
 /// `SharedTaskState` driven without tasks: waiters are plain strings.
 @Suite("Shared task state")
@@ -14,12 +15,16 @@ struct SharedTaskStateTests {
         let first = machine.nextWaiterID(), second = machine.nextWaiterID()
         #expect(first != second)
         guard case .suspend = machine.wait(id: first, waiter: "a", isCancelled: false),
-              case .suspend = machine.wait(id: second, waiter: "b", isCancelled: false) else {
+            case .suspend = machine.wait(id: second, waiter: "b", isCancelled: false)
+        else {
             Issue.record("a member of running work waits")
             return
         }
         #expect(machine.finish(.success(7)).sorted() == ["a", "b"])
-        guard case .finished(let result) = machine.phase else { Issue.record("finished"); return }
+        guard case .finished(let result) = machine.phase else {
+            Issue.record("finished")
+            return
+        }
         #expect(try result.get() == 7)
     }
 
@@ -28,7 +33,8 @@ struct SharedTaskStateTests {
         #expect(machine.finish(.failure(Failed())).isEmpty)
         let joined = machine.join()
         #expect(joined, "finished work can still be joined: its result is kept")
-        guard case .resume(let result) = machine.wait(id: machine.nextWaiterID(), waiter: "late", isCancelled: false) else {
+        guard case .resume(let result) = machine.wait(id: machine.nextWaiterID(), waiter: "late", isCancelled: false)
+        else {
             Issue.record("a late member is answered at once")
             return
         }
@@ -57,11 +63,17 @@ struct SharedTaskStateTests {
             return
         }
         #expect(cancelsWork)
-        guard case .abandoned = machine.phase else { Issue.record("abandoned"); return }
+        guard case .abandoned = machine.phase else {
+            Issue.record("abandoned")
+            return
+        }
         let joined = machine.join()
         #expect(!joined, "abandoned work is never joined: a new caller starts fresh work")
         #expect(machine.finish(.failure(CancellationError())).isEmpty)
-        guard case .abandoned = machine.phase else { Issue.record("stays abandoned"); return }
+        guard case .abandoned = machine.phase else {
+            Issue.record("stays abandoned")
+            return
+        }
     }
 
     @Test func workThatOutlivesItsMembersKeepsRunningForLaterOnes() throws {

@@ -80,10 +80,12 @@ struct SharedTaskTests {
     @Test func whenEveryMemberLeavesTheWorkIsCancelledAndCannotBeJoined() async {
         let gate = Gate()
         let finished = Atomic(false)
-        let shared = SharedTask<Int>(cancelsWhenAbandoned: true, operation: {
-            try await gate.pass()
-            return 1
-        }, finished: { _ in finished.store(true, ordering: .releasing) })
+        let shared = SharedTask<Int>(
+            cancelsWhenAbandoned: true,
+            operation: {
+                try await gate.pass()
+                return 1
+            }, finished: { _ in finished.store(true, ordering: .releasing) })
         let only = Task { try await shared.value() }
         await gate.waitUntilStarted()
         only.cancel()

@@ -13,7 +13,10 @@ struct AuthenticationInterceptorTests {
     @Test(arguments: ServerTransport.all)
     func appliesTheCredentialToEveryRequest(transport: ServerTransport) async throws {
         try await withTestServer { server in
-            let auth = AuthenticationInterceptor.bearer(token: "courier-test-token") { _ in Issue.record("no refresh expected"); return "" }
+            let auth = AuthenticationInterceptor.bearer(token: "courier-test-token") { _ in
+                Issue.record("no refresh expected")
+                return ""
+            }
             let response = try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer")))
             #expect(response.status == .ok)
             #expect(server.receivedRequests.first?.header("authorization") == "Bearer courier-test-token")
@@ -30,7 +33,8 @@ struct AuthenticationInterceptorTests {
                 refreshes.increment()
                 return "fresh"
             }
-            let response = try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
+            let response = try await transport.client(interceptors: [auth]).send(
+                Request(url: server.url("/bearer?token=fresh")))
             #expect(response.status == .ok)
             #expect(server.receivedRequests.map { $0.header("authorization") } == ["Bearer expired", "Bearer fresh"])
             #expect(refreshes.value == 1)
@@ -81,7 +85,10 @@ struct AuthenticationInterceptorTests {
             gate.continuation.yield()
             #expect(try await first.value.status == .ok)
             #expect(try await second.value.status == .ok)
-            #expect(server.receivedRequests.map { $0.header("authorization") } == ["Bearer expired", "Bearer fresh", "Bearer fresh"])
+            #expect(
+                server.receivedRequests.map { $0.header("authorization") } == [
+                    "Bearer expired", "Bearer fresh", "Bearer fresh",
+                ])
             #expect(auth.refreshCount == 1)
         }
     }
@@ -121,7 +128,9 @@ struct AuthenticationInterceptorTests {
                 // Fail only once all five 401s are on their way back to the interceptor, so that the
                 // five were refused together however slowly a loaded machine sends them.
                 let deadline = ContinuousClock.now + .seconds(20)
-                while refusals.value < 5, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                while refusals.value < 5, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
                 try await Task.sleep(for: .milliseconds(100))
                 throw RefreshFailed()
             }
@@ -159,7 +168,8 @@ struct AuthenticationInterceptorTests {
     func aCredentialRefusedAgainAfterRefreshIsReturnedWithoutLooping(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "still-wrong" }
-            let response = try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer?token=fresh")))
+            let response = try await transport.client(interceptors: [auth]).send(
+                Request(url: server.url("/bearer?token=fresh")))
             #expect(response.status == .unauthorized)
             #expect(server.hits("/bearer") == 2)
         }
@@ -227,7 +237,9 @@ struct AuthenticationInterceptorTests {
                 #expect(stale == nil)
                 return "courier-test-token"
             }
-            #expect(try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer"))).status == .ok)
+            #expect(
+                try await transport.client(interceptors: [auth]).send(Request(url: server.url("/bearer"))).status == .ok
+            )
             #expect(server.hits("/bearer") == 1)
         }
     }
@@ -237,9 +249,11 @@ struct AuthenticationInterceptorTests {
         try await withTestServer { server in
             var policy = AuthenticationInterceptor<String>.Policy()
             policy.refreshStatuses = [403]
-            let auth = AuthenticationInterceptor<String>(credential: "old", policy: policy, apply: { key, request in
-                request.headerFields[HTTPField.Name("X-Api-Key")!] = key
-            }, refresh: { _ in "new" })
+            let auth = AuthenticationInterceptor<String>(
+                credential: "old", policy: policy,
+                apply: { key, request in
+                    request.headerFields[HTTPField.Name("X-Api-Key")!] = key
+                }, refresh: { _ in "new" })
             let client = transport.client(interceptors: [auth])
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=403")))
             #expect(response.status == .ok)
@@ -256,7 +270,8 @@ struct AuthenticationInterceptorTests {
             #expect(auth.refreshCount == 1)
             let refused = AuthenticationInterceptor.bearer(token: "expired") { _ in "wrong" }
             let error = await #expect(throws: CourierError.self) {
-                try await transport.client(interceptors: [refused, ValidationInterceptor()]).send(Request(url: server.url("/bearer?token=fresh")))
+                try await transport.client(interceptors: [refused, ValidationInterceptor()]).send(
+                    Request(url: server.url("/bearer?token=fresh")))
             }
             #expect(error?.code == .unacceptableStatus)
             #expect(error?.response?.status == .unauthorized)
@@ -267,12 +282,17 @@ struct AuthenticationInterceptorTests {
     func aOneShotBodyIsNotResentAfterARefresh(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let auth = AuthenticationInterceptor.bearer(token: "expired") { _ in "fresh" }
-            let chunks = AsyncStream<Data> { $0.yield(Data("once".utf8)); $0.finish() }
+            let chunks = AsyncStream<Data> {
+                $0.yield(Data("once".utf8))
+                $0.finish()
+            }
             let request = try server.url("/bearer?token=fresh").buildRequest {
                 Method.POST
                 RequestBody.stream(chunks, length: 4)
             }
-            let error = await #expect(throws: CourierError.self) { try await transport.client(interceptors: [auth]).send(request) }
+            let error = await #expect(throws: CourierError.self) {
+                try await transport.client(interceptors: [auth]).send(request)
+            }
             #expect(error?.code == .bodyNotReplayable)
             #expect(error?.response?.status == .unauthorized)
             #expect(server.hits("/bearer") == 1)

@@ -1,10 +1,11 @@
-@testable import Courier
 import CourierCurl
 import CourierTestServer
 import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+
+@testable import Courier
 
 @Suite("Concurrency limit interceptor")
 struct ConcurrencyLimitInterceptorTests {
@@ -53,7 +54,10 @@ struct ConcurrencyLimitInterceptorTests {
                 let busyCounts = Task {
                     try await withThrowingTaskGroup(of: InFlightCount.self) { group in
                         for _ in 0..<3 {
-                            group.addTask { try await client.send(Request(url: busy.url("/inflight/10")), decoding: InFlightCount.self) }
+                            group.addTask {
+                                try await client.send(
+                                    Request(url: busy.url("/inflight/10")), decoding: InFlightCount.self)
+                            }
                         }
                         return try await group.reduce(into: []) { $0.append($1) }
                     }
@@ -70,7 +74,10 @@ struct ConcurrencyLimitInterceptorTests {
                     group.addTask {
                         try await withThrowingTaskGroup(of: InFlightCount.self) { sends in
                             for _ in 0..<4 {
-                                sends.addTask { try await client.send(Request(url: other.url("/inflight/10")), decoding: InFlightCount.self) }
+                                sends.addTask {
+                                    try await client.send(
+                                        Request(url: other.url("/inflight/10")), decoding: InFlightCount.self)
+                                }
                             }
                             return try await sends.reduce(into: []) { $0.append($1) }
                         }
@@ -164,7 +171,9 @@ struct ConcurrencyLimitInterceptorTests {
         mock.enqueue(.failure(.cannotConnect))
         mock.enqueue(.status(.ok))
         let client = Client(transport: mock, interceptors: [limit])
-        await #expect(throws: CourierError.self) { try await client.send(Request(url: URL(string: "https://example.com")!)) }
+        await #expect(throws: CourierError.self) {
+            try await client.send(Request(url: URL(string: "https://example.com")!))
+        }
         #expect(limit.runningCount == 0)
         #expect(try await client.send(Request(url: URL(string: "https://example.com")!)).status == .ok)
     }

@@ -30,32 +30,37 @@ struct ExplainTests {
     @Test func recordsWhichStageChangedWhatAndHowLongEachTook() async throws {
         try await withTestServer { server in
             let (client, recorder) = Self.client().explaining()
-            let request = try server.url("/flaky/\(uniqueKey())/1").buildRequest { Headers { UserAgentHeader("test/1") } }
+            let request = try server.url("/flaky/\(uniqueKey())/1").buildRequest {
+                Headers { UserAgentHeader("test/1") }
+            }
             let response = try await client.send(request)
             #expect(response.status == .ok)
             #expect(response.headerFields[HTTPField.Name("X-Explained")!] == "yes")
 
             let explanation = try #require(recorder.last)
-            #expect(explanation.steps.map(\.stage) == [
-                "StampVersion", "RetryInterceptor", "AuthenticationInterceptor", "transport",
-                "AuthenticationInterceptor", "transport",
-            ])
+            #expect(
+                explanation.steps.map(\.stage) == [
+                    "StampVersion", "RetryInterceptor", "AuthenticationInterceptor", "transport",
+                    "AuthenticationInterceptor", "transport",
+                ])
             #expect(explanation.steps.map(\.depth) == [0, 1, 2, 3, 2, 3])
             #expect(explanation.steps.map(\.attempt) == [1, 1, 1, 1, 2, 2])
             #expect(explanation.outcome == "200 OK")
 
             let stamp = explanation.steps[0]
-            #expect(stamp.requestChanges == [
-                .init(.headerRemoved, field: "User-Agent", from: "test/1"),
-                .init(.headerAdded, field: "X-Client-Version", to: "2.1"),
-            ])
+            #expect(
+                stamp.requestChanges == [
+                    .init(.headerRemoved, field: "User-Agent", from: "test/1"),
+                    .init(.headerAdded, field: "X-Client-Version", to: "2.1"),
+                ])
             #expect(stamp.responseChanges == [.init(.headerAdded, field: "X-Explained", to: "yes")])
 
             let retry = explanation.steps[1]
             #expect(retry.nextCalls == 2)
             #expect(retry.requestChanges.isEmpty)
             #expect(explanation.steps[2].outcome == "503 Service Unavailable")
-            #expect(explanation.steps[2].requestChanges == [.init(.headerAdded, field: "Authorization", to: "<redacted>")])
+            #expect(
+                explanation.steps[2].requestChanges == [.init(.headerAdded, field: "Authorization", to: "<redacted>")])
 
             for step in explanation.steps {
                 #expect(step.durationMilliseconds >= step.ownMilliseconds)
@@ -89,7 +94,9 @@ struct ExplainTests {
     @Test func aThrownErrorIsRecordedAndAttributedAsWithoutExplaining() async throws {
         try await withTestServer { server in
             let (client, recorder) = Client(interceptors: [ValidationInterceptor()]).explaining()
-            let error = await #expect(throws: CourierError.self) { try await client.send(Request(url: server.url("/status/418"))) }
+            let error = await #expect(throws: CourierError.self) {
+                try await client.send(Request(url: server.url("/status/418")))
+            }
             #expect(error?.stage == "ValidationInterceptor")
             let explanation = try #require(recorder.last)
             #expect(explanation.steps.map(\.stage) == ["ValidationInterceptor", "transport"])
@@ -115,11 +122,13 @@ struct ExplainTests {
         #expect(explanation.text.contains("answered itself"))
         #expect(explanation.steps[0].responseChanges.isEmpty)
 
-        let (rewriting, rewrites) = Client(transport: {
-            let mock = MockTransport()
-            mock.enqueue(.status(.notFound))
-            return mock
-        }(), interceptors: [softenErrors]).explaining()
+        let (rewriting, rewrites) = Client(
+            transport: {
+                let mock = MockTransport()
+                mock.enqueue(.status(.notFound))
+                return mock
+            }(), interceptors: [softenErrors]
+        ).explaining()
         _ = try await rewriting.send(Request(url: URL(string: "https://api.example.com/x")!))
         #expect(rewrites.last?.steps.first?.responseChanges == [.init(.status, from: "404 Not Found", to: "200 OK")])
     }
@@ -153,15 +162,21 @@ struct ExplainTests {
             let response = try await client.send(Request(url: server.url("/echo")))
             #expect(response.status == .noContent)
             let steps = try #require(recorder.last?.steps)
-            #expect(steps[0].requestChanges == [
-                .init(.method, from: "GET", to: "POST"),
-                .init(.url, from: server.url("/echo").absoluteString, to: server.url("/redirect-to?url=/status/204").absoluteString),
-                .init(.bodyAdded, to: "(2 bytes, application/json)"),
-            ])
+            #expect(
+                steps[0].requestChanges == [
+                    .init(.method, from: "GET", to: "POST"),
+                    .init(
+                        .url, from: server.url("/echo").absoluteString,
+                        to: server.url("/redirect-to?url=/status/204").absoluteString),
+                    .init(.bodyAdded, to: "(2 bytes, application/json)"),
+                ])
             #expect(steps[1].stage == "transport")
-            #expect(steps[1].requestChanges == [
-                .init(.url, from: server.url("/redirect-to?url=/status/204").absoluteString, to: server.url("/status/204").absoluteString),
-            ])
+            #expect(
+                steps[1].requestChanges == [
+                    .init(
+                        .url, from: server.url("/redirect-to?url=/status/204").absoluteString,
+                        to: server.url("/status/204").absoluteString)
+                ])
             #expect(recorder.last?.text.contains("url \(server.url("/echo").absoluteString) → ") == true)
         }
     }

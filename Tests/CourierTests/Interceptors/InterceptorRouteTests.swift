@@ -25,7 +25,9 @@ struct InterceptorRouteTests {
         try await withTestServer { server async throws in
             let url = "'\(server.baseURL.absoluteString)/inflight/2000'"
             let output = try await curl("--parallel --parallel-immediate \(url) \(url) \(url)")
-            let counts = try output.split(separator: "}").map { try JSONDecoder().decode(InFlightCount.self, from: Data(($0 + "}").utf8)) }
+            let counts = try output.split(separator: "}").map {
+                try JSONDecoder().decode(InFlightCount.self, from: Data(($0 + "}").utf8))
+            }
             #expect(counts.count == 3)
             #expect(counts.map(\.maxInFlight).max() == 3)
         }

@@ -26,10 +26,12 @@ enum ServerTransport: String, CaseIterable, Sendable, CustomStringConvertible {
     }()
 
     /// A client on this transport with `interceptors`.
-    func client(interceptors: [any Interceptor], configuration: Client.Configuration = Client.Configuration()) -> Client {
+    func client(interceptors: [any Interceptor], configuration: Client.Configuration = Client.Configuration()) -> Client
+    {
         switch self {
         case .curl: Client(transport: CurlTransport.shared, interceptors: interceptors, configuration: configuration)
-        case .asyncHTTPClient: Client(transport: Self.asyncHTTPClientTransport, interceptors: interceptors, configuration: configuration)
+        case .asyncHTTPClient:
+            Client(transport: Self.asyncHTTPClientTransport, interceptors: interceptors, configuration: configuration)
         }
     }
 }
@@ -104,7 +106,6 @@ extension TestServer {
         receivedRequests.filter { $0.path.hasPrefix(prefix) }.count
     }
 }
-
 
 /// A unique key for routes that count per key, such as `/flaky/{key}/…`.
 func uniqueKey() -> String { UUID().uuidString.lowercased() }

@@ -1,4 +1,3 @@
-@testable import Courier
 import CourierCurl
 import CourierTestServer
 import Foundation
@@ -6,10 +5,14 @@ import HTTPTypes
 import Logging
 import Testing
 
+@testable import Courier
+
 @Suite("Logging interceptor")
 struct LoggingInterceptorTests {
-    static let secrets = ["bearer-secret-0042", "cookie-secret-0042", "apikey-secret-0042", "query-secret-0042",
-                          "session-secret-0042"]
+    static let secrets = [
+        "bearer-secret-0042", "cookie-secret-0042", "apikey-secret-0042", "query-secret-0042",
+        "session-secret-0042",
+    ]
 
     static let redaction = Redaction(headers: [HTTPField.Name("X-Api-Key")!], queryItems: ["api_key"])
 
@@ -37,7 +40,9 @@ struct LoggingInterceptorTests {
     @Test func redactionHidesTheURLPasswordAndNamedQueryValues() throws {
         let redaction = Redaction(queryItems: ["Token"])
         let url = try #require(URL(string: "https://ada:hunter2-long@api.example.com/x?token=abc123456&q=swift"))
-        #expect(redaction.redacting(url).absoluteString == "https://ada:%3Credacted%3E@api.example.com/x?token=%3Credacted%3E&q=swift")
+        #expect(
+            redaction.redacting(url).absoluteString
+                == "https://ada:%3Credacted%3E@api.example.com/x?token=%3Credacted%3E&q=swift")
         var fields = HTTPFields()
         fields[.authorization] = "Bearer abcdef123456"
         fields[.accept] = "text/plain"
@@ -50,8 +55,12 @@ struct LoggingInterceptorTests {
         fields[.authorization] = "Bearer token-abcdef"
         fields[.setCookie] = "session=cookie-value-1; Domain=api.example.com; HttpOnly"
         let text = "Bearer token-abcdef sent; cookie-value-1 set for api.example.com, HttpOnly"
-        #expect(redaction.scrubbing(text, secretsFrom: fields) == "<redacted> sent; <redacted> set for api.example.com, HttpOnly")
-        #expect(redaction.scrubbing("WWW-Authenticate: Bearer realm=x", secretsFrom: fields) == "WWW-Authenticate: Bearer realm=x")
+        #expect(
+            redaction.scrubbing(text, secretsFrom: fields)
+                == "<redacted> sent; <redacted> set for api.example.com, HttpOnly")
+        #expect(
+            redaction.scrubbing("WWW-Authenticate: Bearer realm=x", secretsFrom: fields)
+                == "WWW-Authenticate: Bearer realm=x")
     }
 
     @Test(arguments: ServerTransport.all)
@@ -85,7 +94,8 @@ struct LoggingInterceptorTests {
     func redactionHidesSecretsInEveryLogLine(transport: ServerTransport) async throws {
         let capture = LogCapture()
         try await withTestServer(routes: Route.defaults + [Self.login]) { server in
-            let logging = LoggingInterceptor(logger: capture.logger(level: .debug), redaction: Self.redaction, logsCurlCommand: true)
+            let logging = LoggingInterceptor(
+                logger: capture.logger(level: .debug), redaction: Self.redaction, logsCurlCommand: true)
             let response = try await transport.client(interceptors: [logging]).send(Self.secretRequest(server))
             #expect(response.status == .ok)
             #expect(response.text.contains("bearer-secret-0042"), "the response itself is untouched")
@@ -112,7 +122,9 @@ struct LoggingInterceptorTests {
     func atDebugTheResponseBodyIsLoggedAndStillReturned(transport: ServerTransport) async throws {
         let capture = LogCapture()
         try await withTestServer { server in
-            let client = transport.client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .debug), maxLoggedBodyBytes: 10)])
+            let client = transport.client(interceptors: [
+                LoggingInterceptor(logger: capture.logger(level: .debug), maxLoggedBodyBytes: 10)
+            ])
             let response = try await client.stream(Request(url: server.url("/bytes/100")))
             #expect(!response.isStreaming)
             #expect(response.body.count == 100)
@@ -139,7 +151,9 @@ struct LoggingInterceptorTests {
         // Port 1 on loopback: privileged and never listened on, whereas a stopped test server's port
         // may already have gone to another suite's server.
         let request = try Self.secretRequest(base: URL(string: "http://127.0.0.1:1")!)
-        let client = Client(interceptors: [LoggingInterceptor(logger: capture.logger(level: .info), redaction: Self.redaction)])
+        let client = Client(interceptors: [
+            LoggingInterceptor(logger: capture.logger(level: .info), redaction: Self.redaction)
+        ])
         await #expect(throws: CourierError.self) { try await client.send(request) }
         let lines = capture.all
         #expect(lines.count == 1)

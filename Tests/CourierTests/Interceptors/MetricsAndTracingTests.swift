@@ -23,24 +23,33 @@ struct W3CTestTracer: Tracer {
             let hex = String(value, radix: 16)
             return String(repeating: "0", count: width - hex.count) + hex
         }
-        spans = InMemoryTracer(idGenerator: .init(nextTraceID: { "4bf92f3577b34da6" + next(16) }, nextSpanID: { next(16) }))
+        spans = InMemoryTracer(
+            idGenerator: .init(nextTraceID: { "4bf92f3577b34da6" + next(16) }, nextSpanID: { next(16) }))
     }
 
-    func startSpan<Instant: TracerInstant>(_ operationName: String, context: @autoclosure () -> ServiceContext,
-                                           ofKind kind: SpanKind, at instant: @autoclosure () -> Instant,
-                                           function: String, file fileID: String, line: UInt) -> InMemorySpan {
-        spans.startSpan(operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID, line: line)
+    func startSpan<Instant: TracerInstant>(
+        _ operationName: String, context: @autoclosure () -> ServiceContext,
+        ofKind kind: SpanKind, at instant: @autoclosure () -> Instant,
+        function: String, file fileID: String, line: UInt
+    ) -> InMemorySpan {
+        spans.startSpan(
+            operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID, line: line
+        )
     }
 
     func forceFlush() { spans.forceFlush() }
 
-    func inject<Carrier, Inject: Injector>(_ context: ServiceContext, into carrier: inout Carrier, using injector: Inject)
+    func inject<Carrier, Inject: Injector>(
+        _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
+    )
     where Carrier == Inject.Carrier {
         guard let span = context.inMemorySpanContext else { return }
         injector.inject("00-\(span.traceID)-\(span.spanID)-01", forKey: "traceparent", into: &carrier)
     }
 
-    func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract)
+    func extract<Carrier, Extract: Extractor>(
+        _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
+    )
     where Carrier == Extract.Carrier {}
 }
 
@@ -50,7 +59,9 @@ struct MetricsAndTracingTests {
     func countsRequestsFailuresAndDurations(transport: ServerTransport) async throws {
         let metrics = TestMetrics()
         try await withTestServer { server in
-            let client = transport.client(interceptors: [MetricsInterceptor(dimensions: [("client", "test")], factory: metrics)])
+            let client = transport.client(interceptors: [
+                MetricsInterceptor(dimensions: [("client", "test")], factory: metrics)
+            ])
             _ = try await client.send(Request(url: server.url("/status/200")))
             _ = try await client.send(Request(url: server.url("/status/200")))
             _ = try await client.send(Request(url: server.url("/status/503")))
@@ -58,13 +69,17 @@ struct MetricsAndTracingTests {
             let unreachable = URL(string: "http://127.0.0.1:1/")!
             await #expect(throws: CourierError.self) { try await client.send(Request(url: unreachable)) }
 
-            let ok = try metrics.expectCounter("courier_requests_total", [("client", "test"), ("method", "GET"), ("status", "200")])
+            let ok = try metrics.expectCounter(
+                "courier_requests_total", [("client", "test"), ("method", "GET"), ("status", "200")])
             #expect(ok.totalValue == 2)
-            let unavailable = try metrics.expectCounter("courier_requests_total", [("client", "test"), ("method", "GET"), ("status", "503")])
+            let unavailable = try metrics.expectCounter(
+                "courier_requests_total", [("client", "test"), ("method", "GET"), ("status", "503")])
             #expect(unavailable.totalValue == 1)
-            let failed = try metrics.expectCounter("courier_request_failures_total", [("client", "test"), ("method", "GET"), ("code", "cannotConnect")])
+            let failed = try metrics.expectCounter(
+                "courier_request_failures_total", [("client", "test"), ("method", "GET"), ("code", "cannotConnect")])
             #expect(failed.totalValue == 1)
-            let timer = try metrics.expectTimer("courier_request_duration_seconds", [("client", "test"), ("method", "GET")])
+            let timer = try metrics.expectTimer(
+                "courier_request_duration_seconds", [("client", "test"), ("method", "GET")])
             #expect(timer.values.count == 4)
             #expect(timer.values.allSatisfy { $0 > 0 })
         }
@@ -75,11 +90,17 @@ struct MetricsAndTracingTests {
         let metrics = TestMetrics()
         try await withTestServer { server in
             let sleeps = SleepRecorder()
-            let client = transport.client(interceptors: [RetryInterceptor(budget: .unlimited, sleep: sleeps.sleep),
-                                               MetricsInterceptor(factory: metrics)])
+            let client = transport.client(interceptors: [
+                RetryInterceptor(budget: .unlimited, sleep: sleeps.sleep),
+                MetricsInterceptor(factory: metrics),
+            ])
             _ = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/2")))
-            #expect(try metrics.expectCounter("courier_requests_total", [("method", "GET"), ("status", "503")]).totalValue == 2)
-            #expect(try metrics.expectCounter("courier_requests_total", [("method", "GET"), ("status", "200")]).totalValue == 1)
+            #expect(
+                try metrics.expectCounter("courier_requests_total", [("method", "GET"), ("status", "503")]).totalValue
+                    == 2)
+            #expect(
+                try metrics.expectCounter("courier_requests_total", [("method", "GET"), ("status", "200")]).totalValue
+                    == 1)
         }
     }
 
@@ -151,10 +172,13 @@ struct MetricsAndTracingTests {
     func aSecretInTheURLIsNotRecorded(transport: ServerTransport) async throws {
         let tracer = InMemoryTracer()
         try await withTestServer { server in
-            let client = transport.client(interceptors: [TracingInterceptor(tracer: tracer, redaction: Redaction(queryItems: ["key"]))])
+            let client = transport.client(interceptors: [
+                TracingInterceptor(tracer: tracer, redaction: Redaction(queryItems: ["key"]))
+            ])
             _ = try await client.send(Request(url: server.url("/status/200?key=hidden-value")))
             let span = try #require(tracer.finishedSpans.first)
-            #expect(span.attributes.get("url.full") == .string(server.url("/status/200?key=%3Credacted%3E").absoluteString))
+            #expect(
+                span.attributes.get("url.full") == .string(server.url("/status/200?key=%3Credacted%3E").absoluteString))
         }
     }
 }

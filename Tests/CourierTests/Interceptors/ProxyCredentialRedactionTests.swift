@@ -23,16 +23,19 @@ struct ProxyCredentialRedactionTests {
 
         /// Every place a secret could show, as one text.
         var everything: String {
-            let error = switch outcome {
-            case .success: ""
-            case .failure(let error): "\(error) \(String(reflecting: error))"
-            }
+            let error =
+                switch outcome {
+                case .success: ""
+                case .failure(let error): "\(error) \(String(reflecting: error))"
+                }
             return (lines + [explanation, error]).joined(separator: "\n")
         }
     }
 
     /// A transport of `kind` routed by `proxy`, and how to shut it down.
-    private func makeTransport(_ kind: ServerTransport, proxy: ProxySettings) -> (any Transport, @Sendable () async -> Void) {
+    private func makeTransport(
+        _ kind: ServerTransport, proxy: ProxySettings
+    ) -> (any Transport, @Sendable () async -> Void) {
         switch kind {
         case .curl:
             var configuration = CurlTransport.Configuration()
@@ -51,8 +54,10 @@ struct ProxyCredentialRedactionTests {
 
     /// Sends `path` to a test server through a forward proxy that accepts `user:secret-pw`, on a
     /// client routed by `proxy(forwardProxy)` that logs at trace and explains; returns what it wrote.
-    private func sendThroughProxy(_ kind: ServerTransport, path: String,
-                                  proxy: (ForwardProxy) -> ProxySettings) async throws -> (Record, [ForwardedRequest]) {
+    private func sendThroughProxy(
+        _ kind: ServerTransport, path: String,
+        proxy: (ForwardProxy) -> ProxySettings
+    ) async throws -> (Record, [ForwardedRequest]) {
         let forwardProxy = try await ForwardProxy.start(credentials: (user: "user", password: Self.password))
         let (transport, shutdown) = makeTransport(kind, proxy: proxy(forwardProxy))
         let capture = LogCapture()
@@ -67,12 +72,16 @@ struct ProxyCredentialRedactionTests {
         }
         await shutdown()
         try await forwardProxy.shutdown()
-        let explanation = try recorder.last.map { $0.text + "\n" + String(decoding: try $0.json(), as: UTF8.self) } ?? ""
+        let explanation =
+            try recorder.last.map { $0.text + "\n" + String(decoding: try $0.json(), as: UTF8.self) } ?? ""
         return (Record(lines: capture.all, explanation: explanation, outcome: outcome), forwardProxy.forwarded)
     }
 
     /// Checks that `record` shows neither the password nor, base64-encoded as `Basic` sends them, the credentials `user:password`.
-    private func expectNoSecret(in record: Record, password: String = ProxyCredentialRedactionTests.password, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectNoSecret(
+        in record: Record, password: String = ProxyCredentialRedactionTests.password,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(!record.lines.isEmpty, "the logging interceptor wrote something", sourceLocation: sourceLocation)
         #expect(!record.explanation.isEmpty, "the send was explained", sourceLocation: sourceLocation)
         let text = record.everything

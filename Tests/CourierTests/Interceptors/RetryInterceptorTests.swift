@@ -1,4 +1,3 @@
-@testable import Courier
 import CourierCurl
 import CourierTestServer
 import Foundation
@@ -6,10 +5,14 @@ import HTTPTypes
 import Synchronization
 import Testing
 
+@testable import Courier
+
 @Suite("Retry interceptor")
 struct RetryInterceptorTests {
-    static func retry(_ sleeps: SleepRecorder, budget: RetryBudget = .unlimited, now: Date = Date(),
-                      configure: (inout RetryInterceptor.Policy) -> Void = { _ in }) -> RetryInterceptor {
+    static func retry(
+        _ sleeps: SleepRecorder, budget: RetryBudget = .unlimited, now: Date = Date(),
+        configure: (inout RetryInterceptor.Policy) -> Void = { _ in }
+    ) -> RetryInterceptor {
         var policy = RetryInterceptor.Policy()
         configure(&policy)
         return RetryInterceptor(policy: policy, budget: budget, sleep: sleeps.sleep, random: { 0.5 }, now: { now })
@@ -59,7 +62,8 @@ struct RetryInterceptorTests {
             #expect(try await plain.send(Request(url: server.url("/status/501"))).status.code == 501)
             #expect(server.hits("/status/501") == 1)
             let configured = transport.client(interceptors: [Self.retry(sleeps) { $0.retryableStatuses = [501] }])
-            #expect(try await configured.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=501"))).status == .ok)
+            #expect(
+                try await configured.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=501"))).status == .ok)
             #expect(server.hits("/flaky") == 2)
         }
     }
@@ -69,7 +73,8 @@ struct RetryInterceptorTests {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
             let client = transport.client(interceptors: [Self.retry(sleeps)])
-            let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=429&retry_after=7")))
+            let response = try await client.send(
+                Request(url: server.url("/flaky/\(uniqueKey())/1?status=429&retry_after=7")))
             #expect(response.status == .ok)
             #expect(sleeps.all == [.seconds(7)])
         }
@@ -87,7 +92,8 @@ struct RetryInterceptorTests {
         let query = date.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         try await withTestServer { server in
             let client = transport.client(interceptors: [Self.retry(sleeps, now: now)])
-            let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?status=503&retry_after=\(query)")))
+            let response = try await client.send(
+                Request(url: server.url("/flaky/\(uniqueKey())/1?status=503&retry_after=\(query)")))
             #expect(response.status == .ok)
             #expect(server.receivedRequests.count == 2)
             #expect(sleeps.all == [.seconds(12)])
@@ -146,7 +152,10 @@ struct RetryInterceptorTests {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
             let client = transport.client(interceptors: [Self.retry(sleeps)])
-            let request = try server.url("/status/503").buildRequest { Method.POST; RequestBody.string("order") }
+            let request = try server.url("/status/503").buildRequest {
+                Method.POST
+                RequestBody.string("order")
+            }
             #expect(try await client.send(request).status == .serviceUnavailable)
             #expect(server.hits("/status") == 1)
         }
@@ -175,7 +184,10 @@ struct RetryInterceptorTests {
         let sleeps = SleepRecorder()
         try await withTestServer { server in
             let client = transport.client(interceptors: [Self.retry(sleeps) { $0.addsIdempotencyKey = true }])
-            let request = try server.url("/flaky/\(uniqueKey())/2").buildRequest { Method.PATCH; RequestBody.string("x") }
+            let request = try server.url("/flaky/\(uniqueKey())/2").buildRequest {
+                Method.PATCH
+                RequestBody.string("x")
+            }
             #expect(try await client.send(request).status == .ok)
             let keys = server.receivedRequests.map { $0.header("idempotency-key") }
             #expect(keys.count == 3)
@@ -269,7 +281,9 @@ struct RetryInterceptorTests {
             let response = try await client.send(Request(url: server.url("/flaky/\(uniqueKey())/1?retry_after=3")))
             #expect(response.status == .ok)
             #expect(sleeps.all == [.seconds(3)])
-            let error = await #expect(throws: CourierError.self) { try await client.send(Request(url: server.url("/status/404"))) }
+            let error = await #expect(throws: CourierError.self) {
+                try await client.send(Request(url: server.url("/status/404")))
+            }
             #expect(error?.code == .unacceptableStatus)
             #expect(server.hits("/status") == 1)
         }
@@ -278,11 +292,12 @@ struct RetryInterceptorTests {
     @Test(arguments: ServerTransport.all)
     func cancellationDuringTheBackoffEndsTheSend(transport: ServerTransport) async throws {
         try await withTestServer { server in
-            let retry = RetryInterceptor(policy: {
-                var policy = RetryInterceptor.Policy()
-                policy.backoff = Backoff(initial: .seconds(30), jitter: .none)
-                return policy
-            }())
+            let retry = RetryInterceptor(
+                policy: {
+                    var policy = RetryInterceptor.Policy()
+                    policy.backoff = Backoff(initial: .seconds(30), jitter: .none)
+                    return policy
+                }())
             let client = transport.client(interceptors: [retry])
             let task = Task { try await client.send(Request(url: server.url("/status/503"))) }
             while server.hits("/status") == 0 { try await Task.sleep(for: .milliseconds(10)) }
@@ -298,8 +313,11 @@ struct RetryInterceptorTests {
 struct RetryPolicyTests {
     @Test func backoffGrowsExponentiallyUpToTheMaximum() {
         let backoff = Backoff(initial: .milliseconds(100), multiplier: 2, maximum: .seconds(1), jitter: .none)
-        #expect((1...6).map { backoff.delay(beforeRetry: $0, random: 0.3) } ==
-                [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)])
+        #expect(
+            (1...6).map { backoff.delay(beforeRetry: $0, random: 0.3) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+                .seconds(1),
+            ])
     }
 
     @Test func fullJitterPicksBetweenZeroAndTheExponentialDelay() {
@@ -353,6 +371,8 @@ struct RetryPolicyTests {
     @Test func aDateInThePastMeansNoWait() {
         let now = Date(timeIntervalSince1970: 784_111_800)
         #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .zero)
-        #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:50:00 GMT", now: Date(timeIntervalSince1970: 784_111_777)) == .seconds(23))
+        #expect(
+            RetryAfter.delay("Sun, 06 Nov 1994 08:50:00 GMT", now: Date(timeIntervalSince1970: 784_111_777))
+                == .seconds(23))
     }
 }

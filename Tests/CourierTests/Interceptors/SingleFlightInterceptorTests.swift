@@ -9,8 +9,10 @@ import Testing
 @Suite("Single-flight interceptor")
 struct SingleFlightInterceptorTests {
     /// Starts one send, waits until the server has it, then starts `followers` identical ones.
-    static func sendTogether(_ client: Client, _ request: Request, followers: Int, server: TestServer,
-                             path: String) async throws -> [Task<Response, any Error>] {
+    static func sendTogether(
+        _ client: Client, _ request: Request, followers: Int, server: TestServer,
+        path: String
+    ) async throws -> [Task<Response, any Error>] {
         var tasks = [Task { try await client.send(request) }]
         while server.hits(path) == 0 { try await Task.sleep(for: .milliseconds(5)) }
         for _ in 0..<followers {
@@ -24,8 +26,9 @@ struct SingleFlightInterceptorTests {
         try await withTestServer { server in
             let singleFlight = SingleFlightInterceptor()
             let client = transport.client(interceptors: [singleFlight])
-            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/4000?q=1")), followers: 9,
-                                                    server: server, path: "/delay")
+            let tasks = try await Self.sendTogether(
+                client, Request(url: server.url("/delay/4000?q=1")), followers: 9,
+                server: server, path: "/delay")
             var bodies: [Data] = []
             for task in tasks {
                 let response = try await task.value
@@ -55,7 +58,10 @@ struct SingleFlightInterceptorTests {
     func requestsWithABodyOrAnUnsafeMethodAreNotShared(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let client = transport.client(interceptors: [SingleFlightInterceptor()])
-            let post = try server.url("/delay/300").buildRequest { Method.POST; RequestBody.string("a") }
+            let post = try server.url("/delay/300").buildRequest {
+                Method.POST
+                RequestBody.string("a")
+            }
             async let first = client.send(post)
             async let second = client.send(post)
             _ = try await (first, second)
@@ -67,8 +73,9 @@ struct SingleFlightInterceptorTests {
     func cancellingOneWaiterLeavesTheOthersTheLeaderIncluded(transport: ServerTransport) async throws {
         try await withTestServer { server in
             let client = transport.client(interceptors: [SingleFlightInterceptor()])
-            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/4000")), followers: 3,
-                                                    server: server, path: "/delay")
+            let tasks = try await Self.sendTogether(
+                client, Request(url: server.url("/delay/4000")), followers: 3,
+                server: server, path: "/delay")
             try await Task.sleep(for: .milliseconds(50))
             tasks[0].cancel()
             tasks[2].cancel()
@@ -83,7 +90,9 @@ struct SingleFlightInterceptorTests {
     }
 
     @Test(arguments: ServerTransport.all)
-    func whenEveryWaiterLeavesTheTransferIsCancelledAndTheNextRequestStartsAfresh(transport: ServerTransport) async throws {
+    func whenEveryWaiterLeavesTheTransferIsCancelledAndTheNextRequestStartsAfresh(
+        transport: ServerTransport
+    ) async throws {
         try await withTestServer { server in
             let singleFlight = SingleFlightInterceptor()
             let client = transport.client(interceptors: [singleFlight])
@@ -106,8 +115,9 @@ struct SingleFlightInterceptorTests {
             var configuration = Client.Configuration()
             configuration.limits.maxBodyBytes = 10
             let client = transport.client(interceptors: [SingleFlightInterceptor()], configuration: configuration)
-            let tasks = try await Self.sendTogether(client, Request(url: server.url("/delay/2000")), followers: 3,
-                                                    server: server, path: "/delay")
+            let tasks = try await Self.sendTogether(
+                client, Request(url: server.url("/delay/2000")), followers: 3,
+                server: server, path: "/delay")
             for task in tasks {
                 let error = await #expect(throws: CourierError.self) { try await task.value }
                 #expect(error?.code == .limitExceeded)

@@ -23,7 +23,8 @@ struct ValidationInterceptorTests {
 
     @Test func aSuccessPassesThroughUntouched() async throws {
         try await withTestServer { server async throws in
-            let response = try await Client(interceptors: [ValidationInterceptor()]).send(Request(url: server.url("/status/204")))
+            let response = try await Client(interceptors: [ValidationInterceptor()]).send(
+                Request(url: server.url("/status/204")))
             #expect(response.status == .noContent)
         }
     }
@@ -33,7 +34,9 @@ struct ValidationInterceptorTests {
             let client = Client(interceptors: [ValidationInterceptor(statuses: Array(200..<300) + [404])])
             #expect(try await client.send(Request(url: server.url("/status/404"))).status == .notFound)
             #expect(try await client.send(Request(url: server.url("/status/201"))).status == .created)
-            let error = await #expect(throws: CourierError.self) { try await client.send(Request(url: server.url("/status/500"))) }
+            let error = await #expect(throws: CourierError.self) {
+                try await client.send(Request(url: server.url("/status/500")))
+            }
             #expect(error?.code == .unacceptableStatus)
         }
     }
@@ -63,7 +66,9 @@ struct ValidationInterceptorTests {
     @Test func explicitContentTypesOverrideTheAcceptHeader() async throws {
         try await withTestServer { server async throws in
             let strict = Client(interceptors: [ValidationInterceptor(contentTypes: .only([.plainText]))])
-            let error = await #expect(throws: CourierError.self) { try await strict.send(Request(url: server.url("/echo"))) }
+            let error = await #expect(throws: CourierError.self) {
+                try await strict.send(Request(url: server.url("/echo")))
+            }
             #expect(error?.code == .unacceptableContentType)
             let lenient = Client(interceptors: [ValidationInterceptor(contentTypes: .any)])
             let request = try server.url("/echo").buildRequest { Accept(.xml) }

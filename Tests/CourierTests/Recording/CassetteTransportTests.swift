@@ -10,8 +10,9 @@ import Testing
     static func requests(to base: URL) -> [Request] {
         [
             Request(url: url(base, "echo/users?page=2")),
-            Request(method: .post, url: base.appendingPathComponent("anything/users"),
-                    headerFields: [.contentType: "application/json"], body: .json(text: #"{"name":"ada"}"#)),
+            Request(
+                method: .post, url: base.appendingPathComponent("anything/users"),
+                headerFields: [.contentType: "application/json"], body: .json(text: #"{"name":"ada"}"#)),
             Request(url: base.appendingPathComponent("bytes/512")),
             Request(url: base.appendingPathComponent("status/418")),
         ]
@@ -54,13 +55,15 @@ import Testing
         try await withScratchDirectory { directory in
             let file = directory.appendingPathComponent("users.har")
             let upstream = MockTransport { request in .text("user \(request.url.lastPathComponent)") }
-            let recording = Client(transport: try CassetteTransport(cassette: file, mode: .once, recordingThrough: upstream))
+            let recording = Client(
+                transport: try CassetteTransport(cassette: file, mode: .once, recordingThrough: upstream))
             for path in ["users/42", "users/7", "orders/1"] {
                 _ = try await recording.send(Request(url: URL(string: "https://api.example.com/\(path)")!))
             }
 
             let client = Client(transport: try CassetteTransport(cassette: file, mode: .none))
-            #expect(try await client.send(Request(url: URL(string: "https://api.example.com/users/7")!)).text == "user 7")
+            #expect(
+                try await client.send(Request(url: URL(string: "https://api.example.com/users/7")!)).text == "user 7")
             let error = try await #require(throws: CourierError.self) {
                 _ = try await client.send(Request(url: URL(string: "https://api.example.com/users/43")!))
             }
@@ -68,9 +71,11 @@ import Testing
             let unmatched = try #require(error.underlying as? UnmatchedCassetteRequest)
             #expect(unmatched.method == "GET")
             #expect(unmatched.url == "https://api.example.com/users/43")
-            #expect(unmatched.candidates.map(\.url) == [
-                "https://api.example.com/users/42", "https://api.example.com/users/7", "https://api.example.com/orders/1",
-            ])
+            #expect(
+                unmatched.candidates.map(\.url) == [
+                    "https://api.example.com/users/42", "https://api.example.com/users/7",
+                    "https://api.example.com/orders/1",
+                ])
             #expect(unmatched.candidates[0].reason == "URL differs")
             #expect(error.message.contains("no episode for GET https://api.example.com/users/43"))
             #expect(error.message.contains("#0 GET https://api.example.com/users/42"))
@@ -103,7 +108,8 @@ import Testing
             let file = directory.appendingPathComponent("episodes.har")
             try await withTestServer { server in
                 let transport = CurlTransport()
-                let first = Client(transport: try CassetteTransport(cassette: file, mode: .once, recordingThrough: transport))
+                let first = Client(
+                    transport: try CassetteTransport(cassette: file, mode: .once, recordingThrough: transport))
                 let original = try await first.send(Request(url: server.baseURL.appendingPathComponent("echo/one")))
 
                 let cassette = try CassetteTransport(cassette: file, mode: .newEpisodes, recordingThrough: transport)
@@ -126,14 +132,17 @@ import Testing
         try await withScratchDirectory { directory in
             let file = directory.appendingPathComponent("search.har")
             let upstream = MockTransport { request in
-                .text("\(request.headerFields[.acceptLanguage] ?? "-") \(String(decoding: try await request.body?.collect() ?? Data(), as: UTF8.self))")
+                .text(
+                    "\(request.headerFields[.acceptLanguage] ?? "-") \(String(decoding: try await request.body?.collect() ?? Data(), as: UTF8.self))"
+                )
             }
             let url = URL(string: "https://api.example.com/search")!
             func search(_ query: String, language: String) -> Request {
                 Request(method: .post, url: url, headerFields: [.acceptLanguage: language], body: .string(query))
             }
             let matching = CassetteMatching(headers: [.acceptLanguage], body: true)
-            let recording = Client(transport: try CassetteTransport(cassette: file, matching: matching, recordingThrough: upstream))
+            let recording = Client(
+                transport: try CassetteTransport(cassette: file, matching: matching, recordingThrough: upstream))
             for (query, language) in [("swift", "en"), ("swift", "fr"), ("curl", "en")] {
                 _ = try await recording.send(search(query, language: language))
             }

@@ -11,8 +11,9 @@ import Testing
             let recorder = HARRecorder()
             let transport = CurlTransport()
             let client = Client(transport: transport, interceptors: [recorder])
-            let post = Request(method: .post, url: server.baseURL.appendingPathComponent("anything/users"),
-                               headerFields: [.contentType: "application/json"], body: .json(text: #"{"name":"ada"}"#))
+            let post = Request(
+                method: .post, url: server.baseURL.appendingPathComponent("anything/users"),
+                headerFields: [.contentType: "application/json"], body: .json(text: #"{"name":"ada"}"#))
             let echoed = try await client.send(post)
             let bytes = try await client.send(Request(url: server.baseURL.appendingPathComponent("bytes/300")))
             await transport.shutdown()
@@ -38,11 +39,14 @@ import Testing
     }
 
     @Test func hidesCredentialsCookiesAndConfiguredQueryValuesByDefault() async throws {
-        let mock = MockTransport { _ in MockResponse(headerFields: [.setCookie: "session=s3cr3t-value; Path=/; HttpOnly"]) }
+        let mock = MockTransport { _ in
+            MockResponse(headerFields: [.setCookie: "session=s3cr3t-value; Path=/; HttpOnly"])
+        }
         let recorder = HARRecorder(redaction: Redaction(queryItems: ["api_key"]))
         let client = Client(transport: mock, interceptors: [recorder])
-        let request = Request(url: URL(string: "https://api.example.com/v1/me?api_key=k3y-value-123&page=2")!,
-                              headerFields: [.authorization: "Bearer t0ken-value", .cookie: "id=c00kie-value"])
+        let request = Request(
+            url: URL(string: "https://api.example.com/v1/me?api_key=k3y-value-123&page=2")!,
+            headerFields: [.authorization: "Bearer t0ken-value", .cookie: "id=c00kie-value"])
         _ = try await client.send(request)
 
         let entry = try #require(recorder.entries.first)
@@ -53,14 +57,21 @@ import Testing
         #expect(entry.request.headers.contains(HTTPArchive.NameValue(name: "Authorization", value: "<redacted>")))
         #expect(entry.request.cookies == [HTTPArchive.Cookie(name: "id", value: "<redacted>")])
         #expect(entry.request.queryString.contains(HTTPArchive.NameValue(name: "page", value: "2")))
-        #expect(entry.response.cookies == [HTTPArchive.Cookie(name: "session", value: "<redacted>", path: "/", httpOnly: true)])
+        #expect(
+            entry.response.cookies == [
+                HTTPArchive.Cookie(name: "session", value: "<redacted>", path: "/", httpOnly: true)
+            ])
     }
 
     @Test func redactionCanBeTurnedOff() async throws {
         let recorder = HARRecorder(redaction: nil)
         let client = Client(transport: MockTransport { _ in .text("ok") }, interceptors: [recorder])
-        _ = try await client.send(Request(url: URL(string: "https://api.example.com/")!, headerFields: [.authorization: "Bearer t0ken-value"]))
-        #expect(recorder.entries.first?.request.headers.contains(HTTPArchive.NameValue(name: "Authorization", value: "Bearer t0ken-value")) == true)
+        _ = try await client.send(
+            Request(url: URL(string: "https://api.example.com/")!, headerFields: [.authorization: "Bearer t0ken-value"])
+        )
+        #expect(
+            recorder.entries.first?.request.headers.contains(
+                HTTPArchive.NameValue(name: "Authorization", value: "Bearer t0ken-value")) == true)
     }
 
     @Test func aStreamedBodyIsRecordedWhenTheCallerHasReadItToTheEnd() async throws {
@@ -80,7 +91,9 @@ import Testing
             #expect(entry.response.content.size == 5000)
             #expect(entry.response.content.text.flatMap { Data(base64Encoded: $0) } == received.prefix(1000))
             #expect(entry.response.content.comment?.contains("1000 of 5000 bytes") == true)
-            #expect(entry.timings.blocked == -1 && entry.timings.dns == -1 && entry.timings.connect == -1 && entry.timings.ssl == -1)
+            #expect(
+                entry.timings.blocked == -1 && entry.timings.dns == -1 && entry.timings.connect == -1
+                    && entry.timings.ssl == -1)
             #expect(entry.timings.wait >= 0 && entry.timings.receive >= 0 && entry.timings.send >= 0)
             #expect(entry.time == entry.timings.total)
         }
@@ -113,10 +126,14 @@ import Testing
                 let recorder = HARRecorder()
                 let transport = CurlTransport()
                 let client = Client(transport: transport, interceptors: [recorder])
-                _ = try await client.send(Request(url: url(server.baseURL, "echo/a?x=1&y=two"),
-                                                  headerFields: [.authorization: "Bearer t0ken-value", .cookie: "a=1; b=2"]))
-                _ = try await client.send(Request(method: .put, url: server.baseURL.appendingPathComponent("anything"),
-                                                  body: .data(Data([0, 1, 2, 255]), type: .octetStream)))
+                _ = try await client.send(
+                    Request(
+                        url: url(server.baseURL, "echo/a?x=1&y=two"),
+                        headerFields: [.authorization: "Bearer t0ken-value", .cookie: "a=1; b=2"]))
+                _ = try await client.send(
+                    Request(
+                        method: .put, url: server.baseURL.appendingPathComponent("anything"),
+                        body: .data(Data([0, 1, 2, 255]), type: .octetStream)))
                 _ = try await client.send(Request(url: server.baseURL.appendingPathComponent("status/404")))
                 _ = try await client.send(Request(url: server.baseURL.appendingPathComponent("bytes/64")))
                 await transport.shutdown()

@@ -1,12 +1,13 @@
 import Courier
 import Foundation
 import HTTPTypes
-import Testing
 import TestProcesses
+import Testing
 
 /// A fresh directory for one test's cassettes and archives, removed afterwards.
 func withScratchDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-recording-\(UUID())", isDirectory: true)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "courier-recording-\(UUID())", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     return try await body(directory)

@@ -35,12 +35,14 @@ enum RawSocket {
         let fields = String(decoding: result.standardOutput, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: " ", omittingEmptySubsequences: false)
-        return Exchange(received: fields.count > 1 ? Data(base64Encoded: String(fields[1])) ?? Data() : Data(),
-                        ending: fields.first.map(String.init) ?? "failed: \(result.standardError)")
+        return Exchange(
+            received: fields.count > 1 ? Data(base64Encoded: String(fields[1])) ?? Data() : Data(),
+            ending: fields.first.map(String.init) ?? "failed: \(result.standardError)")
     }
 
     /// `GET target` with `Connection: close`.
     static func get(port: Int, _ target: String, timeout: Double = 20) async throws -> Exchange {
-        try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout: timeout)
+        try await exchange(
+            port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout: timeout)
     }
 }

@@ -18,7 +18,8 @@ enum Shell {
     /// fill a pipe and stall the child while we wait for it to exit.
     static func run(_ command: String, shell: String = "/bin/sh") async throws -> Result {
         let outcome = try await ChildProcess.shell(command, shell: shell)
-        return Result(status: outcome.status, standardOutput: Data(outcome.standardOutput),
-                      standardError: outcome.errorOutput)
+        return Result(
+            status: outcome.status, standardOutput: Data(outcome.standardOutput),
+            standardError: outcome.errorOutput)
     }
 }

@@ -19,8 +19,10 @@ public struct ReadmeDocument: Sendable {
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if var block = open {
                 if line == "```" {
-                    blocks.append(FencedBlock(language: block.language, line: block.line,
-                                              code: block.lines.joined(separator: "\n"), heading: heading, marker: block.marker))
+                    blocks.append(
+                        FencedBlock(
+                            language: block.language, line: block.line,
+                            code: block.lines.joined(separator: "\n"), heading: heading, marker: block.marker))
                     open = nil
                 } else {
                     block.lines.append(line)
@@ -28,16 +30,20 @@ public struct ReadmeDocument: Sendable {
                 }
             } else if line.hasPrefix("```") {
                 let marker = previous.trimmingCharacters(in: .whitespaces)
-                open = (line.dropFirst(3).trimmingCharacters(in: .whitespaces).lowercased(), index + 1,
-                        marker.hasPrefix("<!--") ? marker : nil, [])
+                open = (
+                    line.dropFirst(3).trimmingCharacters(in: .whitespaces).lowercased(), index + 1,
+                    marker.hasPrefix("<!--") ? marker : nil, []
+                )
             } else if line.hasPrefix("#") {
                 heading = String(line)
             }
             previous = line
         }
         if let block = open {
-            blocks.append(FencedBlock(language: block.language, line: block.line,
-                                      code: block.lines.joined(separator: "\n"), heading: heading, marker: block.marker))
+            blocks.append(
+                FencedBlock(
+                    language: block.language, line: block.line,
+                    code: block.lines.joined(separator: "\n"), heading: heading, marker: block.marker))
         }
         self.blocks = blocks
     }

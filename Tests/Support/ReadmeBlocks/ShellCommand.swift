@@ -61,7 +61,8 @@ public struct ShellCommand: Sendable, Equatable {
                 for part in Self.split(done.text, on: "&&") {
                     let background = part.hasSuffix(" &")
                     let command = background ? String(part.dropLast(2)).trimmingCharacters(in: .whitespaces) : part
-                    result.append(ShellCommand(line: done.line, text: command, comment: done.comment, isBackground: background))
+                    result.append(
+                        ShellCommand(line: done.line, text: command, comment: done.comment, isBackground: background))
                 }
                 pending = nil
             }

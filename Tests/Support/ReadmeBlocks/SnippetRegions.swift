@@ -22,10 +22,13 @@ public enum SnippetRegions {
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed == "\(open)end", let region = current {
-                let indent = region.lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                let indent =
+                    region.lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                     .map { $0.prefix { $0 == " " }.count }.min() ?? 0
-                result.append(Snippet(name: region.name,
-                                      code: region.lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")))
+                result.append(
+                    Snippet(
+                        name: region.name,
+                        code: region.lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")))
                 current = nil
             } else if trimmed.hasPrefix(open) {
                 current = (String(trimmed.dropFirst(open.count)), [])

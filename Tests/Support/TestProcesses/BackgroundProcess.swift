@@ -1,7 +1,7 @@
 public import Foundation
 import Subprocess
-import SystemPackage
 import Synchronization
+import SystemPackage
 
 /// A long-running child process for a test (a server such as nginx or `courier serve`), started on
 /// swift-subprocess and stopped with a signal by ``stop(with:)``.
@@ -31,20 +31,24 @@ public final class BackgroundProcess: Sendable {
     ///   - executable: a path (containing `/`) or a program name looked up on `PATH`.
     ///   - environment: variables set on top of this process's environment.
     ///   - directory: the working directory, or this process's when `nil`.
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
-                directory workingDirectory: URL? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
+        directory workingDirectory: URL? = nil
+    ) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("courier-process-\(UUID())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         directory = scratch
         outputFile = scratch.appendingPathComponent("stdout")
         errorFile = scratch.appendingPathComponent("stderr")
         command = ([executable] + arguments).joined(separator: " ")
-        let output = try FileDescriptor.open(FilePath(outputFile.path), .writeOnly,
-                                             options: [.create, .truncate], permissions: [.ownerReadWrite])
+        let output = try FileDescriptor.open(
+            FilePath(outputFile.path), .writeOnly,
+            options: [.create, .truncate], permissions: [.ownerReadWrite])
         let error: FileDescriptor
         do {
-            error = try FileDescriptor.open(FilePath(errorFile.path), .writeOnly,
-                                            options: [.create, .truncate], permissions: [.ownerReadWrite])
+            error = try FileDescriptor.open(
+                FilePath(errorFile.path), .writeOnly,
+                options: [.create, .truncate], permissions: [.ownerReadWrite])
         } catch {
             try? output.close()
             throw error
@@ -100,7 +104,11 @@ public final class BackgroundProcess: Sendable {
         stopRequest.signal.withLock { $0 = signal }
         let running = running
         return try await ChildProcess.withDeadline(timeout, command: command) {
-            try await withTaskCancellationHandler { try await running.value } onCancel: { running.cancel() }
+            try await withTaskCancellationHandler {
+                try await running.value
+            } onCancel: {
+                running.cancel()
+            }
         }
     }
 
@@ -114,7 +122,11 @@ public final class BackgroundProcess: Sendable {
     public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let running = running
         return try await ChildProcess.withDeadline(timeout, command: command) {
-            try await withTaskCancellationHandler { try await running.value } onCancel: { running.cancel() }
+            try await withTaskCancellationHandler {
+                try await running.value
+            } onCancel: {
+                running.cancel()
+            }
         }
     }
 }

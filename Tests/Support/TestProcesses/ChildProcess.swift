@@ -40,30 +40,37 @@ public enum ChildProcess {
                 workingDirectory: directory.map { FilePath($0.path) }
             )
             if let input {
-                return try await collect(configuration, input: .array(input), command: command, merging: mergingErrorIntoOutput)
+                return try await collect(
+                    configuration, input: .array(input), command: command, merging: mergingErrorIntoOutput)
             }
             return try await collect(configuration, input: .none, command: command, merging: mergingErrorIntoOutput)
         }
     }
 
     /// Runs `configuration` to its end, capturing its output as it comes.
-    private static func collect(_ configuration: Configuration, input: some InputProtocol, command: String,
-                                merging: Bool) async throws -> ChildProcessOutcome {
+    private static func collect(
+        _ configuration: Configuration, input: some InputProtocol, command: String,
+        merging: Bool
+    ) async throws -> ChildProcessOutcome {
         if merging {
             let result = try await Subprocess.run(
                 configuration, input: input, output: .bytes(limit: outputLimit), error: .combinedWithOutput)
-            return ChildProcessOutcome(command: command, status: exitStatus(result.terminationStatus),
-                                       standardOutput: result.standardOutput, standardError: [])
+            return ChildProcessOutcome(
+                command: command, status: exitStatus(result.terminationStatus),
+                standardOutput: result.standardOutput, standardError: [])
         }
         let result = try await Subprocess.run(
             configuration, input: input, output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
-        return ChildProcessOutcome(command: command, status: exitStatus(result.terminationStatus),
-                                   standardOutput: result.standardOutput, standardError: result.standardError)
+        return ChildProcessOutcome(
+            command: command, status: exitStatus(result.terminationStatus),
+            standardOutput: result.standardOutput, standardError: result.standardError)
     }
 
     /// Runs `command` with `shell -c`, the way a user would paste it into a terminal.
-    public static func shell(_ command: String, shell: String = "/bin/sh",
-                             timeout: Duration = .seconds(600)) async throws -> ChildProcessOutcome {
+    public static func shell(
+        _ command: String, shell: String = "/bin/sh",
+        timeout: Duration = .seconds(600)
+    ) async throws -> ChildProcessOutcome {
         try await run(shell, ["-c", command], timeout: timeout)
     }
 
@@ -72,8 +79,13 @@ public enum ChildProcess {
     }
 
     static func environment(_ additions: [String: String]) -> Subprocess.Environment {
-        additions.isEmpty ? .inherit
-            : .inherit.updating(Dictionary(uniqueKeysWithValues: additions.map { (Subprocess.Environment.Key(stringLiteral: $0.key), $0.value as String?) }))
+        additions.isEmpty
+            ? .inherit
+            : .inherit.updating(
+                Dictionary(
+                    uniqueKeysWithValues: additions.map {
+                        (Subprocess.Environment.Key(stringLiteral: $0.key), $0.value as String?)
+                    }))
     }
 
     /// A shell's view of an ending: the exit code, or 128 plus the signal that ended it.

@@ -7,7 +7,8 @@ public import Foundation
 public struct NginxServer: Sendable {
     /// The nginx executable, if installed.
     public static let binary: String? = {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin"]
+        let path =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin"]
         return path.map { "\($0)/nginx" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
@@ -20,9 +21,11 @@ public struct NginxServer: Sendable {
     /// adds parameters to the listen directive (`http2` for cleartext HTTP/2), `directives` more
     /// directives to the server block (`ssl_verify_client on;`…). nginx is stopped when `work`
     /// returns or throws.
-    public static func serving<Result>(listen parameters: String, body: String,
-                                       tls: (certificate: URL, key: URL)? = nil, directives: String = "",
-                                       _ work: (NginxServer) async throws -> Result) async throws -> Result {
+    public static func serving<Result>(
+        listen parameters: String, body: String,
+        tls: (certificate: URL, key: URL)? = nil, directives: String = "",
+        _ work: (NginxServer) async throws -> Result
+    ) async throws -> Result {
         let nginx = try await start(listen: parameters, body: body, tls: tls, directives: directives)
         do {
             let result = try await work(nginx)
@@ -34,24 +37,32 @@ public struct NginxServer: Sendable {
         }
     }
 
-    private static func start(listen parameters: String, body: String,
-                              tls: (certificate: URL, key: URL)?, directives: String) async throws -> NginxServer {
+    private static func start(
+        listen parameters: String, body: String,
+        tls: (certificate: URL, key: URL)?, directives: String
+    ) async throws -> NginxServer {
         guard let binary else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nginx is not installed; bash .ci/install installs it"])
+            throw CocoaError(
+                .fileNoSuchFile,
+                userInfo: [NSLocalizedDescriptionKey: "nginx is not installed; bash .ci/install installs it"])
         }
         // The port is free when chosen, but another test's server may take it before nginx binds it:
         // then nginx exits, and a new port is tried.
         for _ in 1...5 {
-            let attempt = try await start(on: try freeLoopbackPort(), binary: binary, listen: parameters, body: body, tls: tls,
-                                          directives: directives)
+            let attempt = try await start(
+                on: try freeLoopbackPort(), binary: binary, listen: parameters, body: body, tls: tls,
+                directives: directives)
             if let attempt { return attempt }
         }
-        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx found its port taken five times"])
+        throw CocoaError(
+            .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx found its port taken five times"])
     }
 
     /// nginx on `port`, or `nil` when it could not bind it.
-    private static func start(on port: Int, binary: String, listen parameters: String, body: String,
-                              tls: (certificate: URL, key: URL)?, directives: String) async throws -> NginxServer? {
+    private static func start(
+        on port: Int, binary: String, listen parameters: String, body: String,
+        tls: (certificate: URL, key: URL)?, directives: String
+    ) async throws -> NginxServer? {
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID())")
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
         let config = """
@@ -79,7 +90,9 @@ public struct NginxServer: Sendable {
         try config.write(to: configURL, atomically: true, encoding: .utf8)
         let process = try BackgroundProcess(binary, ["-p", prefix.path, "-c", configURL.path])
         let scheme = tls == nil ? "http" : "https"
-        guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw CocoaError(.fileReadInvalidFileName) }
+        guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else {
+            throw CocoaError(.fileReadInvalidFileName)
+        }
         let server = NginxServer(baseURL: baseURL, process: process, prefix: prefix)
         return try await server.waitUntilListening(port: port) ? server : nil
     }
@@ -106,7 +119,8 @@ public struct NginxServer: Sendable {
         }
         let log = process.errorOutput()
         await stop()
-        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx did not start listening on \(port): \(log)"])
+        throw CocoaError(
+            .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "nginx did not start listening on \(port): \(log)"])
     }
 
     /// The whole of a /proc file, read until end of file: such a file reports a size of 0 and is
@@ -135,10 +149,12 @@ public struct NginxServer: Sendable {
             guard fields.count > 9, fields[1] == local, fields[3] == "0A" else { return nil }
             return String(fields[9])
         }
-        guard !inodes.isEmpty, let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return false }
+        guard !inodes.isEmpty, let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        else { return false }
         let sockets = Set(inodes.map { "socket:[\($0)]" })
         return descriptors.contains { descriptor in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")).map(sockets.contains) ?? false
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")).map(
+                sockets.contains) ?? false
         }
     }
 
@@ -152,7 +168,9 @@ public struct NginxServer: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw CocoaError(.fileWriteUnknown) }
         return Int(UInt16(bigEndian: address.sin_port))

@@ -30,17 +30,21 @@ public struct TestCertificates: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let made = TestCertificates(directory: directory)
         do {
-            try await made.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                    "-days", "2", "-subj", "/CN=Courier Test CA",
-                                    "-addext", "basicConstraints=critical,CA:TRUE",
-                                    "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-                                    "-keyout", directory.appendingPathComponent("ca.key").path, "-out", made.authority.path])
+            try await made.openssl([
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-days", "2", "-subj", "/CN=Courier Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+                "-keyout", directory.appendingPathComponent("ca.key").path, "-out", made.authority.path,
+            ])
             try await made.sign("loopback", commonName: "127.0.0.1", alternativeNames: "IP:127.0.0.1")
             try await made.sign("other-host", commonName: "other.example", alternativeNames: "DNS:other.example")
             try await made.sign("client", commonName: "Courier Test Client", alternativeNames: nil)
             try await made.makeAuthorityDirectory()
-            try await made.openssl(["pkey", "-in", made.client.key.path, "-aes256", "-passout", "pass:\(made.encryptedClientKeyPassword)",
-                                    "-out", made.encryptedClientKey.path])
+            try await made.openssl([
+                "pkey", "-in", made.client.key.path, "-aes256", "-passout", "pass:\(made.encryptedClientKeyPassword)",
+                "-out", made.encryptedClientKey.path,
+            ])
         } catch {
             made.remove()
             throw error
@@ -60,13 +64,19 @@ public struct TestCertificates: Sendable {
         let (certificate, key) = leaf(name)
         let request = directory.appendingPathComponent("\(name).csr")
         let extensions = directory.appendingPathComponent("\(name).ext")
-        let usage = alternativeNames.map { "extendedKeyUsage=serverAuth\nsubjectAltName=\($0)\n" } ?? "extendedKeyUsage=clientAuth\n"
+        let usage =
+            alternativeNames.map { "extendedKeyUsage=serverAuth\nsubjectAltName=\($0)\n" }
+            ?? "extendedKeyUsage=clientAuth\n"
         try "basicConstraints=CA:FALSE\n\(usage)".write(to: extensions, atomically: true, encoding: .utf8)
-        try await openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                           "-subj", "/CN=\(commonName)", "-keyout", key.path, "-out", request.path])
-        try await openssl(["x509", "-req", "-in", request.path, "-CA", authority.path,
-                           "-CAkey", directory.appendingPathComponent("ca.key").path, "-CAcreateserial",
-                           "-days", "2", "-extfile", extensions.path, "-out", certificate.path])
+        try await openssl([
+            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-subj", "/CN=\(commonName)", "-keyout", key.path, "-out", request.path,
+        ])
+        try await openssl([
+            "x509", "-req", "-in", request.path, "-CA", authority.path,
+            "-CAkey", directory.appendingPathComponent("ca.key").path, "-CAcreateserial",
+            "-days", "2", "-extfile", extensions.path, "-out", certificate.path,
+        ])
     }
 
     private func makeAuthorityDirectory() async throws {
@@ -78,8 +88,9 @@ public struct TestCertificates: Sendable {
 
     @discardableResult
     private func openssl(_ arguments: [String]) async throws -> String {
-        let run = try await ChildProcess.run("openssl", arguments, directory: directory, mergingErrorIntoOutput: true,
-                                             timeout: .seconds(60))
+        let run = try await ChildProcess.run(
+            "openssl", arguments, directory: directory, mergingErrorIntoOutput: true,
+            timeout: .seconds(60))
         guard run.status == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: run.description])
         }

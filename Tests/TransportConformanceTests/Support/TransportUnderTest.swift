@@ -108,7 +108,9 @@ struct TransportSettings: Sendable {
 
 extension TestServer {
     /// A request to `path` (with any query) on this server, with more blocks.
-    func request(_ path: String, @RequestBuilder _ content: () throws -> RequestBlockGroup = { RequestBlockGroup.empty }) throws -> Request {
+    func request(
+        _ path: String, @RequestBuilder _ content: () throws -> RequestBlockGroup = { RequestBlockGroup.empty }
+    ) throws -> Request {
         try baseURL.buildRequest {
             Endpoint(path)
             try content()
@@ -123,7 +125,9 @@ extension RequestBlockGroup {
 
 /// The `CourierError` an operation throws, or `nil` when it succeeds; any other error (one the
 /// transport did not map) is recorded as a test failure, never passed off as a `CourierError`.
-func courierError<T>(_ operation: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> CourierError? {
+func courierError<T>(
+    _ operation: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+) async -> CourierError? {
     do {
         _ = try await operation()
         return nil

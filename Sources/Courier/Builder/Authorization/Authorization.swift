@@ -11,13 +11,16 @@ public struct Authorization: RequestBuildable, Sendable {
 
     /// `Authorization: Bearer <token>` (RFC 6750).
     public static func bearer(_ token: String) -> Authorization {
-        Authorization(HeaderAuthorization(name: "bearer", value: Credentials.bearer(token, block: "Authorization.bearer")))
+        Authorization(
+            HeaderAuthorization(name: "bearer", value: Credentials.bearer(token, block: "Authorization.bearer")))
     }
 
     /// `Authorization: Basic <base64(username:password)>` (RFC 7617, UTF-8).
     public static func basic(username: String, password: String) -> Authorization {
-        Authorization(HeaderAuthorization(
-            name: "basic", value: Credentials.basic(username: username, password: password, block: "Authorization.basic")))
+        Authorization(
+            HeaderAuthorization(
+                name: "basic",
+                value: Credentials.basic(username: username, password: password, block: "Authorization.basic")))
     }
 
     /// `Authorization: Token <token>`.
@@ -27,8 +30,10 @@ public struct Authorization: RequestBuildable, Sendable {
 
     /// `Authorization: <scheme> <credentials>`, for schemes such as `Digest` or `AWS4-HMAC-SHA256`.
     public static func other(_ scheme: String, credentials: String) -> Authorization {
-        Authorization(HeaderAuthorization(
-            name: "other", value: Credentials.scheme(scheme, credentials: credentials, block: "Authorization.other")))
+        Authorization(
+            HeaderAuthorization(
+                name: "other", value: Credentials.scheme(scheme, credentials: credentials, block: "Authorization.other")
+            ))
     }
 
     /// `Authorization: <value>`, exactly as given.
@@ -65,13 +70,15 @@ public struct AuthorizationHeader: HeaderNode {
 
     /// `Bearer <token>` (RFC 6750).
     public static func bearer(_ token: String) -> AuthorizationHeader {
-        AuthorizationHeader("AuthorizationHeader.bearer", Credentials.bearer(token, block: "AuthorizationHeader.bearer"))
+        AuthorizationHeader(
+            "AuthorizationHeader.bearer", Credentials.bearer(token, block: "AuthorizationHeader.bearer"))
     }
 
     /// `Basic <base64(username:password)>` (RFC 7617).
     public static func basic(username: String, password: String) -> AuthorizationHeader {
-        AuthorizationHeader("AuthorizationHeader.basic",
-                            Credentials.basic(username: username, password: password, block: "AuthorizationHeader.basic"))
+        AuthorizationHeader(
+            "AuthorizationHeader.basic",
+            Credentials.basic(username: username, password: password, block: "AuthorizationHeader.basic"))
     }
 
     /// `Token <token>`.
@@ -81,8 +88,9 @@ public struct AuthorizationHeader: HeaderNode {
 
     /// `<scheme> <credentials>`.
     public static func scheme(_ scheme: String, credentials: String) -> AuthorizationHeader {
-        AuthorizationHeader("AuthorizationHeader.scheme",
-                            Credentials.scheme(scheme, credentials: credentials, block: "AuthorizationHeader.scheme"))
+        AuthorizationHeader(
+            "AuthorizationHeader.scheme",
+            Credentials.scheme(scheme, credentials: credentials, block: "AuthorizationHeader.scheme"))
     }
 
     /// The field value exactly as given.

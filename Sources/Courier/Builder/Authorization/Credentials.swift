@@ -5,8 +5,10 @@ enum Credentials {
     /// `Bearer <token>`; the token must match RFC 6750 §2.1 `b64token`.
     static func bearer(_ token: String, block: String) -> Result<String, CourierError> {
         guard isB64Token(token) else {
-            return .failure(.invalidRequest(
-                "a bearer token may hold only letters, digits and -._~+/ followed by optional = (RFC 6750)", block: block))
+            return .failure(
+                .invalidRequest(
+                    "a bearer token may hold only letters, digits and -._~+/ followed by optional = (RFC 6750)",
+                    block: block))
         }
         return .success("Bearer \(token)")
     }
@@ -30,7 +32,8 @@ enum Credentials {
     /// `<scheme> <credentials>`; the scheme must be an HTTP token.
     static func scheme(_ scheme: String, credentials: String, block: String) -> Result<String, CourierError> {
         guard HTTPToken.isToken(scheme) else {
-            return .failure(.invalidRequest("\"\(scheme.debugEscaped)\" is not a valid authentication scheme name", block: block))
+            return .failure(
+                .invalidRequest("\"\(scheme.debugEscaped)\" is not a valid authentication scheme name", block: block))
         }
         guard !credentials.isEmpty else {
             return .failure(.invalidRequest("the \(scheme) credentials are empty", block: block))
@@ -45,7 +48,8 @@ enum Credentials {
         guard end > 0 else { return false }
         return bytes[..<end].allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 true
             default:
                 "-._~+/".utf8.contains(byte)

@@ -9,7 +9,8 @@ public struct BearerAuthorizationScheme: AuthorizationScheme {
     public var name: String { "bearer" }
 
     public func authorize(_ request: inout Request) throws {
-        try HeaderAuthorization(name: name, value: Credentials.bearer(token, block: "Authorization.bearer")).authorize(&request)
+        try HeaderAuthorization(name: name, value: Credentials.bearer(token, block: "Authorization.bearer")).authorize(
+            &request)
     }
 }
 
@@ -30,8 +31,10 @@ public struct BasicAuthorizationScheme: AuthorizationScheme {
     public var name: String { "basic" }
 
     public func authorize(_ request: inout Request) throws {
-        try HeaderAuthorization(name: name, value: Credentials.basic(username: username, password: password, block: "Authorization.basic"))
-            .authorize(&request)
+        try HeaderAuthorization(
+            name: name, value: Credentials.basic(username: username, password: password, block: "Authorization.basic")
+        )
+        .authorize(&request)
     }
 }
 

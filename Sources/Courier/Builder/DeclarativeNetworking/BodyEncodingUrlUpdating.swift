@@ -25,8 +25,10 @@ public struct BodyEncodingUrlUpdating: RequestBuildable, Sendable {
         do {
             encoded = .success((try encoder.encode(body), encoder.encodingMimeType))
         } catch {
-            encoded = .failure(CourierError(.encodingFailed, "\(Encoder.self) could not encode \(Body.self)",
-                                            source: "BodyEncodingUrlUpdating", underlying: error))
+            encoded = .failure(
+                CourierError(
+                    .encodingFailed, "\(Encoder.self) could not encode \(Body.self)",
+                    source: "BodyEncodingUrlUpdating", underlying: error))
         }
     }
 

@@ -20,7 +20,9 @@ public struct JSON: RequestBuildable, Sendable {
         do {
             encoded = .success(try encoder.encode(value))
         } catch {
-            encoded = .failure(CourierError(.encodingFailed, "could not encode \(Value.self) as JSON", source: "JSON", underlying: error))
+            encoded = .failure(
+                CourierError(
+                    .encodingFailed, "could not encode \(Value.self) as JSON", source: "JSON", underlying: error))
         }
     }
 

@@ -1,8 +1,9 @@
 public import Foundation
+import HTTPTypes
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-import HTTPTypes
 
 /// A value that updates a `URLRequest`, written directly as a block (DeclarativeNetworking's
 /// extension point): conform and return the updated request.
@@ -67,7 +68,9 @@ struct URLRequestUpdatingBlock: RequestBuildable {
             } catch let error as CourierError {
                 throw error
             } catch {
-                throw CourierError(.invalidRequest, "\(type(of: updating)) failed to update the request", source: source, underlying: error)
+                throw CourierError(
+                    .invalidRequest, "\(type(of: updating)) failed to update the request", source: source,
+                    underlying: error)
             }
             try Self.take(after, over: before, into: &request, source: source)
         }

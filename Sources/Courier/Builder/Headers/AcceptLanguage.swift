@@ -37,8 +37,11 @@ public struct AcceptLanguage: RequestBuildable, Sendable {
 
     public func apply(to draft: inout RequestDraft) throws {
         for entry in entries {
-            guard !entry.language.isEmpty, entry.language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "*") }) else {
-                throw CourierError.invalidRequest("\"\(entry.language.debugEscaped)\" is not a language tag", block: "AcceptLanguage")
+            guard !entry.language.isEmpty,
+                entry.language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "*") })
+            else {
+                throw CourierError.invalidRequest(
+                    "\"\(entry.language.debugEscaped)\" is not a language tag", block: "AcceptLanguage")
             }
             let value = try QualityValue.append(entry.quality, to: entry.language, block: "AcceptLanguage")
             try draft.addHeader("Accept-Language", value, block: "AcceptLanguage")

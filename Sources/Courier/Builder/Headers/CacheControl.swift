@@ -54,7 +54,8 @@ public struct CacheControl: RequestBuildable, Sendable {
 
     public func apply(to draft: inout RequestDraft) throws {
         if let bad = directives.first(where: { !$0.secondsAreValid }) {
-            throw CourierError.invalidRequest("\(bad.wireValue) has a negative number of seconds", block: "CacheControl")
+            throw CourierError.invalidRequest(
+                "\(bad.wireValue) has a negative number of seconds", block: "CacheControl")
         }
         try draft.setHeader("Cache-Control", directives.map(\.wireValue).joined(separator: ", "), block: "CacheControl")
     }

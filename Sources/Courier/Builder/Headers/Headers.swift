@@ -116,14 +116,18 @@ public struct AcceptHeader: WeightedHeaderNode {
 public struct ContentTypeHeader: HeaderNode {
     public var line: HeaderLine
     /// Declares the body's media type.
-    public init(_ type: MIMEType) { line = HeaderLine("Content-Type", type.rawValue, mode: .replace, block: "ContentTypeHeader") }
+    public init(_ type: MIMEType) {
+        line = HeaderLine("Content-Type", type.rawValue, mode: .replace, block: "ContentTypeHeader")
+    }
 }
 
 /// `User-Agent`; replaces by default.
 public struct UserAgentHeader: HeaderNode {
     public var line: HeaderLine
     /// Identifies the client as `product`.
-    public init(_ product: String) { line = HeaderLine("User-Agent", product, mode: .replace, block: "UserAgentHeader") }
+    public init(_ product: String) {
+        line = HeaderLine("User-Agent", product, mode: .replace, block: "UserAgentHeader")
+    }
 }
 
 /// `Host`; replaces by default. Transports send the URL's host unless this overrides it.
@@ -151,19 +155,25 @@ public struct RefererHeader: HeaderNode {
 public struct AcceptLanguageHeader: WeightedHeaderNode {
     public var line: HeaderLine
     /// Accepts `language` (`fr-CH`).
-    public init(_ language: String) { line = HeaderLine("Accept-Language", language, mode: .append, block: "AcceptLanguageHeader") }
+    public init(_ language: String) {
+        line = HeaderLine("Accept-Language", language, mode: .append, block: "AcceptLanguageHeader")
+    }
 }
 
 /// `Accept-Encoding`; appends by default.
 public struct AcceptEncodingHeader: WeightedHeaderNode {
     public var line: HeaderLine
     /// Accepts the content coding `encoding` (`gzip`, `br`).
-    public init(_ encoding: String) { line = HeaderLine("Accept-Encoding", encoding, mode: .append, block: "AcceptEncodingHeader") }
+    public init(_ encoding: String) {
+        line = HeaderLine("Accept-Encoding", encoding, mode: .append, block: "AcceptEncodingHeader")
+    }
 }
 
 /// Any field by name; replaces by default.
 public struct CustomHeader: HeaderNode {
     public var line: HeaderLine
     /// Sends `name: value`.
-    public init(_ name: String, _ value: String) { line = HeaderLine(name, value, mode: .replace, block: "CustomHeader") }
+    public init(_ name: String, _ value: String) {
+        line = HeaderLine(name, value, mode: .replace, block: "CustomHeader")
+    }
 }

@@ -11,7 +11,8 @@ public struct Timeout: RequestBuildable, Sendable {
 
     /// A limit of `seconds` seconds.
     public init(_ seconds: Double) {
-        self.duration = seconds.isFinite ? .nanoseconds(Int64(clamping: Int((seconds * 1e9).rounded(.towardZero)))) : .zero
+        self.duration =
+            seconds.isFinite ? .nanoseconds(Int64(clamping: Int((seconds * 1e9).rounded(.towardZero)))) : .zero
     }
 
     public func apply(to draft: inout RequestDraft) throws {

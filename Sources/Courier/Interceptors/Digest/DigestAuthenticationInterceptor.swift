@@ -50,36 +50,46 @@ public final class DigestAuthenticationInterceptor: Interceptor {
         self.makeClientNonce = clientNonce
     }
 
-    public nonisolated(nonsending) func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
+    public nonisolated(nonsending) func intercept(
+        _ request: Request, context: InterceptorContext, next: Next
+    ) async throws -> Response {
         guard request.headerFields[.authorization] == nil else { return try await next(request) }
         let origin = Self.origin(of: request)
         var first = request
         let preemptive = nextUse(of: origin)
         if let preemptive {
-            first.headerFields[.authorization] = authorization(answering: preemptive.challenge, request, nonceCount: preemptive.nonceCount)
+            first.headerFields[.authorization] = authorization(
+                answering: preemptive.challenge, request, nonceCount: preemptive.nonceCount)
         }
         let response = try await next(first)
         guard response.status.code == 401,
-              let challenge = DigestChallenge.parse(response.headerFields[values: .wwwAuthenticate]).first
+            let challenge = DigestChallenge.parse(response.headerFields[values: .wwwAuthenticate]).first
         else { return response }
         // A remembered nonce refused for anything but staleness means the credentials are wrong.
         if let preemptive, !challenge.isStale, challenge.nonce == preemptive.challenge.nonce { return response }
         if let body = request.body, !body.isReplayable {
-            throw CourierError(.bodyNotReplayable,
-                               "the server asks for Digest authentication, but \(request.method) \(request.url.absoluteString) cannot be resent: its body is a one-shot stream",
-                               source: name, request: request, response: Response(status: response.status, headerFields: response.headerFields, request: response.request))
+            throw CourierError(
+                .bodyNotReplayable,
+                "the server asks for Digest authentication, but \(request.method) \(request.url.absoluteString) cannot be resent: its body is a one-shot stream",
+                source: name, request: request,
+                response: Response(
+                    status: response.status, headerFields: response.headerFields, request: response.request))
         }
         response.bodyStream?.discard()
         let use = remember(challenge, for: origin)
         var answered = request
-        answered.headerFields[.authorization] = authorization(answering: use.challenge, request, nonceCount: use.nonceCount)
-        context.logger.debug("answering a Digest challenge", metadata: ["request-id": "\(context.requestID)", "algorithm": "\(challenge.algorithm.rawValue)"])
+        answered.headerFields[.authorization] = authorization(
+            answering: use.challenge, request, nonceCount: use.nonceCount)
+        context.logger.debug(
+            "answering a Digest challenge",
+            metadata: ["request-id": "\(context.requestID)", "algorithm": "\(challenge.algorithm.rawValue)"])
         return try await next(answered)
     }
 
     private func authorization(answering challenge: DigestChallenge, _ request: Request, nonceCount: Int) -> String {
-        challenge.authorization(user: user, password: password, method: request.method.rawValue,
-                                uri: Self.target(of: request), nonceCount: nonceCount, cnonce: makeClientNonce())
+        challenge.authorization(
+            user: user, password: password, method: request.method.rawValue,
+            uri: Self.target(of: request), nonceCount: nonceCount, cnonce: makeClientNonce())
     }
 
     /// The origin's remembered challenge with its nonce count advanced, if there is one.

@@ -41,32 +41,42 @@ struct DigestChallenge: Sendable, Equatable {
         values.flatMap { AuthenticateFieldParser(value: $0).challenges() }
             .compactMap { scheme, parameters -> DigestChallenge? in
                 guard scheme.lowercased() == "digest",
-                      let realm = parameters["realm"], let nonce = parameters["nonce"],
-                      let algorithm = Algorithm.allCases.first(where: { $0.rawValue.lowercased() == (parameters["algorithm"] ?? "MD5").lowercased() })
+                    let realm = parameters["realm"], let nonce = parameters["nonce"],
+                    let algorithm = Algorithm.allCases.first(where: {
+                        $0.rawValue.lowercased() == (parameters["algorithm"] ?? "MD5").lowercased()
+                    })
                 else { return nil }
-                let qops = parameters["qop"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+                let qops = parameters["qop"].map {
+                    $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                }
                 if let qops, !qops.contains("auth") { return nil }
-                return DigestChallenge(realm: realm, nonce: nonce, opaque: parameters["opaque"], algorithm: algorithm,
-                                       offersAuthQOP: qops != nil, isStale: parameters["stale"]?.lowercased() == "true",
-                                       hashesUserName: parameters["userhash"]?.lowercased() == "true")
+                return DigestChallenge(
+                    realm: realm, nonce: nonce, opaque: parameters["opaque"], algorithm: algorithm,
+                    offersAuthQOP: qops != nil, isStale: parameters["stale"]?.lowercased() == "true",
+                    hashesUserName: parameters["userhash"]?.lowercased() == "true")
             }
             .sorted { $0.algorithm.strength > $1.algorithm.strength }
     }
 
     /// The `Authorization` value answering this challenge for `method` and `uri` (the request
     /// target), as the `nc`-th use of its nonce, with client nonce `cnonce` (RFC 7616 §3.4).
-    func authorization(user: String, password: String, method: String, uri: String, nonceCount: Int, cnonce: String) -> String {
+    func authorization(
+        user: String, password: String, method: String, uri: String, nonceCount: Int, cnonce: String
+    ) -> String {
         let hash = algorithm.hashFunction
         var secret = hash.hex("\(user):\(realm):\(password)")
         if algorithm.isSession { secret = hash.hex("\(secret):\(nonce):\(cnonce)") }
         let request = hash.hex("\(method):\(uri)")
         let count = String(format: "%08x", nonceCount)
-        let response = offersAuthQOP
+        let response =
+            offersAuthQOP
             ? hash.hex("\(secret):\(nonce):\(count):\(cnonce):auth:\(request)")
             : hash.hex("\(secret):\(nonce):\(request)")
         let name = hashesUserName ? hash.hex("\(user):\(realm)") : user
-        var parts = ["username=\(Self.quoted(name))", "realm=\(Self.quoted(realm))", "uri=\(Self.quoted(uri))",
-                     "algorithm=\(algorithm.rawValue)", "nonce=\(Self.quoted(nonce))"]
+        var parts = [
+            "username=\(Self.quoted(name))", "realm=\(Self.quoted(realm))", "uri=\(Self.quoted(uri))",
+            "algorithm=\(algorithm.rawValue)", "nonce=\(Self.quoted(nonce))",
+        ]
         if offersAuthQOP { parts += ["nc=\(count)", "cnonce=\(Self.quoted(cnonce))", "qop=auth"] }
         parts.append("response=\(Self.quoted(response))")
         if let opaque { parts.append("opaque=\(Self.quoted(opaque))") }

@@ -9,22 +9,27 @@ enum DigestHashFunction: Sendable {
 
     /// The lowercase hexadecimal digest of `text`'s UTF-8 bytes, as Digest's `H()` writes it.
     func hex(_ text: String) -> String {
-        let bytes = switch self {
-        case .md5: MD5.digest(Array(text.utf8))
-        case .sha256: SHA256Digest.digest(Array(text.utf8))
-        }
+        let bytes =
+            switch self {
+            case .md5: MD5.digest(Array(text.utf8))
+            case .sha256: SHA256Digest.digest(Array(text.utf8))
+            }
         return bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
 
 /// MD5 (RFC 1321), only for Digest authentication, where the protocol requires it.
 enum MD5 {
-    private static let shifts: [UInt32] = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-                                           5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-                                           4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-                                           6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21]
+    private static let shifts: [UInt32] = [
+        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+        5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+        6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+    ]
     /// floor(abs(sin(i + 1)) × 2^32), as RFC 1321 tabulates it.
-    private static let constants: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
+    private static let constants: [UInt32] = (0..<64).map {
+        UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296))
+    }
 
     static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476)
@@ -38,19 +43,22 @@ enum MD5 {
             }
             var (a, b, c, d) = state
             for round in 0..<64 {
-                let (f, g): (UInt32, Int) = switch round {
-                case 0..<16: ((b & c) | (~b & d), round)
-                case 16..<32: ((d & b) | (~d & c), (5 * round + 1) % 16)
-                case 32..<48: (b ^ c ^ d, (3 * round + 5) % 16)
-                default: (c ^ (b | ~d), (7 * round) % 16)
-                }
+                let (f, g): (UInt32, Int) =
+                    switch round {
+                    case 0..<16: ((b & c) | (~b & d), round)
+                    case 16..<32: ((d & b) | (~d & c), (5 * round + 1) % 16)
+                    case 32..<48: (b ^ c ^ d, (3 * round + 5) % 16)
+                    default: (c ^ (b | ~d), (7 * round) % 16)
+                    }
                 let sum = a &+ f &+ constants[round] &+ words[g]
                 (a, d, c) = (d, c, b)
                 b = b &+ (sum << shifts[round] | sum >> (32 - shifts[round]))
             }
             state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
         }
-        return [state.0, state.1, state.2, state.3].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
+        return [state.0, state.1, state.2, state.3].flatMap { word in
+            (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
+        }
     }
 }
 
@@ -68,7 +76,9 @@ enum SHA256Digest {
     ]
 
     static func digest(_ message: [UInt8]) -> [UInt8] {
-        var hash: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        var hash: [UInt32] = [
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+        ]
         var padded = message + [0x80]
         while padded.count % 64 != 56 { padded.append(0) }
         let bitLength = UInt64(message.count) &* 8
