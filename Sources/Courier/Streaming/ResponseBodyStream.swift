@@ -195,7 +195,13 @@ extension ResponseBodyStream {
         let data: Data
         private let claimed = Atomic(false)
 
-        init(data: Data) { self.data = data }
+        init(data: Data) {
+            self.data = data
+            // Publishes `data` to the reader's `exchange` whatever carried this object across
+            // threads: ThreadSanitizer does not see every hand-over (a C callback pool's executor),
+            // and one release store per body costs nothing next to the transfer.
+            claimed.store(false, ordering: .releasing)
+        }
 
         /// The bytes, for the first reader only; a body is read once.
         func claim() throws -> Data {
