@@ -32,8 +32,8 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         var innerTasks: [Task<Void, Never>] = []
         var cancelled = false
         var requestID: UnsafeMutablePointer<CChar>?
-        /// The handle the running callback holds.
-        var handle: OpaquePointer?
+        /// The handle the running callback holds, the spare between callbacks, or the end.
+        var call = ExchangeCallState.idle(spare: nil)
 
         /// The request as the callbacks left it, wherever it lives now.
         var currentRequest: Request { request.current }
@@ -108,7 +108,9 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
         _ body: (inout State) throws -> Result
     ) throws -> Result {
         try withLock { state in
-            guard let handle, state.handle == handle else { throw CAPIFailure.invalidHandle("exchange", in: function) }
+            guard let handle, state.call.liveHandle == handle else {
+                throw CAPIFailure.invalidHandle("exchange", in: function)
+            }
             return try body(&state)
         }
     }
@@ -116,8 +118,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// The handle for the next callback, or `nil` when 16 million handles are live.
     func open() -> OpaquePointer? {
         withLock { state in
-            if state.handle == nil { state.handle = HandleRegistry.shared.register(self) }
-            return state.handle
+            state.call.begin { HandleRegistry.shared.register(self) }
         }
     }
 
@@ -127,9 +128,12 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// callback that asks for them costs no registration.
     func close() {
         withLock { state in
-            (state.handle, state.requestHandle) = HandleRegistry.shared.renew(
-                state.handle, as: ExchangeBox.self,
+            guard let handle = state.call.liveHandle else { return }
+            let (renewed, requestHandle) = HandleRegistry.shared.renew(
+                handle, as: ExchangeBox.self,
                 state.requestHandle, as: RequestBox.self)
+            state.call.end(renewedAs: renewed)
+            state.requestHandle = requestHandle
             Self.removeResponseHandle(&state)
         }
     }
@@ -137,8 +141,7 @@ final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sen
     /// Ends the exchange: no handle to it remains, and the request id copy is freed.
     func dispose() {
         let requestBox = withLock { state in
-            HandleRegistry.shared.remove(state.handle, as: ExchangeBox.self)
-            state.handle = nil
+            HandleRegistry.shared.remove(state.call.dispose(), as: ExchangeBox.self)
             Self.removeRequestHandle(&state)
             Self.removeResponseHandle(&state)
             free(state.requestID)
