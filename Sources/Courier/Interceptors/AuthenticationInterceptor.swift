@@ -213,7 +213,8 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
 }
 
 extension AuthenticationInterceptor where Credential == String {
-    /// Sends `Authorization: Bearer <token>` and renews the token with `refresh` when it is refused.
+    /// Sends `Authorization: Bearer <token>` and renews the token with `refresh` when it is refused;
+    /// `policy` and `clock` are those of `init(credential:policy:clock:apply:refresh:)`.
     public static func bearer(
         token: String?, policy: Policy = Policy(), clock: some Clock<Duration> = ContinuousClock(),
         refresh: @escaping Refresh
