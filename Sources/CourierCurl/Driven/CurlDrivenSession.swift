@@ -40,14 +40,14 @@ final class CurlDrivenSession {
         } else {
             do {
                 easy = try EasyHandle(configuration: loop.configuration)
-                try TransferState.installCallbacks(on: easy)
+                try ActiveTransfer.installCallbacks(on: easy)
             } catch {
                 transfer.upload?.close()
                 throw transfer.error(.cannotConnect, "curl could not set up a transfer handle: \(error.message)")
             }
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let state = TransferState(
+            let state = ActiveTransfer(
                 transfer: transfer, easy: easy, loop: loop, continuation: continuation,
                 bufferedBodyLimit: bodyLimit)
             do throws(CurlOptionError) {

@@ -29,14 +29,14 @@ final class CurlLoopDriver {
     private let loop: CurlLoop
     private let multi: UnsafeMutableRawPointer
     private let poller: SocketPoller
-    private var active: [UInt64: TransferState] = [:]
-    private var byHandle: [UnsafeMutableRawPointer: TransferState] = [:]
+    private var active: [UInt64: ActiveTransfer] = [:]
+    private var byHandle: [UnsafeMutableRawPointer: ActiveTransfer] = [:]
     private var spareHandles: [EasyHandle] = []
     /// The header lines every request ends with, shared by all of them.
     private let headerTails: HeaderTails?
     /// Transfers whose head completed during this round; `send` gets them once the round is over.
-    private var readyHeads: [TransferState] = []
-    private lazy var headReady: (TransferState) -> Void = { [unowned self] state in readyHeads.append(state) }
+    private var readyHeads: [ActiveTransfer] = []
+    private lazy var headReady: (ActiveTransfer) -> Void = { [unowned self] state in readyHeads.append(state) }
     /// This round's commands and ready sockets; kept between rounds so they never reallocate.
     private var commands: [CurlLoopCommand] = []
     private var readySockets: [SocketPoller.Readiness] = []
@@ -188,7 +188,7 @@ final class CurlLoopDriver {
                 return
             }
         }
-        let state = TransferState(transfer: transfer, easy: easy, loop: loop, continuation: continuation)
+        let state = ActiveTransfer(transfer: transfer, easy: easy, loop: loop, continuation: continuation)
         state.onHeadReady = headReady
         do throws(CurlOptionError) {
             guard let headerTails else { throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: CURLOPT_HTTPHEADER) }
@@ -210,7 +210,7 @@ final class CurlLoopDriver {
     }
 
     /// Fails the transfer when un-pausing it made curl (or a callback it ran) report an error.
-    private func check(_ state: TransferState, _ code: CURLcode) {
+    private func check(_ state: ActiveTransfer, _ code: CURLcode) {
         guard code != CURLE_OK else { return }
         end(
             state,
@@ -255,7 +255,7 @@ final class CurlLoopDriver {
     }
 
     /// Aborts a running transfer: removing an unfinished transfer makes curl close its connection.
-    private func end(_ state: TransferState, with error: CourierError) {
+    private func end(_ state: ActiveTransfer, with error: CourierError) {
         guard remove(state) else { return }
         state.fail(error)
         recycle(state.easy)
@@ -264,7 +264,7 @@ final class CurlLoopDriver {
     /// Takes a running transfer out of the multi handle; `false` when it was no longer running,
     /// so that an abort racing a completion cannot recycle the same easy handle twice.
     @discardableResult
-    private func remove(_ state: TransferState) -> Bool {
+    private func remove(_ state: ActiveTransfer) -> Bool {
         guard byHandle[state.easy.raw] === state else { return false }
         loop.connectionsOpened.add(state.easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, state.easy.raw)
@@ -276,7 +276,7 @@ final class CurlLoopDriver {
     /// A new handle with the transport's constant options and the callbacks set.
     private func makeHandle() throws(CurlOptionError) -> EasyHandle {
         let easy = try EasyHandle(configuration: loop.configuration)
-        try TransferState.installCallbacks(on: easy)
+        try ActiveTransfer.installCallbacks(on: easy)
         return easy
     }
 

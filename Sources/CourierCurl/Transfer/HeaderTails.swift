@@ -6,7 +6,7 @@ import CCurl
 ///
 /// A request's own lines are appended in front of one of these tails, so a request without
 /// header fields costs no list at all, and one with fields costs only its own nodes. The tails
-/// live as long as the I/O thread; `TransferState` unlinks its nodes before freeing them.
+/// live as long as the I/O thread; `ActiveTransfer` unlinks its nodes before freeing them.
 final class HeaderTails {
     /// The four tails for each combination of "request has Expect" and "request has Accept", with
     /// and without the User-Agent line; index with `tail(expect:accept:userAgent:)`.

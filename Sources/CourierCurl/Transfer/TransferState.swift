@@ -1,469 +1,202 @@
-import CCurl
-import Courier
-import Foundation
-import HTTPTypes
-
-/// The driving thread's side of one transfer: its easy handle, header list, head parser, body writer,
-/// pause flags and first failure. Every member is used on the thread driving the transfer only, from
-/// the loop or from curl's callbacks, which curl runs on that thread: inside `curl_multi_socket_action`
-/// and `curl_easy_pause` on the I/O thread, or inside `curl_multi_perform` on a blocking caller's own
-/// (`CurlDrivenSession`).
+/// One transfer's way from waiting for its response head to its end, as one value: each phase
+/// carries only its own data, and each event returns what `ActiveTransfer` must do, so the rules
+/// are tested without curl, a thread or a task (`TransferStateTests`).
 ///
-/// curl's callbacks reach this object through an unretained pointer; the loop's table of active
-/// transfers (or the driving session's call) keeps it alive from `curl_multi_add_handle` until after
-/// `curl_multi_remove_handle`.
-final class TransferState {
-    let transfer: CurlTransfer
-    let easy: EasyHandle
-    private let loop: CurlLoop
-    private var continuation: CheckedContinuation<Response, any Error>?
-    /// The final response head, once complete; `send` gets it at the end of the driver's round.
-    private var head: ResponseHeadParser.Head?
-    private var expectedLength: Int64?
-    /// Body bytes that came in the round the head completed, before any stream exists: a small
-    /// body that ends in the same round reaches `send` whole, with no stream machinery at all.
-    /// Bytes rather than `Data`: valgrind reported the `Data` storage of a transfer still running
-    /// when a C program exited as definitely lost, most likely because `Data` may keep its storage
-    /// behind a pointer with tag bits that valgrind does not follow; an array's buffer it does.
-    private var pendingBody: [UInt8] = []
-    /// Past this many pending bytes (one receive buffer) the body streams as it comes, chunk by
-    /// chunk, even within the head's round: "small" means what one socket read brings. A transfer
-    /// its caller drives keeps the whole body pending: nobody reads a stream while it runs.
-    private var pendingBodyLimit: Int {
-        if bufferedBodyLimit != nil { return .max }
-        return min(loop.configuration.receiveBufferSize, loop.configuration.bodyHighWatermark)
-    }
-    /// For a transfer its caller drives to the end (`CurlCallerDriving`), the most body bytes kept
-    /// (`Limits.maxBodyBytes`): past it the body fails as collecting it would have; `nil` otherwise.
-    private let bufferedBodyLimit: Int64?
-    /// The transfer ended successfully while its head was still waiting for the end of the round.
-    private var bodyComplete = false
-    /// The live body stream's writer, made at the end of the head's round unless the body was
-    /// complete by then (or earlier, when the round brought more than the high watermark).
-    private var writer: ResponseBodyStream.Writer?
-    /// The live stream until `handOverHead` gives it to `send`; never held after that, since a
-    /// copy here would keep the consumer's handle alive, and a dropped body must abort the transfer.
-    private var unclaimedStream: ResponseBodyStream?
-    private var parser: ResponseHeadParser
-    /// This request's own header lines, in front of a shared tail (`HeaderTails`); freed without it.
-    private var ownHeaders: (first: UnsafeMutablePointer<curl_slist>, last: UnsafeMutablePointer<curl_slist>)?
-    private var requestsDecoding = false
-    private var decoding = false
-    private var decodedBytes: Int64 = 0
-    private var reportedUpload: Int64 = -1
-    private var reportedDownload: Int64 = -1
-    private var isHead: Bool { transfer.request.method == .head }
-    /// The thread driving the transfer (the I/O thread, or a blocking caller's): curl's callbacks
-    /// and the driver's calls check they run there (debug builds).
-    private let drivingThread = ThreadIdentity.current
+/// A head completes inside curl's callbacks, but `send` is answered only when the round of
+/// `curl_multi_socket_action` ends (`roundEnded`): a small body that ends in the same round is
+/// then handed over whole, with no stream at all.
+///
+/// Generic over `send`'s waiter, the body stream and its writer so that tests can drive it with
+/// plain values; `ActiveTransfer` uses `CheckedContinuation<Response, any Error>`,
+/// `ResponseBodyStream` and `ResponseBodyStream.Writer`.
+struct TransferState<Waiter, Stream, Writer> {
+    typealias Head = ResponseHeadParser.Head
 
-    /// The first failure this side decided on (limit, bad head, abandoned body); it wins over curl's code.
-    private(set) var failure: CourierError?
-    /// The stream asked for no more body; the next chunk is refused with `CURL_WRITEFUNC_PAUSE`.
-    private var pauseRequested = false
-    /// curl holds a refused chunk: receiving is paused until `curl_easy_pause` lifts it.
-    private(set) var receivePaused = false
-    /// The read callback found no body bytes and paused sending.
-    private(set) var sendPaused = false
-
-    /// Whether the response head is complete: handed to `send`, or about to be at the end of this round.
-    var headDelivered: Bool { head != nil }
-
-    /// Called once on the I/O thread when the head is complete, inside curl's callbacks; the driver
-    /// calls `handOverHead()` after the round.
-    var onHeadReady: (TransferState) -> Void = { _ in }
-
-    /// - Parameter bufferedBodyLimit: set for a transfer its caller drives to the end on its own
-    ///   thread: the body is kept whole, up to this many bytes, and reaches `send` with the head.
-    init(
-        transfer: CurlTransfer, easy: EasyHandle, loop: CurlLoop,
-        continuation: CheckedContinuation<Response, any Error>,
-        bufferedBodyLimit: Int64? = nil
-    ) {
-        self.transfer = transfer
-        self.easy = easy
-        self.loop = loop
-        self.continuation = continuation
-        self.parser = ResponseHeadParser(limits: transfer.context.limits)
-        self.bufferedBodyLimit = bufferedBodyLimit
+    enum Phase {
+        /// `send` waits; no complete head yet.
+        case awaitingHead(Waiter)
+        /// The head is complete; `send` gets it with `body` when the round ends.
+        case headReady(Waiter, Head, HeldBody)
+        /// `send` has its response; the rest of the body goes through the writer.
+        case streaming(Writer)
+        /// `send` was answered and the body, if any, finished or failed.
+        case ended
     }
 
-    deinit {
-        if let ownHeaders {
-            ownHeaders.last.pointee.next = nil
-            curl_slist_free_all(ownHeaders.first)
-        }
+    /// The body of a head that waits for the end of its round.
+    enum HeldBody {
+        /// The bytes so far; the transfer still runs.
+        case pending([UInt8])
+        /// The transfer ended: these bytes are the whole body.
+        case whole([UInt8])
+        /// The body outgrew `pendingLimit` and streams already; the transfer still runs.
+        case streaming(Stream, Writer)
+        /// The stream finished or failed; only handing it over remains.
+        case closed(Stream)
     }
 
-    /// Points a new handle's callbacks at the transfer in its `…DATA` options: set once per
-    /// handle, since they never change; each transfer sets only the data pointers.
-    static func installCallbacks(on easy: EasyHandle) throws(CurlOptionError) {
-        try easy.set(CURLOPT_HEADERFUNCTION) { buffer, size, count, me in
-            guard let buffer, let me else { return 0 }
-            return Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
-                .receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
-        }
-        try easy.set(CURLOPT_WRITEFUNCTION) { buffer, size, count, me in
-            guard let buffer, let me else { return 0 }
-            return Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
-                .receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
-        }
-        try easy.set(CURLOPT_READFUNCTION) { buffer, size, count, me in
-            guard let buffer, let me else { return ccurl_readfunc_abort }
-            return Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
-                .sendBody(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-        }
-        try easy.set(progress: { me, downloadTotal, downloaded, _, uploaded in
-            guard let me else { return 0 }
-            Unmanaged<TransferState>.fromOpaque(me).takeUnretainedValue()
-                .reportProgress(
-                    downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal), uploaded: Int64(uploaded))
-            return 0
-        })
+    enum BodyAction {
+        /// Kept with the head; nothing to do.
+        case buffered
+        /// Write the chunk to this writer.
+        case write(Writer)
+        /// The chunk made the pending bytes too many: a stream was made; write these bytes (the
+        /// chunk included) to its writer.
+        case startedStream(Writer, [UInt8])
+        /// Refuse the chunk: a body cannot come before its head.
+        case bodyBeforeHead
+        /// Refuse the chunk: a body kept whole may not pass this many bytes.
+        case exceedsBufferedLimit(Int64)
+        /// Refuse the chunk: the body has ended.
+        case afterEnd
     }
 
-    /// Sets this request's own options on the handle: URL, method, timeouts, compression (when it
-    /// differs from the handle's last transfer), header lines and the callbacks' data pointer.
-    /// Everything else was set once when the handle was made.
-    func configure(decompression: Bool, tails: HeaderTails) throws(CurlOptionError) {
-        let request = transfer.request
-        let wire = request.wireHeaderFields
-        easy.clearErrorDetail()
-        try easy.set(CURLOPT_URL, request.url.absoluteString)
-        try easy.route(through: transfer.proxy)
-        try easy.set(CURLOPT_TIMEOUT_MS, transfer.context.totalTimeout(for: request)?.curlMilliseconds ?? 0)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, transfer.context.connectTimeout.curlMilliseconds)
-        try setMethod()
+    /// What `send` is resumed with at the end of the head's round.
+    struct HandOver {
+        enum Body {
+            case whole([UInt8])
+            case stream(Stream)
+        }
 
-        requestsDecoding = decompression && wire[.acceptEncoding] == nil
-        if easy.requestsDecoding != requestsDecoding {
-            // "" asks for every encoding this libcurl can decode; NULL sends no Accept-Encoding.
-            if requestsDecoding {
-                try easy.set(CURLOPT_ACCEPT_ENCODING, "")
-            } else {
-                try easy.set(CURLOPT_ACCEPT_ENCODING, pointer: nil)
+        let waiter: Waiter
+        let head: Head
+        let body: Body
+        /// Bytes a stream made just now must get before `send` resumes.
+        let firstWrite: (writer: Writer, bytes: [UInt8])?
+    }
+
+    enum CompletionAction {
+        /// Nothing to do now; a whole body waits for the end of the round.
+        case none
+        /// Finish the body stream.
+        case finish(Writer)
+        /// The transfer ended before its head: fail it.
+        case missingHead
+    }
+
+    enum FailureAction {
+        /// `send` has its answer and the body its end already.
+        case none
+        /// `send` throws the error.
+        case throwToWaiter(Waiter)
+        /// The body throws the error, after `bytesFirst` (a stream made just now gets what came).
+        case failStream(Writer, bytesFirst: [UInt8])
+    }
+
+    private(set) var phase: Phase
+    /// Past this many pending bytes the body streams as it comes, even within the head's round.
+    let pendingLimit: Int
+    /// For a body kept whole (a transfer its caller drives), the most bytes it may have.
+    let bufferedLimit: Int64?
+
+    init(waiter: Waiter, pendingLimit: Int, bufferedLimit: Int64?) {
+        phase = .awaitingHead(waiter)
+        self.pendingLimit = pendingLimit
+        self.bufferedLimit = bufferedLimit
+    }
+
+    /// Whether no complete head has come; header lines after it are not parsed.
+    var isAwaitingHead: Bool {
+        if case .awaitingHead = phase { return true }
+        return false
+    }
+
+    /// The head is complete; `true` when it is the first, and the owner must hand it over when the round ends.
+    mutating func headCompleted(_ head: Head) -> Bool {
+        guard case .awaitingHead(let waiter) = phase else { return false }
+        phase = .headReady(waiter, head, .pending([]))
+        return true
+    }
+
+    /// A chunk of `count` bytes came; `chunk` copies it when it is kept. `makeStream` is called at
+    /// most once, when the pending bytes reach `pendingLimit`.
+    mutating func receivedBody(
+        count: Int, chunk: (inout [UInt8]) -> Void, makeStream: () -> (Stream, Writer)
+    ) -> BodyAction {
+        switch phase {
+        case .awaitingHead:
+            return .bodyBeforeHead
+        case .headReady(let waiter, let head, .pending(var bytes)):
+            if let bufferedLimit, Int64(bytes.count + count) > bufferedLimit {
+                return .exceedsBufferedLimit(bufferedLimit)
             }
-            try easy.set(CURLOPT_HTTP_CONTENT_DECODING, requestsDecoding ? 1 : 0)
-            easy.requestsDecoding = requestsDecoding
-        }
-        try setHeaderLines(wire, tails: tails)
-
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        try easy.set(CURLOPT_HEADERDATA, pointer: me)
-        try easy.set(CURLOPT_WRITEDATA, pointer: me)
-        try easy.set(CURLOPT_READDATA, pointer: me)
-        let reportsProgress = transfer.context.uploadProgress != nil || transfer.context.downloadProgress != nil
-        if reportsProgress { try easy.set(CURLOPT_XFERINFODATA, pointer: me) }
-        try easy.set(CURLOPT_NOPROGRESS, reportsProgress ? 0 : 1)
-    }
-
-    /// The method and upload options; `CURLOPT_HTTPGET` first returns the handle to a plain GET
-    /// (no upload, no `NOBODY`), whatever its last transfer was.
-    private func setMethod() throws(CurlOptionError) {
-        let method = transfer.request.method
-        let uploads = transfer.upload != nil
-        try easy.set(CURLOPT_HTTPGET, 1)
-        if method == .head { try easy.set(CURLOPT_NOBODY, 1) }
-        if uploads {
-            try easy.set(CURLOPT_UPLOAD, 1)
-            try easy.set(CURLOPT_INFILESIZE_LARGE, offset: transfer.uploadLength ?? -1)
-        }
-        if method != .head, method != .get || uploads {
-            try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
-            easy.hasCustomRequest = true
-        } else if easy.hasCustomRequest {
-            try easy.set(CURLOPT_CUSTOMREQUEST, pointer: nil)
-            easy.hasCustomRequest = false
-        }
-    }
-
-    /// The request's own header lines, linked in front of the shared tail of suppressions.
-    private func setHeaderLines(_ wire: HTTPFields, tails: HeaderTails) throws(CurlOptionError) {
-        let tail = tails.tail(
-            requestHasExpect: wire[.expect] != nil, requestHasAccept: wire[.accept] != nil,
-            requestHasUserAgent: wire[.userAgent] != nil)
-        var first: UnsafeMutablePointer<curl_slist>?
-        for field in wire {
-            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
-            guard let list = curl_slist_append(first, line) else {
-                curl_slist_free_all(first)
-                throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: CURLOPT_HTTPHEADER)
+            phase = .ended  // Lets `bytes` grow in place: the phase no longer shares its buffer.
+            chunk(&bytes)
+            guard bytes.count >= pendingLimit else {
+                phase = .headReady(waiter, head, .pending(bytes))
+                return .buffered
             }
-            first = list
-        }
-        guard let first else {
-            try easy.set(headers: tail)
-            return
-        }
-        var last = first
-        while let next = last.pointee.next { last = next }
-        last.pointee.next = tail
-        ownHeaders = (first, last)
-        try easy.set(headers: first)
-    }
-
-    // MARK: - Callbacks
-
-    private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
-        drivingThread.assertCurrent()
-        guard failure == nil else { return 0 }
-        guard !headDelivered else { return line.count }
-        switch parser.consume(line) {
-        case .needMore:
-            return line.count
-        case .complete(let head):
-            deliver(head)
-            return line.count
-        case .failed(let code, let message):
-            failure = transfer.error(code, message)
-            return 0
+            let (stream, writer) = makeStream()
+            phase = .headReady(waiter, head, .streaming(stream, writer))
+            return .startedStream(writer, bytes)
+        case .headReady(_, _, .streaming(_, let writer)), .streaming(let writer):
+            return .write(writer)
+        case .headReady(_, _, .whole), .headReady(_, _, .closed), .ended:
+            return .afterEnd
         }
     }
 
-    private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
-        drivingThread.assertCurrent()
-        guard failure == nil else { return 0 }
-        guard headDelivered else {
-            failure = transfer.error(.invalidResponse, "the server sent body bytes before a complete response head")
-            return 0
-        }
-        if pauseRequested {
-            receivePaused = true
-            return ccurl_writefunc_pause
-        }
-        if decoding {
-            decodedBytes += Int64(chunk.count)
-            // curl counts a chunked body's bytes only after decoding a whole socket read, so allow one read's worth.
-            let received = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) + Int64(loop.configuration.receiveBufferSize)
-            if let error = decompressionError(received: received) {
-                failure = error
-                return 0
-            }
-        }
-        guard let writer else {
-            if let limit = bufferedBodyLimit, Int64(pendingBody.count + chunk.count) > limit {
-                // The error collecting the body would have raised, for the same limit.
-                var tooLarge = ResponseBodyStream.tooLarge(limit)
-                tooLarge.request = transfer.request
-                failure = tooLarge
-                return 0
-            }
-            pendingBody.append(contentsOf: chunk)
-            if pendingBody.count >= pendingBodyLimit {
-                startStreaming()
-                if failure != nil { return 0 }
-            }
-            return chunk.count
-        }
-        guard take(writer.write(Data(chunk))) else { return 0 }
-        return chunk.count
-    }
-
-    /// Acts on what the stream said about a write; `false` when nobody will read the body.
-    private func take(_ result: ResponseBodyStream.Writer.WriteResult) -> Bool {
-        switch result {
-        case .produceMore:
-            return true
-        case .pause:
-            pauseRequested = true
-            return true
-        case .abort:
-            failure = transfer.error(.cancelled, "the response body was abandoned")
-            return false
+    /// The round of curl's work ended: a ready head goes to `send`, with its body whole when the
+    /// transfer ended, or as a stream (made now with `makeStream` if there is none yet).
+    mutating func roundEnded(makeStream: () -> (Stream, Writer)) -> HandOver? {
+        guard case .headReady(let waiter, let head, let body) = phase else { return nil }
+        switch body {
+        case .pending(let bytes):
+            let (stream, writer) = makeStream()
+            phase = .streaming(writer)
+            return HandOver(
+                waiter: waiter, head: head, body: .stream(stream),
+                firstWrite: bytes.isEmpty ? nil : (writer, bytes))
+        case .whole(let bytes):
+            phase = .ended
+            return HandOver(waiter: waiter, head: head, body: .whole(bytes), firstWrite: nil)
+        case .streaming(let stream, let writer):
+            phase = .streaming(writer)
+            return HandOver(waiter: waiter, head: head, body: .stream(stream), firstWrite: nil)
+        case .closed(let stream):
+            phase = .ended
+            return HandOver(waiter: waiter, head: head, body: .stream(stream), firstWrite: nil)
         }
     }
 
-    private func sendBody(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
-        drivingThread.assertCurrent()
-        guard let upload = transfer.upload else { return 0 }
-        switch upload.read(into: buffer) {
-        case .bytes(let count):
-            return count
-        case .end:
-            return 0
-        case .wait:
-            sendPaused = true
-            return ccurl_readfunc_pause
-        case .failed:
-            failure =
-                upload.failure.map { error in
-                    var error = error
-                    error.request = transfer.request
-                    return error
-                } ?? transfer.error(.encodingFailed, "the request body failed")
-            return ccurl_readfunc_abort
+    /// curl finished the transfer and nothing failed.
+    mutating func completed() -> CompletionAction {
+        switch phase {
+        case .awaitingHead:
+            return .missingHead
+        case .headReady(let waiter, let head, .pending(let bytes)):
+            phase = .headReady(waiter, head, .whole(bytes))
+            return .none
+        case .headReady(let waiter, let head, .streaming(let stream, let writer)):
+            phase = .headReady(waiter, head, .closed(stream))
+            return .finish(writer)
+        case .streaming(let writer):
+            phase = .ended
+            return .finish(writer)
+        case .headReady(_, _, .whole), .headReady(_, _, .closed), .ended:
+            return .none
         }
     }
 
-    private func reportProgress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64) {
-        if let uploadProgress = transfer.context.uploadProgress, uploaded != reportedUpload,
-            transfer.upload != nil
-        {
-            reportedUpload = uploaded
-            uploadProgress(uploaded, transfer.uploadLength)
+    /// The transfer failed: `send` throws, or, once the head is complete, the body does (through a
+    /// stream made now with `makeStream` if there is none yet).
+    mutating func failed(makeStream: () -> (Stream, Writer)) -> FailureAction {
+        switch phase {
+        case .awaitingHead(let waiter):
+            phase = .ended
+            return .throwToWaiter(waiter)
+        case .headReady(let waiter, let head, .pending(let bytes)):
+            let (stream, writer) = makeStream()
+            phase = .headReady(waiter, head, .closed(stream))
+            return .failStream(writer, bytesFirst: bytes)
+        case .headReady(let waiter, let head, .streaming(let stream, let writer)):
+            phase = .headReady(waiter, head, .closed(stream))
+            return .failStream(writer, bytesFirst: [])
+        case .streaming(let writer):
+            phase = .ended
+            return .failStream(writer, bytesFirst: [])
+        case .headReady(_, _, .whole), .headReady(_, _, .closed), .ended:
+            return .none
         }
-        if let downloadProgress = transfer.context.downloadProgress, downloaded != reportedDownload, headDelivered {
-            reportedDownload = downloaded
-            downloadProgress(downloaded, downloadTotal > 0 ? downloadTotal : nil)
-        }
-    }
-
-    /// `limitExceeded` when the decoded body outgrew `received` bytes by more than `Limits.maxDecompressionRatio`.
-    private func decompressionError(received: Int64) -> CourierError? {
-        let ratio = Int64(transfer.context.limits.maxDecompressionRatio)
-        let (allowed, overflow) = received.multipliedReportingOverflow(by: ratio)
-        guard !overflow, decodedBytes > allowed else { return nil }
-        return transfer.error(
-            .limitExceeded,
-            "the response body decoded to \(decodedBytes) bytes from \(received), "
-                + "more than the limit of \(ratio) times (Limits.maxDecompressionRatio)")
-    }
-
-    // MARK: - Head and end
-
-    private func deliver(_ head: ResponseHeadParser.Head) {
-        var fields = head.fields
-        if requestsDecoding, !isHead, fields.contains(.contentEncoding) {
-            decoding = true
-            fields[.contentEncoding] = nil
-            fields[.contentLength] = nil
-        }
-        if !isHead, head.status.code != 204, head.status.code != 304 {
-            expectedLength = Self.contentLength(in: fields)
-        }
-        self.head = ResponseHeadParser.Head(status: head.status, fields: fields)
-        onHeadReady(self)
-    }
-
-    /// The one `Content-Length` value as a number; `nil` without one, or with several (the head
-    /// parser already refused several that differ). One pass, with no array or joined string.
-    private static func contentLength(in fields: HTTPFields) -> Int64? {
-        var length: Int64?
-        var count = 0
-        for field in fields where field.name == .contentLength {
-            count += 1
-            length = Int64(field.value)
-        }
-        return count == 1 ? length : nil
-    }
-
-    /// Makes the live body stream, once, and feeds it what the round brought so far.
-    private func startStreaming() {
-        guard writer == nil else { return }
-        let loop = self.loop
-        let id = transfer.id
-        // A driven transfer has ended before its stream exists: nothing to resume or abort, and
-        // a command would start the I/O thread for nothing.
-        let isDriven = bufferedBodyLimit != nil
-        var onResume: @Sendable () -> Void = {}
-        var onAbort: @Sendable () -> Void = {}
-        if !isDriven {
-            onResume = { loop.submit(.resumeDownload(id)) }
-            onAbort = { loop.submit(.abort(id)) }
-        }
-        let (stream, writer) = ResponseBodyStream.makeStream(
-            expectedLength: expectedLength,
-            highWatermark: isDriven ? Int.max : loop.configuration.bodyHighWatermark,
-            lowWatermark: loop.configuration.bodyLowWatermark,
-            onResume: onResume,
-            onAbort: onAbort)
-        unclaimedStream = stream
-        self.writer = writer
-        if !pendingBody.isEmpty {
-            _ = take(writer.write(Data(pendingBody)))
-            pendingBody = []
-        }
-    }
-
-    /// Resumes `send` with the response whose head completed during this round of `curl_multi_socket_action`.
-    ///
-    /// Waiting for the end of the round rather than resuming from the header callback means a small
-    /// body, and often the end of the transfer, are already there when the caller reads it: one
-    /// wakeup of the caller per request instead of two. A body that ended in the round arrives
-    /// whole (`ResponseBodyStream(data)`): no lock, no suspension and no second copy to collect it.
-    func handOverHead() {
-        drivingThread.assertCurrent()
-        guard let head, let continuation else { return }
-        self.continuation = nil
-        let body: ResponseBodyStream
-        if bodyComplete, writer == nil {
-            body = ResponseBodyStream(Data(pendingBody))
-            pendingBody = []
-        } else {
-            startStreaming()
-            guard let stream = unclaimedStream else {
-                preconditionFailure("startStreaming keeps the live stream until it is handed over")
-            }
-            body = stream
-            unclaimedStream = nil
-        }
-        continuation.resume(
-            returning: Response(
-                status: head.status, headerFields: head.fields, bodyStream: body,
-                request: transfer.request))
-    }
-
-    /// Lets the stream's paused body flow again; returns curl's verdict when a refused chunk was redelivered.
-    func resumeReceiving() -> CURLcode {
-        pauseRequested = false
-        guard receivePaused else { return CURLE_OK }
-        receivePaused = false
-        return curl_easy_pause(easy.raw, sendPaused ? ccurl_pause_send : ccurl_pause_cont)
-    }
-
-    /// Lets a paused upload read the body again.
-    func resumeSending() -> CURLcode {
-        guard sendPaused else { return CURLE_OK }
-        sendPaused = false
-        return curl_easy_pause(easy.raw, receivePaused ? ccurl_pause_recv : ccurl_pause_cont)
-    }
-
-    /// Ends the transfer after the handle left the multi: finishes or fails the body, or answers `send`.
-    func complete(_ code: CURLcode) {
-        drivingThread.assertCurrent()
-        transfer.upload?.close()
-        if code == CURLE_OK, transfer.context.uploadProgress != nil || transfer.context.downloadProgress != nil {
-            reportProgress(
-                downloaded: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T),
-                downloadTotal: easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T),
-                uploaded: easy.info(offset: CURLINFO_SIZE_UPLOAD_T))
-        }
-        if code == CURLE_OK, failure == nil, decoding {
-            failure = decompressionError(received: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T))
-        }
-        if code == CURLE_OK, failure == nil {
-            if let writer {
-                writer.finish()
-            } else if headDelivered {
-                bodyComplete = true
-            } else {
-                fail(transfer.error(.invalidResponse, "the transfer ended without a response head"))
-            }
-            return
-        }
-        fail(failure ?? CurlErrorMapping.error(for: code, detail: easy.errorDetail, transfer: transfer))
-    }
-
-    /// Ends the transfer with `error`: `send` throws it, or the body stream does.
-    func fail(_ error: CourierError) {
-        transfer.upload?.close()
-        if failure == nil { failure = error }
-        if let continuation, head == nil {
-            self.continuation = nil
-            continuation.resume(throwing: error)
-        } else {
-            // The head is complete: `send` returns it (now or at `handOverHead`) and the body throws.
-            startStreaming()
-            writer?.fail(error)
-        }
-    }
-}
-
-extension Duration {
-    /// This duration in whole milliseconds for curl's `_MS` options, at least 1 (curl reads 0 as "no limit").
-    var curlMilliseconds: Int {
-        let (seconds, attoseconds) = components
-        guard seconds < Int64(Int.max / 1000 - 1) else { return Int.max }
-        return max(1, Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
     }
 }
