@@ -3,7 +3,8 @@
  *
  *   capi_bench URL COUNT SECONDS INTERCEPTORS [INFLIGHT]
  *
- * One client (curl transport), one request object reused for every send. Without INFLIGHT:
+ * One client (curl transport) allowed INFLIGHT connections to the host (1 when sequential), one
+ * request object reused for every send. Without INFLIGHT:
  * sequential keep-alive GETs through the blocking courier_client_send. With INFLIGHT: that many
  * courier_client_send_async calls in flight, each completion (on the client's callback pool)
  * freeing its response and starting the next send. INTERCEPTORS C interceptors (0 or more) each
@@ -25,8 +26,6 @@
 #define WARMUP 200L
 #define MAX_INTERCEPTORS 64
 #define MAX_INFLIGHT 1024L
-/* The C API's curl transport allows this many connections to one host (not yet a client option). */
-#define CAPI_PER_HOST 8L
 
 /* Sets X-Bench on the request: a real edit, as an auth or tracing interceptor makes. */
 static courier_action stamp(void *user_data, courier_exchange *exchange)
@@ -159,10 +158,14 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    /* Equal connections: at INFLIGHT sends, as many connections to the host as the raw rows open. */
+    courier_client_options options;
+    courier_client_options_init(&options);
+    options.max_connections_per_host = inflight > 0 ? (int32_t)inflight : 1;
     courier_client *client = NULL;
     courier_request *request = NULL;
     courier_error *error = NULL;
-    if (courier_client_new(NULL, &client, &error) != COURIER_OK
+    if (courier_client_new(&options, &client, &error) != COURIER_OK
         || courier_request_new("GET", url, &request, &error) != COURIER_OK) {
         fprintf(stderr, "capi_bench: %s\n", courier_error_message(error));
         return 1;
@@ -189,7 +192,7 @@ int main(int argc, char **argv)
         char scenario[64];
         snprintf(scenario, sizeof scenario, inflight > 0 ? "capi-async-%ld-interceptors" : "capi-%ld-interceptors",
                  interceptors);
-        bench_report(scenario, phase, done, inflight > 0 ? CAPI_PER_HOST : 1, interceptors);
+        bench_report(scenario, phase, done, inflight > 0 ? inflight : 1, interceptors);
     }
     courier_request_free(request);
     courier_client_free(client);
