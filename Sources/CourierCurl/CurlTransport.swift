@@ -58,7 +58,7 @@ public final class CurlTransport: Transport {
             let session = drivenSessions.take()
         {
             defer { drivenSessions.giveBack(session) }
-            return try await session.perform(transfer, loop: loop, bodyLimit: driving.maxBodyBytes)
+            return try session.perform(transfer, loop: loop, bodyLimit: driving.maxBodyBytes)
         }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

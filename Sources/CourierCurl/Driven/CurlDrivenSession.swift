@@ -31,8 +31,9 @@ final class CurlDrivenSession {
     }
 
     /// Runs `transfer` to its end on this thread; returns the response with its body whole, or
-    /// throws what the I/O thread's transfer would have thrown.
-    func perform(_ transfer: CurlTransfer, loop: CurlLoop, bodyLimit: Int64) async throws -> Response {
+    /// throws what the I/O thread's transfer would have thrown. Nothing suspends: the calling task
+    /// keeps its thread from the request to the response, as `curl_easy_perform` does.
+    func perform(_ transfer: CurlTransfer, loop: CurlLoop, bodyLimit: Int64) throws -> Response {
         let easy: EasyHandle
         if let spare {
             easy = spare
@@ -46,33 +47,37 @@ final class CurlDrivenSession {
                 throw transfer.error(.cannotConnect, "curl could not set up a transfer handle: \(error.message)")
             }
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            let state = ActiveTransfer(
-                transfer: transfer, easy: easy, loop: loop, continuation: continuation,
-                bufferedBodyLimit: bodyLimit)
-            do throws(CurlOptionError) {
-                try state.configure(decompression: loop.configuration.decompression, tails: tails)
-            } catch {
-                state.fail(transfer.error(.invalidRequest, error.message))
-                spare = easy
-                return
-            }
-            let added = curl_multi_add_handle(multi, easy.raw)
-            guard added == CURLM_OK else {
-                state.fail(
-                    transfer.error(
-                        .cannotConnect,
-                        "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
-                spare = easy
-                return
-            }
-            let code = run(easy)
-            loop.connectionsOpened.add(easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
-            _ = curl_multi_remove_handle(multi, easy.raw)
-            state.complete(code)
-            state.handOverHead()
-            spare = easy
+        defer { spare = easy }
+        let state = ActiveTransfer(
+            transfer: transfer, easy: easy, loop: loop, waiter: .driver, bufferedBodyLimit: bodyLimit)
+        do throws(CurlOptionError) {
+            try state.configure(decompression: loop.configuration.decompression, tails: tails)
+        } catch {
+            state.fail(transfer.error(.invalidRequest, error.message))
+            return try outcome(of: state)
         }
+        let added = curl_multi_add_handle(multi, easy.raw)
+        guard added == CURLM_OK else {
+            state.fail(
+                transfer.error(
+                    .cannotConnect, "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
+            return try outcome(of: state)
+        }
+        let code = run(easy)
+        loop.connectionsOpened.add(easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
+        _ = curl_multi_remove_handle(multi, easy.raw)
+        state.complete(code)
+        state.handOverHead()
+        return try outcome(of: state)
+    }
+
+    /// What the transfer decided for `send`. Its end (`complete` and `handOverHead`, or `fail`)
+    /// always decides, so a missing outcome is reported as a fault rather than trusted away.
+    private func outcome(of state: ActiveTransfer) throws -> Response {
+        guard let outcome = state.drivenOutcome else {
+            throw state.transfer.error(.unknown, "the driven transfer ended without an outcome")
+        }
+        return try outcome.get()
     }
 
     /// Drives the multi handle until its one transfer is done; its result code.

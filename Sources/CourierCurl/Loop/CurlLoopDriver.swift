@@ -188,7 +188,7 @@ final class CurlLoopDriver {
                 return
             }
         }
-        let state = ActiveTransfer(transfer: transfer, easy: easy, loop: loop, continuation: continuation)
+        let state = ActiveTransfer(transfer: transfer, easy: easy, loop: loop, waiter: .task(continuation))
         state.onHeadReady = headReady
         do throws(CurlOptionError) {
             guard let headerTails else { throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: CURLOPT_HTTPHEADER) }

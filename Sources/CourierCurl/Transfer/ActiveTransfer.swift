@@ -13,9 +13,7 @@ import HTTPTypes
 /// transfers (or the driving session's call) keeps it alive from `curl_multi_add_handle` until after
 /// `curl_multi_remove_handle`. Its phase, from `send`'s wait to the body's end, is a `TransferState`.
 final class ActiveTransfer {
-    typealias State = TransferState<
-        CheckedContinuation<Response, any Error>, ResponseBodyStream, ResponseBodyStream.Writer
-    >
+    typealias State = TransferState<ResponseWaiter, ResponseBodyStream, ResponseBodyStream.Writer>
 
     let transfer: CurlTransfer
     let easy: EasyHandle
@@ -55,6 +53,9 @@ final class ActiveTransfer {
     /// The read callback found no body bytes and paused sending.
     private(set) var sendPaused = false
 
+    /// The response or error of a transfer its caller drives (`ResponseWaiter.driver`), once decided.
+    private(set) var drivenOutcome: Result<Response, any Error>?
+
     /// Whether the response head is complete: handed to `send`, or about to be at the end of this round.
     var headDelivered: Bool { !state.isAwaitingHead }
 
@@ -66,7 +67,7 @@ final class ActiveTransfer {
     ///   thread: the body is kept whole, up to this many bytes, and reaches `send` with the head.
     init(
         transfer: CurlTransfer, easy: EasyHandle, loop: CurlLoop,
-        continuation: CheckedContinuation<Response, any Error>,
+        waiter: ResponseWaiter,
         bufferedBodyLimit: Int64? = nil
     ) {
         self.transfer = transfer
@@ -77,7 +78,7 @@ final class ActiveTransfer {
         let pendingLimit =
             bufferedBodyLimit == nil
             ? min(loop.configuration.receiveBufferSize, loop.configuration.bodyHighWatermark) : .max
-        self.state = State(waiter: continuation, pendingLimit: pendingLimit, bufferedLimit: bufferedBodyLimit)
+        self.state = State(waiter: waiter, pendingLimit: pendingLimit, bufferedLimit: bufferedBodyLimit)
         self.isDriven = bufferedBodyLimit != nil
         self.parser = ResponseHeadParser(limits: transfer.context.limits)
     }
@@ -379,10 +380,20 @@ final class ActiveTransfer {
         case .whole(let bytes): body = ResponseBodyStream(Data(bytes))
         case .stream(let stream): body = stream
         }
-        handOver.waiter.resume(
-            returning: Response(
-                status: handOver.head.status, headerFields: handOver.head.fields, bodyStream: body,
-                request: transfer.request))
+        answer(
+            handOver.waiter,
+            with: .success(
+                Response(
+                    status: handOver.head.status, headerFields: handOver.head.fields, bodyStream: body,
+                    request: transfer.request)))
+    }
+
+    /// Gives `send` its outcome: resumes its task, or keeps it for the driving caller.
+    private func answer(_ waiter: ResponseWaiter, with outcome: Result<Response, any Error>) {
+        switch waiter {
+        case .task(let continuation): continuation.resume(with: outcome)
+        case .driver: drivenOutcome = outcome
+        }
     }
 
     /// Lets the stream's paused body flow again; returns curl's verdict when a refused chunk was redelivered.
@@ -431,8 +442,8 @@ final class ActiveTransfer {
         switch state.failed(makeStream: makeStream) {
         case .none:
             break
-        case .throwToWaiter(let continuation):
-            continuation.resume(throwing: error)
+        case .throwToWaiter(let waiter):
+            answer(waiter, with: .failure(error))
         case .failStream(let writer, let bytesFirst):
             // The head is complete: `send` returns it (now or at `handOverHead`) and the body throws.
             if !bytesFirst.isEmpty { _ = take(writer.write(Data(bytesFirst))) }

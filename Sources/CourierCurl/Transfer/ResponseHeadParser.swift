@@ -25,10 +25,12 @@ struct ResponseHeadParser {
 
     let maxHeaderBytes: Int
     let maxHeaderCount: Int
+    /// Room for this many fields is made at the first: most responses have fewer.
+    private static let usualFieldCount = 16
     private var receivedBytes = 0
     private var status: HTTPResponse.Status?
-    /// The head's fields so far, as an array: `HTTPFields` is made once, when the head is complete.
-    private var fields: [HTTPField] = []
+    /// The head's fields so far, handed over as they are when the head is complete.
+    private var fields = HTTPFields()
     private var foldedValue: [UInt8]?
 
     init(limits: Limits) {
@@ -65,7 +67,8 @@ struct ResponseHeadParser {
                 fields.removeAll(keepingCapacity: true)
                 return .needMore
             }
-            let complete = HTTPFields(fields)
+            let complete = fields
+            fields = HTTPFields()  // The head owns its storage alone: no copy when the caller edits it.
             if let problem = complete.framingProblem {
                 return .failed(code: .invalidResponse, message: problem)
             }
@@ -94,8 +97,8 @@ struct ResponseHeadParser {
             return .failed(
                 code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
         }
-        let digits = bytes[(firstSpace + 1)...(firstSpace + 3)].map { Int($0 - UInt8(ascii: "0")) }
-        let code = digits[0] * 100 + digits[1] * 10 + digits[2]
+        let digit = { (offset: Int) in Int(bytes[firstSpace + offset] - UInt8(ascii: "0")) }
+        let code = digit(1) * 100 + digit(2) * 10 + digit(3)
         guard code >= 100 else {
             let text = String(decoding: bytes.prefix(80), as: UTF8.self)
             return .failed(
@@ -119,6 +122,8 @@ struct ResponseHeadParser {
                 code: .limitExceeded,
                 message: "the response has more than the limit of \(maxHeaderCount) header lines")
         }
+        // One allocation for a usual head rather than one per doubling.
+        if fields.isEmpty { fields.reserveCapacity(Self.usualFieldCount) }
         fields.append(HTTPField(name: name, value: bytes[Self.trimmedRange(bytes[(colon + 1)...])]))
         return .needMore
     }

@@ -7,8 +7,8 @@
 /// then handed over whole, with no stream at all.
 ///
 /// Generic over `send`'s waiter, the body stream and its writer so that tests can drive it with
-/// plain values; `ActiveTransfer` uses `CheckedContinuation<Response, any Error>`,
-/// `ResponseBodyStream` and `ResponseBodyStream.Writer`.
+/// plain values; `ActiveTransfer` uses `ResponseWaiter` (a suspended task's continuation, or the
+/// caller driving the transfer), `ResponseBodyStream` and `ResponseBodyStream.Writer`.
 struct TransferState<Waiter, Stream, Writer> {
     typealias Head = ResponseHeadParser.Head
 
