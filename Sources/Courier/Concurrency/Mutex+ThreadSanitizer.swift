@@ -1,4 +1,4 @@
-package import Synchronization
+public import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +13,10 @@ extension Mutex where Value: ~Copyable {
     /// ThreadSanitizer sees no ordering between two threads that took the lock in turn and reports
     /// every access under it as a race. Courier's code takes its locks through this method, so that
     /// scripts/thread-sanitizer reports only real races. Outside a ThreadSanitizer build it costs
-    /// one check of a function pointer that is `nil`.
+    /// one check of a function pointer that is `nil`. Inlinable, so that each module's call is
+    /// specialized: unspecialized, its generic entry cost more than the lock itself on the C API's
+    /// header-editing path.
+    @inlinable
     package borrowing func withCheckedLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
@@ -30,19 +33,22 @@ extension Mutex where Value: ~Copyable {
 
 /// ThreadSanitizer's happens-before annotations, looked up once at run time: present only when the
 /// program was linked with ThreadSanitizer's runtime, which exports them.
+@usableFromInline
 package enum ThreadSanitizerAnnotations {
-    private typealias Annotation = @convention(c) (UnsafeRawPointer?) -> Void
+    @usableFromInline
+    typealias Annotation = @convention(c) (UnsafeRawPointer?) -> Void
 
-    private static let hooks: (acquire: Annotation, release: Annotation)? = {
+    @usableFromInline
+    static let hooks: (acquire: Annotation, release: Annotation)? = {
         guard let acquire = dlsym(nil, "__tsan_acquire"), let release = dlsym(nil, "__tsan_release") else { return nil }
         return (unsafeBitCast(acquire, to: Annotation.self), unsafeBitCast(release, to: Annotation.self))
     }()
 
     /// Tells ThreadSanitizer this thread now holds what was released at `address`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func acquired(_ address: UnsafeRawPointer) { hooks?.acquire(address) }
 
     /// Tells ThreadSanitizer this thread releases what it did under `address`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func releasing(_ address: UnsafeRawPointer) { hooks?.release(address) }
 }
