@@ -27,6 +27,25 @@ import Testing
         }
     }
 
+    @Test func aDrivenSendNeverSuspendsItsTask() async throws {
+        try await withCurl { server, transport in
+            let executor = OneThreadExecutor()
+            defer { executor.stop() }
+            let jobsDuringSends = try await drivenOnOneThread(on: executor) {
+                _ = try await transport.fetch(Request(url: server.url("/echo/warm-up")))
+                let before = executor.enqueuedJobs
+                for index in 0..<3 {
+                    let response = try await transport.fetch(Request(url: server.url("/echo/\(index)")))
+                    #expect(response.status.code == 200)
+                }
+                return executor.enqueuedJobs - before
+            }
+            // A suspended send would come back as a new job on the executor, once per send.
+            #expect(jobsDuringSends == 0)
+            #expect(!transport.loop.isRunning, "the I/O thread started")
+        }
+    }
+
     @Test func aBodyFromMemoryIsSentAndTheResponseArrivesWithItsBodyWhole() async throws {
         try await withCurl { server, transport in
             let response = try await drivenOnOneThread {
@@ -130,7 +149,16 @@ private func drivenOnOneThread<T: Sendable>(
 ) async throws -> T {
     let executor = OneThreadExecutor()
     defer { executor.stop() }
-    return try await Task(executorPreference: executor) {
+    return try await drivenOnOneThread(on: executor, maxBodyBytes: maxBodyBytes, body)
+}
+
+/// `drivenOnOneThread` on an executor the caller made and stops.
+private func drivenOnOneThread<T: Sendable>(
+    on executor: OneThreadExecutor,
+    maxBodyBytes: Int64 = .max,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await Task(executorPreference: executor) {
         try await CurlCallerDriving.$current.withValue(CurlCallerDriving(maxBodyBytes: maxBodyBytes)) {
             try await body()
         }
@@ -142,6 +170,14 @@ private final class OneThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopped = false
+    private var enqueued = 0
+
+    /// How many jobs were given to this executor so far.
+    var enqueuedJobs: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return enqueued
+    }
 
     init() {
         let thread = Thread { [self] in runJobs() }
@@ -151,6 +187,7 @@ private final class OneThreadExecutor: TaskExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
+        enqueued += 1
         jobs.append(job)
         condition.signal()
         condition.unlock()

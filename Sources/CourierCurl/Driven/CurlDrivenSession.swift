@@ -31,8 +31,9 @@ final class CurlDrivenSession {
     }
 
     /// Runs `transfer` to its end on this thread; returns the response with its body whole, or
-    /// throws what the I/O thread's transfer would have thrown. Nothing suspends: the calling task
-    /// keeps its thread from the request to the response, as `curl_easy_perform` does.
+    /// throws what the I/O thread's transfer would have thrown. Synchronous, as `curl_easy_perform`
+    /// is: the calling task keeps its thread and job from the request to the response, and the
+    /// outcome is read from the transfer rather than passed through a continuation.
     func perform(_ transfer: CurlTransfer, loop: CurlLoop, bodyLimit: Int64) throws -> Response {
         let easy: EasyHandle
         if let spare {

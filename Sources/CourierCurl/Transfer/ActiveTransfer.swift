@@ -18,8 +18,8 @@ final class ActiveTransfer {
     let transfer: CurlTransfer
     let easy: EasyHandle
     private let loop: CurlLoop
-    /// Where the transfer is between `send`'s wait and its end: `send`'s continuation, the head
-    /// waiting for the end of its round, the body kept or streaming.
+    /// Where the transfer is between `send`'s wait and its end: `send`'s waiter, the head waiting
+    /// for the end of its round, the body kept or streaming.
     ///
     /// A body kept with its head is bytes rather than `Data`: valgrind reported the `Data` storage
     /// of a transfer still running when a C program exited as definitely lost, most likely because
@@ -29,7 +29,8 @@ final class ActiveTransfer {
     /// The body length the head announced, for the stream's `expectedLength`.
     private var expectedLength: Int64?
     /// Whether this transfer's caller drives it to the end (`CurlCallerDriving`): the body is then
-    /// kept whole, since nobody reads a stream while it runs.
+    /// kept whole, up to its limit, since nobody reads a stream while it runs. Stored apart from
+    /// `state.bufferedLimit` because `makeStream` reads it while an event mutates `state`.
     private let isDriven: Bool
     private var parser: ResponseHeadParser
     /// This request's own header lines, in front of a shared tail (`HeaderTails`); freed without it.
