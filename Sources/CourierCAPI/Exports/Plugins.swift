@@ -54,7 +54,7 @@ public func courier_plugin_name(
             throw CAPIFailure.invalidHandle("plugin")
         }
         guard let name else { throw CAPIFailure.invalidArgument("name is NULL") }
-        name.pointee = box.borrowed.withLock { $0.cString("name", box.plugin.name) }
+        name.pointee = box.borrowed.withLock { $0.cString(.pluginName, box.plugin.name) }
     }
 }
 
@@ -68,7 +68,7 @@ public func courier_plugin_version(
             throw CAPIFailure.invalidHandle("plugin")
         }
         guard let version else { throw CAPIFailure.invalidArgument("version is NULL") }
-        version.pointee = box.borrowed.withLock { $0.cString("version", box.plugin.version) }
+        version.pointee = box.borrowed.withLock { $0.cString(.pluginVersion, box.plugin.version) }
     }
 }
 

@@ -11,7 +11,7 @@ public func courier_request_method(
     reporting(error) {
         let box = try requestBox(request)
         guard let method else { throw CAPIFailure.invalidArgument("method is NULL") }
-        method.pointee = box.withLock { $0.borrowed.strings.cString("method", $0.request.method.rawValue) }
+        method.pointee = box.withLock { $0.borrowed.strings.cString(.method, $0.request.method.rawValue) }
     }
 }
 
@@ -23,7 +23,7 @@ public func courier_request_url(
     reporting(error) {
         let box = try requestBox(request)
         guard let url else { throw CAPIFailure.invalidArgument("url is NULL") }
-        url.pointee = box.withLock { $0.borrowed.strings.cString("url", $0.request.url.absoluteString) }
+        url.pointee = box.withLock { $0.borrowed.strings.cString(.url, $0.request.url.absoluteString) }
     }
 }
 
@@ -65,7 +65,7 @@ public func courier_request_body(
         guard let data, let length else { throw CAPIFailure.invalidArgument("data or length is NULL") }
         let (pointer, count) = try box.withLock { state in
             let bytes = try inMemoryBytes(of: state.request.body)
-            return state.borrowed.strings.bytes("body", bytes)
+            return state.borrowed.strings.bytes(.body, bytes)
         }
         data.pointee = pointer
         length.pointee = count

@@ -42,7 +42,7 @@ public func courier_response_url(
     reporting(error) {
         let box = try responseBox(response)
         guard let url else { throw CAPIFailure.invalidArgument("url is NULL") }
-        url.pointee = box.withLock { $0.borrowed.strings.cString("url", $0.response.request.url.absoluteString) }
+        url.pointee = box.withLock { $0.borrowed.strings.cString(.url, $0.response.request.url.absoluteString) }
     }
 }
 
@@ -82,7 +82,7 @@ public func courier_response_body(
     reporting(error) {
         let box = try responseBox(response)
         guard let data, let length else { throw CAPIFailure.invalidArgument("data or length is NULL") }
-        let (pointer, count) = box.withLock { $0.borrowed.strings.bytes("body", $0.response.body) }
+        let (pointer, count) = box.withLock { $0.borrowed.strings.bytes(.body, $0.response.body) }
         data.pointee = pointer
         length.pointee = count
     }

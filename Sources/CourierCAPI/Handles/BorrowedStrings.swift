@@ -1,37 +1,57 @@
 import Foundation
 
+/// Which value of an object a borrowed copy holds.
+///
+/// An enum rather than text keys: a key is made on every read, and reading a response's header
+/// lines one by one would otherwise format two strings per line before looking anything up.
+enum BorrowedKey: Hashable {
+    case method, url, body, pluginName, pluginVersion
+    /// The lines of one name, joined; the name lowercased.
+    case joinedHeader(String)
+    /// The name of the header line at an index.
+    case lineName(Int)
+    /// The value of the header line at an index.
+    case lineValue(Int)
+}
+
 /// C copies of strings and bytes an object hands out as borrowed pointers.
 ///
 /// The header promises a returned pointer stays valid until its object is changed or freed, so
 /// each copy lives here under a key until `invalidate()` (on change) or deinit (on free); asking
 /// twice for the same unchanged value returns the same pointer instead of allocating again.
 final class BorrowedStrings {
-    private var storage: [String: (buffer: UnsafeMutableRawPointer, count: Int)] = [:]
+    /// Each copy with its trailing NUL; `count` of a copy excludes it.
+    private var storage: [BorrowedKey: UnsafeMutableRawBufferPointer] = [:]
 
     /// A NUL-terminated copy of `value`, kept under `key`.
-    func cString(_ key: String, _ value: @autoclosure () -> String) -> UnsafePointer<CChar> {
-        if let existing = storage[key] { return UnsafePointer(existing.buffer.assumingMemoryBound(to: CChar.self)) }
-        let copy = Array(value().utf8CString)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: copy.count, alignment: 1)
-        copy.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: copy.count) }
-        storage[key] = (buffer, copy.count)
-        return UnsafePointer(buffer.assumingMemoryBound(to: CChar.self))
+    func cString(_ key: BorrowedKey, _ value: @autoclosure () -> String) -> UnsafePointer<CChar> {
+        if let existing = storage[key] {
+            return UnsafePointer(existing.baseAddress!.assumingMemoryBound(to: CChar.self))
+        }
+        var text = value()
+        let copy = text.withUTF8 { Self.copyWithNUL(UnsafeRawBufferPointer($0)) }
+        storage[key] = copy
+        return UnsafePointer(copy.baseAddress!.assumingMemoryBound(to: CChar.self))
     }
 
     /// A copy of `value` followed by a NUL byte, kept under `key`.
-    func bytes(_ key: String, _ value: @autoclosure () -> Data) -> (UnsafeRawPointer, Int) {
-        if let existing = storage[key] { return (UnsafeRawPointer(existing.buffer), existing.count) }
-        let data = value()
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: data.count + 1, alignment: 1)
-        data.copyBytes(to: buffer.assumingMemoryBound(to: UInt8.self), count: data.count)
-        buffer.storeBytes(of: 0, toByteOffset: data.count, as: UInt8.self)
-        storage[key] = (buffer, data.count)
-        return (UnsafeRawPointer(buffer), data.count)
+    func bytes(_ key: BorrowedKey, _ value: @autoclosure () -> Data) -> (UnsafeRawPointer, Int) {
+        if let existing = storage[key] { return (UnsafeRawPointer(existing.baseAddress!), existing.count - 1) }
+        let copy = value().withUnsafeBytes { Self.copyWithNUL($0) }
+        storage[key] = copy
+        return (UnsafeRawPointer(copy.baseAddress!), copy.count - 1)
+    }
+
+    private static func copyWithNUL(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawBufferPointer {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count + 1, alignment: 1)
+        if let source = bytes.baseAddress { copy.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+        copy[bytes.count] = 0
+        return copy
     }
 
     /// Frees every copy: the object changed, so pointers handed out before are no longer valid.
     func invalidate() {
-        for entry in storage.values { entry.buffer.deallocate() }
+        for copy in storage.values { copy.deallocate() }
         storage.removeAll(keepingCapacity: true)
     }
 

@@ -29,7 +29,7 @@ extension Locked where State: HeaderReadable {
         guard let value else { throw CAPIFailure.invalidArgument("value is NULL", in: function) }
         value.pointee = try withLock { state in
             let joined = try HeaderEditing.value(of: name, in: state.headerFields, function: function)
-            return state.borrowed.strings.cString("header:" + name.lowercased(), joined)
+            return state.borrowed.strings.cString(.joinedHeader(name.lowercased()), joined)
         }
     }
 
@@ -46,8 +46,8 @@ extension Locked where State: HeaderReadable {
         guard let name, let value else { throw CAPIFailure.invalidArgument("name or value is NULL", in: function) }
         try withLock { state in
             let field = try HeaderEditing.line(at: index, in: state.headerFields, function: function)
-            name.pointee = state.borrowed.strings.cString("name@\(index)", field.name.rawName)
-            value.pointee = state.borrowed.strings.cString("value@\(index)", field.value)
+            name.pointee = state.borrowed.strings.cString(.lineName(index), field.name.rawName)
+            value.pointee = state.borrowed.strings.cString(.lineValue(index), field.value)
         }
     }
 }

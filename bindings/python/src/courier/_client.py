@@ -4,9 +4,9 @@ from __future__ import annotations
 import asyncio
 import datetime
 import os
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from time import perf_counter
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -29,9 +29,9 @@ from ._courier_cffi import ffi
 from ._errors import check, encode, invoke
 from ._exchange import register
 from ._lib import lib
-from ._models import Headers, HeaderTypes, Response
+from ._models import Headers, HeaderTypes, Response, garbage
 from ._options import CertTypes, Limits
-from ._native import copy_response, free_garbage, snapshot_request
+from ._native import free_garbage, out_parameters, received_response, snapshot_request
 from ._sending import _inbox, _post, _SendState, _start
 from ._streaming import AsyncStreamingResponse, StreamingResponse, _lines
 
@@ -100,17 +100,18 @@ class Client:
 
     def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         """Sends a request and returns the whole response. Any status is a success."""
-        free_garbage()
-        pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
+        if garbage:
+            free_garbage()
+        core = self._core
+        pointer, snapshot, owned = core.acquire(method, url, kwargs)
         try:
-            response = ffi.new("courier_response **")
-            box = ffi.new("courier_error **")
-            started = time.perf_counter()
-            code = lib.courier_client_send(self._core.live(), pointer, response, box)
-            elapsed = datetime.timedelta(seconds=time.perf_counter() - started)
+            out = out_parameters
+            started = perf_counter()
+            code = lib.courier_client_send(core.live(), pointer, out.response, out.error)
+            elapsed = datetime.timedelta(seconds=perf_counter() - started)
             if code:
-                check(code, box, snapshot)
-            return copy_response(response[0], snapshot, elapsed, take=True)
+                check(code, out.error, snapshot)
+            return received_response(out.response[0], snapshot, elapsed)
         finally:
             if owned:
                 lib.courier_request_free(pointer)

@@ -258,8 +258,8 @@ class _ClientCore:
         copy it): building one costs more than the rest of the Python side of a send. Only the
         thread that built it uses it; close() frees it, which the library allows mid-send.
         """
-        if any(value is not None for value in kwargs.values()) or not isinstance(method, str) \
-                or not isinstance(url, str):
+        if (kwargs and any(value is not None for value in kwargs.values())) or type(method) is not str \
+                or type(url) is not str:
             pointer = self.build(method, url, kwargs)
             try:
                 return pointer, snapshot_request(pointer), True
@@ -269,7 +269,7 @@ class _ClientCore:
         cache: dict[Any, tuple[Any, Request]] | None = getattr(self._local, "cache", None)
         if cache is None:
             cache = self._local.cache = {}
-        key = (method, url, tuple(self.headers.multi_items()) if self.headers else ())
+        key = (method, url, tuple(self.headers._items))
         entry = cache.get(key)
         if entry is None:
             pointer = self.build(method, url, kwargs)
@@ -293,7 +293,7 @@ class _ClientCore:
                     self._cached.discard(evicted)
                 lib.courier_request_free(evicted)
         pointer, snapshot = entry
-        return pointer, Request(snapshot.method, snapshot.url, snapshot.headers), False
+        return pointer, snapshot._copy(), False
 
 
 def _milliseconds(seconds: float, what: str) -> int:

@@ -103,6 +103,17 @@ class Request:
         self.headers = Headers(headers)
         self.content = content
 
+    def _copy(self) -> Request:
+        """An independent copy: each response of a reused request gets its own (cheaper than __init__)."""
+        copied = Request.__new__(Request)
+        copied.method = self.method
+        copied.url = self.url
+        headers = Headers.__new__(Headers)
+        headers._items = self.headers._items[:]
+        copied.headers = headers
+        copied.content = self.content
+        return copied
+
     def __repr__(self) -> str:
         return f"<Request [{self.method} {self.url}]>"
 
@@ -133,20 +144,38 @@ class Response:
     ) -> None:
         self.status_code = int(status_code)
         self._handle: Any = None
-        self._headers = Headers(headers)
+        self._headers: Headers | None = Headers(headers)
         body = b""
         if content is not None:
             body = content.encode() if isinstance(content, str) else bytes(content)
         elif text is not None:
             body = text.encode()
-            self._headers.setdefault("Content-Type", "text/plain; charset=utf-8")
+            self.headers.setdefault("Content-Type", "text/plain; charset=utf-8")
         elif json is not None:
             body = jsonlib.dumps(json).encode()
-            self._headers.setdefault("Content-Type", "application/json")
+            self.headers.setdefault("Content-Type", "application/json")
         self._content = body
         self._url = url
         self.request = request
         self.elapsed = elapsed if elapsed is not None else datetime.timedelta(0)
+
+    @classmethod
+    def _received(cls, status_code: int, content: bytes, handle: Any, request: Request | None,
+                  elapsed: datetime.timedelta) -> Response:
+        """A response the library returned, owning `handle` until its URL or headers are first read.
+
+        Sets the fields __init__ would, without its argument handling: a blocking send builds one
+        per request, and every step here shows in a keep-alive loop's requests per second.
+        """
+        response = cls.__new__(cls)
+        response.status_code = status_code
+        response._handle = handle
+        response._headers = None
+        response._content = content
+        response._url = ""
+        response.request = request
+        response.elapsed = elapsed
+        return response
 
     def _materialize(self) -> None:
         """Copies the URL and header lines out of the library's response, then frees it: most
@@ -166,7 +195,10 @@ class Response:
         """The header fields: ordered, case-insensitive, repeated lines joined by `h[name]`."""
         if self._handle is not None:
             self._materialize()
-        return self._headers
+        headers = self._headers
+        if headers is None:  # _received's, when copying them failed
+            headers = self._headers = Headers()
+        return headers
 
     @headers.setter
     def headers(self, headers: HeaderTypes) -> None:
