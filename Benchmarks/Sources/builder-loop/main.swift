@@ -25,3 +25,4 @@ try measure("dsl", LoginRequest.dsl)
 try measure("dsl-without-body", LoginRequest.dslWithoutBody)
 try measure("dsl-url-only", LoginRequest.dslURLOnly)
 try measure("direct", LoginRequest.direct)
+try measure("direct-preencoded") { try LoginRequest.direct(body: LoginRequest.encodedBody) }

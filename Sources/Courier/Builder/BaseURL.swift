@@ -35,6 +35,20 @@ public struct BaseURL: RequestBuildable, Sendable {
     /// - Throws: `invalidRequest` with source `BaseURL` when the text has no scheme or host, an
     ///   unsupported scheme, an invalid host or port, or a control character.
     public func apply(to draft: inout RequestDraft) throws {
+        if draft.urlShape == .unset {
+            if let known = BaseURLCache.shared.components(for: string) {
+                draft.url = known
+            } else {
+                try resolve(into: &draft)
+                BaseURLCache.shared.remember(draft.url, for: string)
+            }
+        } else {
+            try resolve(into: &draft)
+        }
+        draft.urlShape = .absolute
+    }
+
+    private func resolve(into draft: inout RequestDraft) throws {
         let base = try URIReference(checking: string, block: "BaseURL")
         guard let scheme = base.scheme else {
             throw CourierError.invalidRequest(

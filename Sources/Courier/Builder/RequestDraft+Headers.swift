@@ -15,10 +15,10 @@ extension RequestDraft {
     /// (`, ` as `URLRequest.addValue` does; `; ` for `Cookie`), or adds the field when absent.
     public mutating func addHeader(_ name: String, _ value: String, separator: String = ", ", block: String) throws {
         let field = try Self.validatedField(name, value, block: block)
-        if let existing = headerFields[field.name], !existing.isEmpty {
-            headerFields[field.name] = existing + separator + field.value
+        if let existing = headerFields[field.name] {
+            headerFields[field.name] = existing.isEmpty ? field.value : existing + separator + field.value
         } else {
-            headerFields[field.name] = field.value
+            headerFields.append(field)  // no line to replace: cheaper than the subscript's setter
         }
     }
 

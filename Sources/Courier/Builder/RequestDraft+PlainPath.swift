@@ -10,7 +10,9 @@ extension RequestDraft {
     /// `..` segment in the reference or the merged path, no `//` start, and no `:` before the
     /// first `/` of a relative path (that would be a scheme).
     mutating func resolvePlainPath(_ reference: String) -> Bool {
-        guard url.scheme != nil, url.percentEncodedHost != nil, Self.isPlainPath(reference) else { return false }
+        guard urlShape == .absolute || (url.scheme != nil && url.percentEncodedHost != nil),
+            Self.isPlainPath(reference)
+        else { return false }
         let path: String
         if reference.utf8.first == UInt8(ascii: "/") {
             path = reference
@@ -30,8 +32,10 @@ extension RequestDraft {
     }
 
     private mutating func set(plainPath path: String) -> Bool {
+        let shape = urlShape
         url.percentEncodedPath = path
         url.percentEncodedQuery = nil
+        urlShape = shape  // a new path and no query keep the scheme and host
         return true
     }
 

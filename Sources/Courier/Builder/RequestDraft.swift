@@ -9,7 +9,13 @@ public struct RequestDraft {
     /// The method; `GET` until a `Method` block says otherwise.
     public var method: HTTPRequest.Method = .get
     /// The URL so far; the path and query are kept percent-encoded.
-    public var url = URLComponents()
+    public var url = URLComponents() {
+        didSet { urlShape = .unknown }
+    }
+    /// What is known of `url` without asking `URLComponents` (whose host getter alone costs more
+    /// than resolving a plain path). Any change made through `url` forgets it; the builder's own
+    /// blocks restore it when what they did keeps it true.
+    var urlShape = URLShape.unset
     /// The header fields so far.
     public var headerFields = HTTPFields()
     /// The body so far; the last body block wins.
@@ -29,6 +35,7 @@ public struct RequestDraft {
     public init(_ request: Request) {
         method = request.method
         url = URLComponents(url: request.url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        urlShape = .unknown
         headerFields = request.headerFields
         body = request.body
         timeout = request.timeout
@@ -47,13 +54,15 @@ public struct RequestDraft {
     /// - Throws: `invalidRequest` when the URL has no scheme or host or cannot be formed;
     ///   `encodingFailed` when a body cannot be encoded. The error's `source` names the block.
     public func build() throws -> Request {
-        guard let scheme = url.scheme, !scheme.isEmpty else {
-            throw CourierError(
-                .invalidRequest, "the request has no URL scheme; add BaseURL(\"https://…\")", source: "BaseURL")
-        }
-        guard let host = url.host, !host.isEmpty else {
-            throw CourierError(
-                .invalidRequest, "the request has no host; add BaseURL(\"\(scheme)://host\")", source: "BaseURL")
+        if urlShape != .absolute {
+            guard let scheme = url.scheme, !scheme.isEmpty else {
+                throw CourierError(
+                    .invalidRequest, "the request has no URL scheme; add BaseURL(\"https://…\")", source: "BaseURL")
+            }
+            guard let host = url.host, !host.isEmpty else {
+                throw CourierError(
+                    .invalidRequest, "the request has no host; add BaseURL(\"\(scheme)://host\")", source: "BaseURL")
+            }
         }
         guard let finalURL = url.url else {
             throw CourierError(.invalidRequest, "the URL parts do not form a valid URL", source: "BaseURL")
@@ -62,7 +71,7 @@ public struct RequestDraft {
         let context = BodyEncodingContext(options: options)
         let resolvedBody = try body?.resolved(with: context)
         if let type = resolvedBody?.contentType, fields[.contentType] == nil {
-            fields[.contentType] = type.rawValue
+            fields.append(HTTPField(name: .contentType, value: type.rawValue))
         }
         var request = Request(
             method: method, url: finalURL, headerFields: fields, body: resolvedBody,
@@ -80,6 +89,17 @@ public struct RequestDraft {
         }
         return request
     }
+}
+
+/// What a draft knows of its URL; see `RequestDraft.urlShape`.
+enum URLShape {
+    /// The empty URL a new draft starts with: nothing has set it.
+    case unset
+    /// Set by a `BaseURL` or a plain-path `Endpoint` after one: a supported scheme and a valid,
+    /// non-empty host.
+    case absolute
+    /// Anything else; ask `url`.
+    case unknown
 }
 
 extension Request {

@@ -138,19 +138,25 @@ extension RequestBody {
 }
 
 /// The encoders a deferred body uses, taken from the request being built.
+///
+/// Each is read from the options when the body asks for it: building a request with no body, or
+/// with one already in bytes, makes no encoder.
 struct BodyEncodingContext: Sendable {
-    var jsonEncoder: JSONEncoder
-    var formEncoder: URLFormEncoder
+    var options: RequestOptions
 
-    static var standard: BodyEncodingContext {
-        BodyEncodingContext(jsonEncoder: JSONEncoder(), formEncoder: URLFormEncoder())
-    }
-}
-
-extension BodyEncodingContext {
     /// The encoders a request's options name, or the defaults.
-    init(options: RequestOptions) {
-        self.init(jsonEncoder: options[JSONEncoderOption.self], formEncoder: options[URLFormEncoderOption.self])
+    init(options: RequestOptions) { self.options = options }
+
+    static var standard: BodyEncodingContext { BodyEncodingContext(options: RequestOptions()) }
+
+    var jsonEncoder: JSONEncoder {
+        get { options[JSONEncoderOption.self] }
+        set { options[JSONEncoderOption.self] = newValue }
+    }
+
+    var formEncoder: URLFormEncoder {
+        get { options[URLFormEncoderOption.self] }
+        set { options[URLFormEncoderOption.self] = newValue }
     }
 }
 
