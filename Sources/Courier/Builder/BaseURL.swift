@@ -35,15 +35,12 @@ public struct BaseURL: RequestBuildable, Sendable {
     /// - Throws: `invalidRequest` with source `BaseURL` when the text has no scheme or host, an
     ///   unsupported scheme, an invalid host or port, or a control character.
     public func apply(to draft: inout RequestDraft) throws {
-        if draft.urlShape == .unset {
-            if let known = BaseURLCache.shared.components(for: string) {
-                draft.url = known
-            } else {
-                try resolve(into: &draft)
-                BaseURLCache.shared.remember(draft.url, for: string)
-            }
+        let isNewDraft = draft.urlShape == .unset
+        if isNewDraft, let known = BaseURLCache.shared.components(for: string) {
+            draft.url = known
         } else {
             try resolve(into: &draft)
+            if isNewDraft { BaseURLCache.shared.remember(draft.url, for: string) }
         }
         draft.urlShape = .absolute
     }

@@ -149,15 +149,13 @@ struct BodyEncodingContext: Sendable {
 
     static var standard: BodyEncodingContext { BodyEncodingContext(options: RequestOptions()) }
 
+    /// Settable: `WithJSONEncoder` pins its encoder for the body it wraps.
     var jsonEncoder: JSONEncoder {
         get { options[JSONEncoderOption.self] }
         set { options[JSONEncoderOption.self] = newValue }
     }
 
-    var formEncoder: URLFormEncoder {
-        get { options[URLFormEncoderOption.self] }
-        set { options[URLFormEncoderOption.self] = newValue }
-    }
+    var formEncoder: URLFormEncoder { options[URLFormEncoderOption.self] }
 }
 
 extension RequestBody: RequestBuildable {
