@@ -315,8 +315,9 @@ _buffer = ffi.buffer
 
 
 def received_response(response: Any, request: Request | None, elapsed: datetime.timedelta) -> Response:
-    """copy_response(take=True) for a blocking send's response: the same Response, with no
-    allocation but its own (see _OutParameters)."""
+    """A Response that owns `response`: the status and body copied now, the URL and headers on
+    first use (Response._materialize). Frees the handle when it cannot be read. Allocates nothing
+    for the reads (see _OutParameters): a blocking send makes one per request."""
     out = out_parameters
     if _status(response, out.status, NULL) or _body(response, out.data, out.length, NULL):
         lib.courier_response_free(response)
@@ -330,23 +331,16 @@ def copy_response(response: Any, request: Request | None, elapsed: datetime.time
                   take: bool = False) -> Response:
     """A Python Response with the status and body copied out of a courier_response.
 
-    With `take`, the Response owns the handle and copies the URL and headers on first use
-    (Response._materialize), then frees it; without, everything is copied now and the caller
-    still owns the handle.
+    With `take`, the Response owns the handle (received_response); without, everything is
+    copied now and the caller still owns the handle.
     """
-    try:
-        status = ffi.new("int *")
-        invoke(lib.courier_response_status, response, status)
-        copied = Response(status[0], request=request, elapsed=elapsed)
-        copied._content = response_body(response)
-    except BaseException:
-        if take:
-            lib.courier_response_free(response)
-        raise
     if take:
-        copied._handle = response
-    else:
-        materialize(copied, response, free=False)
+        return received_response(response, request, elapsed if elapsed is not None else datetime.timedelta(0))
+    status = ffi.new("int *")
+    invoke(lib.courier_response_status, response, status)
+    copied = Response(status[0], request=request, elapsed=elapsed)
+    copied._content = response_body(response)
+    materialize(copied, response, free=False)
     return copied
 
 
