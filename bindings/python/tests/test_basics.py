@@ -221,3 +221,16 @@ def test_failing_generator_body_is_typed_error(client: courier.Client) -> None:
     with pytest.raises(courier.CourierError) as caught:
         client.post("/anything", content=broken())
     assert caught.value.code == 4
+
+
+def test_each_response_of_a_reused_request_has_its_own_request(server) -> None:
+    # A method-and-URL request is built once per thread and reused; the Request each Response
+    # carries must still be its own, so editing one leaves the next untouched.
+    with courier.Client(base_url=server.url, headers={"X-Default": "d"}) as client:
+        first = client.get("/anything")
+        first.request.headers.add("X-Edited", "1")
+        first.request.url = "http://edited.invalid/"
+        second = client.get("/anything")
+    assert "x-edited" not in second.request.headers
+    assert second.request.headers["x-default"] == "d"
+    assert second.request.url.endswith("/anything")

@@ -220,6 +220,25 @@ def test_blocking_send_from_callback_is_clear_error(server) -> None:
     assert isinstance(caught.value.__cause__, courier.WouldBlock)
 
 
+def test_a_send_whose_callback_caught_a_nested_send_error_returns_its_own_response(server) -> None:
+    # The nested send fails on this thread while the outer one is under way; both use the
+    # thread's out-parameters, so the outer must still read its own response afterwards.
+    caught: list[BaseException] = []
+    with courier.Client(base_url=server.url) as inner:
+        class Nested:
+            def on_request(self, exchange):
+                try:
+                    inner.get("/status/418")
+                except courier.WouldBlock as error:
+                    caught.append(error)
+
+        with courier.Client(base_url=server.url, interceptors=[Nested()]) as client:
+            response = client.get("/anything/outer")
+    assert len(caught) == 1
+    assert response.status_code == 200
+    assert response.json()["path"] == "/anything/outer"
+
+
 def test_event_hooks(server) -> None:
     seen: list[str] = []
 
