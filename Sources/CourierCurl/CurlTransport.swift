@@ -60,13 +60,17 @@ public final class CurlTransport: Transport {
             defer { drivenSessions.giveBack(session) }
             return try session.perform(transfer, loop: loop, bodyLimit: driving.maxBodyBytes)
         }
-        let response = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                loop.submit(.start(transfer, continuation))
+        let response: Response
+        do {
+            defer { transfer.acquireInSend() }
+            response = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    loop.submit(.start(transfer, continuation))
+                }
+            } onCancel: {
+                transfer.markCancelled()
+                loop.submit(.cancel(transfer.id))
             }
-        } onCancel: {
-            transfer.markCancelled()
-            loop.submit(.cancel(transfer.id))
         }
         if Task.isCancelled {
             loop.submit(.abort(transfer.id))

@@ -129,6 +129,7 @@ final class CurlLoop: Sendable {
     static func refuse(_ command: CurlLoopCommand) {
         guard case .start(let transfer, let continuation) = command else { return }
         transfer.upload?.close()
+        transfer.releaseToSend()
         continuation.resume(throwing: transfer.error(.cancelled, "the transport was shut down"))
     }
 

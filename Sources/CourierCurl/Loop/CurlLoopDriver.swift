@@ -171,6 +171,7 @@ final class CurlLoopDriver {
     private func start(_ transfer: CurlTransfer, _ continuation: CheckedContinuation<Response, any Error>) {
         if transfer.isCancelled {
             transfer.upload?.close()
+            transfer.releaseToSend()
             continuation.resume(throwing: transfer.error(.cancelled, "the request was cancelled"))
             return
         }
@@ -182,6 +183,7 @@ final class CurlLoopDriver {
                 easy = try makeHandle()
             } catch {
                 transfer.upload?.close()
+                transfer.releaseToSend()
                 continuation.resume(
                     throwing: transfer.error(
                         .cannotConnect, "curl could not set up a transfer handle: \(error.message)"))

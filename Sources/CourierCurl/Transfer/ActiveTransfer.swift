@@ -392,7 +392,9 @@ final class ActiveTransfer {
     /// Gives `send` its outcome: resumes its task, or keeps it for the driving caller.
     private func answer(_ waiter: ResponseWaiter, with outcome: Result<Response, any Error>) {
         switch waiter {
-        case .task(let continuation): continuation.resume(with: outcome)
+        case .task(let continuation):
+            transfer.releaseToSend()
+            continuation.resume(with: outcome)
         case .driver: drivenOutcome = outcome
         }
     }
