@@ -35,14 +35,15 @@ public struct BaseURL: RequestBuildable, Sendable {
     /// - Throws: `invalidRequest` with source `BaseURL` when the text has no scheme or host, an
     ///   unsupported scheme, an invalid host or port, or a control character.
     public func apply(to draft: inout RequestDraft) throws {
-        let isNewDraft = draft.urlShape == .unset
-        if isNewDraft, let known = BaseURLCache.shared.components(for: string) {
-            draft.url = known
-        } else {
-            try resolve(into: &draft)
-            if isNewDraft { BaseURLCache.shared.remember(draft.url, for: string) }
+        let isNewDraft = if case .unset = draft.urlStorage { true } else { false }
+        if isNewDraft, let known = BaseURLCache.shared.text(for: string) {
+            draft.urlStorage = .absolute(known)
+            return
         }
-        draft.urlShape = .absolute
+        try resolve(into: &draft)
+        guard let text = AbsoluteURLText(draft.url) else { return }
+        draft.urlStorage = .absolute(text)
+        if isNewDraft { BaseURLCache.shared.remember(text, for: string) }
     }
 
     private func resolve(into draft: inout RequestDraft) throws {

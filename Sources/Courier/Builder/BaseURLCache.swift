@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The components a `BaseURL` gives a new draft, by its text.
+/// The URL text a `BaseURL` gives a new draft, by the base's own text.
 ///
 /// A client builds most of its requests against one or two base URLs, and checking and parsing
 /// one costs more than the rest of a small request together (RFC 3986 parsing, host checks,
@@ -13,16 +13,16 @@ final class BaseURLCache: Sendable {
     /// Enough for the base URLs of one process; when full, it starts again rather than growing
     /// with URLs a caller makes up per request.
     private static let capacity = 64
-    private let entries = Mutex<[String: URLComponents]>([:])
+    private let entries = Mutex<[String: AbsoluteURLText]>([:])
 
-    func components(for text: String) -> URLComponents? {
-        entries.withCheckedLock { $0[text] }
+    func text(for base: String) -> AbsoluteURLText? {
+        entries.withCheckedLock { $0[base] }
     }
 
-    func remember(_ components: URLComponents, for text: String) {
+    func remember(_ text: AbsoluteURLText, for base: String) {
         entries.withCheckedLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[text] = components
+            entries[base] = text
         }
     }
 }

@@ -19,13 +19,22 @@ public struct PathComponent: RequestBuildable {
         case "..": encoded = "%2E%2E"
         default: encoded = PercentEncoding.encode(segment, allowing: PercentEncoding.pathSegment)
         }
-        var path = draft.url.percentEncodedPath
+        if case .absolute(var text) = draft.urlStorage {
+            text.path = Self.appending(encoded, to: text.path)
+            draft.urlStorage = .absolute(text)
+            return
+        }
+        let path = draft.url.percentEncodedPath
         let staysRelative = path.isEmpty && draft.url.percentEncodedHost == nil
         if staysRelative {
             draft.url.percentEncodedPath = encoded.replacingOccurrences(of: ":", with: "%3A")
             return
         }
-        if !path.hasSuffix("/") { path += "/" }
-        draft.url.percentEncodedPath = path + encoded
+        draft.url.percentEncodedPath = Self.appending(encoded, to: path)
+    }
+
+    /// `path` with one more segment, after a `/` unless it ends with one.
+    private static func appending(_ segment: String, to path: String) -> String {
+        path.hasSuffix("/") ? path + segment : path + "/" + segment
     }
 }

@@ -56,10 +56,17 @@ public struct Query: RequestBuildable {
         }
         guard !items.isEmpty else { return }
         let encoded = PercentEncoding.encodeQuery(items, allowing: PercentEncoding.queryComponent)
-        if let existing = draft.url.percentEncodedQuery, !existing.isEmpty {
-            draft.url.percentEncodedQuery = existing + "&" + encoded
+        if case .absolute(var text) = draft.urlStorage {
+            text.query = Self.appending(encoded, to: text.query)
+            draft.urlStorage = .absolute(text)
         } else {
-            draft.url.percentEncodedQuery = encoded
+            draft.url.percentEncodedQuery = Self.appending(encoded, to: draft.url.percentEncodedQuery)
         }
+    }
+
+    /// `query` with more items after an `&`, or the items alone when there is no query yet.
+    private static func appending(_ items: String, to query: String?) -> String {
+        guard let query, !query.isEmpty else { return items }
+        return query + "&" + items
     }
 }

@@ -36,8 +36,21 @@ public struct RequestBlockGroup: RequestBuildable {
 
     init(_ blocks: [any RequestBuildable]) { self.blocks = blocks }
 
+    /// The blocks of `groups` in order, in one array sized once (`flatMap` would grow it block by block).
+    init(joining groups: [RequestBlockGroup]) {
+        if groups.count == 1 {
+            self = groups[0]
+            return
+        }
+        var blocks: [any RequestBuildable] = []
+        blocks.reserveCapacity(groups.reduce(0) { $0 + $1.blocks.count })
+        for group in groups { blocks += group.blocks }
+        self.blocks = blocks
+    }
+
     public func apply(to draft: inout RequestDraft) throws {
-        for block in blocks { try block.apply(to: &draft) }
+        // By index, so each block is applied where it is stored rather than copied out first.
+        for index in blocks.indices { try blocks[index].apply(to: &draft) }
     }
 }
 

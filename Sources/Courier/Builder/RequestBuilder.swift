@@ -8,26 +8,29 @@ public import Foundation
 /// error, never a silent no-op. `if`, `if let`, `else`, `switch`, `for` and `#available` work.
 @resultBuilder
 public enum RequestBuilder {
-    public static func buildExpression(_ block: some RequestBuildable) -> RequestBlockGroup {
-        RequestBlockGroup([block])
+    public static func buildExpression(_ block: some RequestBuildable) -> any RequestBuildable {
+        block
     }
 
     /// A string value appends one path component: `userID` is `PathComponent(userID)`, so user
     /// input stays inside its segment. A string literal is `PathSegments` instead (`"v1/users"`).
     @_disfavoredOverload
-    public static func buildExpression(_ segment: String) -> RequestBlockGroup {
-        RequestBlockGroup([PathComponent(segment)])
+    public static func buildExpression(_ segment: String) -> any RequestBuildable {
+        PathComponent(segment)
     }
 
     /// A query item appends it to the query: `URLQueryItem(name: "q", value: "swift")` is `Query("q", "swift")`.
     ///
     /// A `nil` value writes the name alone (`Query(flag:)`), as `URLComponents` does, rather than dropping the item.
-    public static func buildExpression(_ item: URLQueryItem) -> RequestBlockGroup {
-        RequestBlockGroup([item.value.map { Query(item.name, $0) } ?? Query(flag: item.name)])
+    public static func buildExpression(_ item: URLQueryItem) -> any RequestBuildable {
+        item.value.map { Query(item.name, $0) } ?? Query(flag: item.name)
     }
 
-    public static func buildBlock(_ groups: RequestBlockGroup...) -> RequestBlockGroup {
-        RequestBlockGroup(groups.flatMap(\.blocks))
+    /// The blocks of one closure, in the one array the call passes: each block is its own
+    /// component (an `if` or `for` is one group among them), so a closure of six blocks costs one
+    /// array rather than one per block and another to join them.
+    public static func buildBlock(_ blocks: any RequestBuildable...) -> RequestBlockGroup {
+        RequestBlockGroup(blocks)
     }
 
     public static func buildOptional(_ group: RequestBlockGroup?) -> RequestBlockGroup {
@@ -39,7 +42,7 @@ public enum RequestBuilder {
     public static func buildEither(second group: RequestBlockGroup) -> RequestBlockGroup { group }
 
     public static func buildArray(_ groups: [RequestBlockGroup]) -> RequestBlockGroup {
-        RequestBlockGroup(groups.flatMap(\.blocks))
+        RequestBlockGroup(joining: groups)
     }
 
     public static func buildLimitedAvailability(_ group: RequestBlockGroup) -> RequestBlockGroup { group }

@@ -7,14 +7,34 @@ extension RequestDraft {
     ///   contains CR, LF, NUL or another control character. (`HTTPField` would silently turn them
     ///   into spaces; Courier refuses them instead.)
     public mutating func setHeader(_ name: String, _ value: String, block: String) throws {
-        let field = try Self.validatedField(name, value, block: block)
-        headerFields[field.name] = field.value
+        set(try Self.validatedField(name, value, block: block))
+    }
+
+    /// `setHeader` for a name the block knows is valid, which spares parsing it again.
+    mutating func setHeader(_ name: HTTPField.Name, _ value: String, block: String) throws {
+        set(try Self.validatedField(name, value, block: block))
+    }
+
+    private mutating func set(_ field: HTTPField) {
+        if headerFields.contains(field.name) {
+            headerFields[field.name] = field.value
+        } else {
+            headerFields.append(field)  // no line to replace: cheaper than the subscript's setter
+        }
     }
 
     /// Appends `value` to the field `name`, joined to an existing value with `separator`
     /// (`, ` as `URLRequest.addValue` does; `; ` for `Cookie`), or adds the field when absent.
     public mutating func addHeader(_ name: String, _ value: String, separator: String = ", ", block: String) throws {
-        let field = try Self.validatedField(name, value, block: block)
+        add(try Self.validatedField(name, value, block: block), separator: separator)
+    }
+
+    /// `addHeader` for a name the block knows is valid, which spares parsing it again.
+    mutating func addHeader(_ name: HTTPField.Name, _ value: String, separator: String = ", ", block: String) throws {
+        add(try Self.validatedField(name, value, block: block), separator: separator)
+    }
+
+    private mutating func add(_ field: HTTPField, separator: String) {
         if let existing = headerFields[field.name] {
             headerFields[field.name] = existing.isEmpty ? field.value : existing + separator + field.value
         } else {
@@ -40,17 +60,22 @@ extension RequestDraft {
         guard let fieldName = HTTPField.Name(name) else {
             throw CourierError.invalidRequest("\"\(name.debugEscaped)\" is not a valid header name", block: block)
         }
+        return try validatedField(fieldName, value, block: block)
+    }
+
+    /// A field named `fieldName` whose value was checked and trimmed as `validatedField(_:_:block:)` does.
+    static func validatedField(_ fieldName: HTTPField.Name, _ value: String, block: String) throws -> HTTPField {
         // The common case, a value already valid as it stands (so nothing to trim), in one scan.
         if HTTPField.isValidValue(value) { return HTTPField(name: fieldName, value: value) }
         let trimmed = value.trimmingSpaces()
         if let bad = trimmed.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
             throw CourierError.invalidRequest(
-                "the value of header \(name) contains \(bad.controlName), which could split or smuggle a header",
+                "the value of header \(fieldName.rawName) contains \(bad.controlName), which could split or smuggle a header",
                 block: block)
         }
         guard HTTPField.isValidValue(trimmed) else {
             throw CourierError.invalidRequest(
-                "\"\(trimmed.debugEscaped)\" is not a valid value for header \(name)", block: block)
+                "\"\(trimmed.debugEscaped)\" is not a valid value for header \(fieldName.rawName)", block: block)
         }
         return HTTPField(name: fieldName, value: trimmed)
     }

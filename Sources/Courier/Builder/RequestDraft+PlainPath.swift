@@ -10,9 +10,16 @@ extension RequestDraft {
     /// `..` segment in the reference or the merged path, no `//` start, and no `:` before the
     /// first `/` of a relative path (that would be a scheme).
     mutating func resolvePlainPath(_ reference: String) -> Bool {
-        guard urlShape == .absolute || (url.scheme != nil && url.percentEncodedHost != nil),
-            Self.isPlainPath(reference)
-        else { return false }
+        guard Self.isPlainPath(reference) else { return false }
+        let basePath: String
+        switch urlStorage {
+        case .absolute(let text):
+            basePath = text.path
+        case .components(let components) where components.scheme != nil && components.percentEncodedHost != nil:
+            basePath = components.percentEncodedPath
+        case .unset, .components:
+            return false
+        }
         let path: String
         if reference.utf8.first == UInt8(ascii: "/") {
             path = reference
@@ -20,22 +27,22 @@ extension RequestDraft {
             guard !reference.utf8.prefix(while: { $0 != UInt8(ascii: "/") }).contains(UInt8(ascii: ":")) else {
                 return false
             }
-            let base = url.percentEncodedPath
-            guard let lastSlash = base.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+            if let lastSlash = basePath.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                path = String(basePath[...lastSlash]) + reference
+                guard Self.isPlainPath(path) else { return false }
+            } else {
                 path = "/" + reference
-                return set(plainPath: path)
             }
-            path = String(base[...lastSlash]) + reference
-            guard Self.isPlainPath(path) else { return false }
         }
-        return set(plainPath: path)
-    }
-
-    private mutating func set(plainPath path: String) -> Bool {
-        let shape = urlShape
-        url.percentEncodedPath = path
-        url.percentEncodedQuery = nil
-        urlShape = shape  // a new path and no query keep the scheme and host
+        switch urlStorage {
+        case .absolute(var text):
+            text.path = path
+            text.query = nil
+            urlStorage = .absolute(text)
+        case .unset, .components:
+            url.percentEncodedPath = path
+            url.percentEncodedQuery = nil
+        }
         return true
     }
 

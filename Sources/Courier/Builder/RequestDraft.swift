@@ -9,13 +9,15 @@ public struct RequestDraft {
     /// The method; `GET` until a `Method` block says otherwise.
     public var method: HTTPRequest.Method = .get
     /// The URL so far; the path and query are kept percent-encoded.
-    public var url = URLComponents() {
-        didSet { urlShape = .unknown }
+    ///
+    /// The builder's own blocks keep an absolute URL as text until `build()`; reading this property
+    /// parses it, and setting it keeps what is set as it is.
+    public var url: URLComponents {
+        get { urlStorage.components }
+        set { urlStorage = .components(newValue) }
     }
-    /// What is known of `url` without asking `URLComponents` (whose host getter alone costs more
-    /// than resolving a plain path). Any change made through `url` forgets it; the builder's own
-    /// blocks restore it when what they did keeps it true.
-    var urlShape = URLShape.unset
+    /// The URL in the form the blocks so far have left it; see `DraftURL`.
+    var urlStorage = DraftURL.unset
     /// The header fields so far.
     public var headerFields = HTTPFields()
     /// The body so far; the last body block wins.
@@ -35,7 +37,6 @@ public struct RequestDraft {
     public init(_ request: Request) {
         method = request.method
         url = URLComponents(url: request.url, resolvingAgainstBaseURL: false) ?? URLComponents()
-        urlShape = .unknown
         headerFields = request.headerFields
         body = request.body
         timeout = request.timeout
@@ -51,23 +52,15 @@ public struct RequestDraft {
 
     /// Validates the draft and produces the request.
     ///
+    /// The draft is consumed, so its header fields move into the request instead of being copied
+    /// when `build()` adds a `Content-Type`; a caller that keeps using the draft keeps a copy.
+    ///
     /// - Throws: `invalidRequest` when the URL has no scheme or host or cannot be formed;
     ///   `encodingFailed` when a body cannot be encoded. The error's `source` names the block.
-    public func build() throws -> Request {
-        if urlShape != .absolute {
-            guard let scheme = url.scheme, !scheme.isEmpty else {
-                throw CourierError(
-                    .invalidRequest, "the request has no URL scheme; add BaseURL(\"https://…\")", source: "BaseURL")
-            }
-            guard let host = url.host, !host.isEmpty else {
-                throw CourierError(
-                    .invalidRequest, "the request has no host; add BaseURL(\"\(scheme)://host\")", source: "BaseURL")
-            }
-        }
-        guard let finalURL = url.url else {
-            throw CourierError(.invalidRequest, "the URL parts do not form a valid URL", source: "BaseURL")
-        }
-        var fields = headerFields
+    public consuming func build() throws -> Request {
+        let finalURL = try checkedURL()
+        var fields = HTTPFields()
+        swap(&fields, &headerFields)
         let context = BodyEncodingContext(options: options)
         let resolvedBody = try body?.resolved(with: context)
         if let type = resolvedBody?.contentType, fields[.contentType] == nil {
@@ -91,15 +84,31 @@ public struct RequestDraft {
     }
 }
 
-/// What a draft knows of its URL; see `RequestDraft.urlShape`.
-enum URLShape {
-    /// The empty URL a new draft starts with: nothing has set it.
-    case unset
-    /// Set by a `BaseURL` or a plain-path `Endpoint` after one: a supported scheme and a valid,
-    /// non-empty host.
-    case absolute
-    /// Anything else; ask `url`.
-    case unknown
+extension RequestDraft {
+    /// The URL the request is sent to: one parse of the text the builder's blocks left, or the
+    /// components after checking they name a scheme and a host.
+    private func checkedURL() throws -> URL {
+        let components: URLComponents
+        switch urlStorage {
+        case .absolute(let text):
+            if let url = URL(string: text.string) { return url }
+            components = text.components
+        case .unset, .components:
+            components = url
+        }
+        guard let scheme = components.scheme, !scheme.isEmpty else {
+            throw CourierError(
+                .invalidRequest, "the request has no URL scheme; add BaseURL(\"https://…\")", source: "BaseURL")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw CourierError(
+                .invalidRequest, "the request has no host; add BaseURL(\"\(scheme)://host\")", source: "BaseURL")
+        }
+        guard let url = components.url else {
+            throw CourierError(.invalidRequest, "the URL parts do not form a valid URL", source: "BaseURL")
+        }
+        return url
+    }
 }
 
 extension Request {
@@ -109,7 +118,7 @@ extension Request {
     public init(@RequestBuilder _ content: () throws -> RequestBlockGroup) throws {
         var draft = RequestDraft()
         try content().apply(to: &draft)
-        self = try draft.build()
+        self = try (consume draft).build()
     }
 
     /// A copy of this request with more blocks applied: `try request.updating { Header.accept.setValue("text/csv") }`.

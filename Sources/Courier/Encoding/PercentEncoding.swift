@@ -2,18 +2,26 @@
 enum PercentEncoding {
     /// A set of ASCII bytes left as they are; every other byte becomes `%XX`.
     struct AllowedSet: Sendable {
-        fileprivate var allowed: [Bool]
+        /// One bit per ASCII byte: bytes 0–63 in `low`, 64–127 in `high`; a value, so checking a
+        /// byte is a shift and a mask, with no array to reach.
+        private var low: UInt64 = 0
+        private var high: UInt64 = 0
 
         init(_ characters: String) {
-            allowed = Array(repeating: false, count: 128)
-            for byte in characters.utf8 { allowed[Int(byte)] = true }
+            self = AllowedSet().adding(characters)
         }
 
-        func contains(_ byte: UInt8) -> Bool { byte < 128 && allowed[Int(byte)] }
+        private init() {}
+
+        func contains(_ byte: UInt8) -> Bool {
+            byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
+        }
 
         func adding(_ characters: String) -> AllowedSet {
             var copy = self
-            for byte in characters.utf8 { copy.allowed[Int(byte)] = true }
+            for byte in characters.utf8 where byte < 128 {
+                if byte < 64 { copy.low |= 1 << UInt64(byte) } else { copy.high |= 1 << UInt64(byte - 64) }
+            }
             return copy
         }
     }

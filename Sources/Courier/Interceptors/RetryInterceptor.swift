@@ -174,7 +174,7 @@ public struct RetryInterceptor: Interceptor {
         policy.idempotentMethods.contains(request.method) || request.headerFields[Self.idempotencyKey] != nil
     }
 
-    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let idempotencyKey = HTTPField.Name.idempotencyKey
 
     private static func describe(_ outcome: Result<Response, CourierError>) -> String {
         switch outcome {

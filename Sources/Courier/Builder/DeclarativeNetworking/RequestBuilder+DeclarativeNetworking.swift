@@ -6,28 +6,28 @@ extension RequestBuilder {
     ///
     /// Chosen over the `String` form for literals only (that form is disfavoured); a string value
     /// stays one segment.
-    public static func buildExpression(_ path: PathSegments) -> RequestBlockGroup {
-        RequestBlockGroup([path])
+    public static func buildExpression(_ path: PathSegments) -> any RequestBuildable {
+        path
     }
 
     /// `Data` is the body, with no `Content-Type` of its own.
-    public static func buildExpression(_ body: Data) -> RequestBlockGroup {
-        RequestBlockGroup([RequestBody.data(body)])
+    public static func buildExpression(_ body: Data) -> any RequestBuildable {
+        RequestBody.data(body)
     }
 
     /// `(data, "image/jpeg")` is the body with that media type.
-    public static func buildExpression(_ body: (Data, String)) -> RequestBlockGroup {
-        RequestBlockGroup([RequestBody.data(body.0, type: MIMEType(body.1))])
+    public static func buildExpression(_ body: (Data, String)) -> any RequestBuildable {
+        RequestBody.data(body.0, type: MIMEType(body.1))
     }
 
     /// A `URLRequestHeader` sets its field where it is written.
-    public static func buildExpression(_ header: some URLRequestHeader) -> RequestBlockGroup {
-        RequestBlockGroup([URLRequestHeaderBlock(name: header.name, value: header.value)])
+    public static func buildExpression(_ header: some URLRequestHeader) -> any RequestBuildable {
+        URLRequestHeaderBlock(name: header.name, value: header.value)
     }
 
     /// A `URLRequestUpdating` runs on the complete request.
     @_disfavoredOverload
-    public static func buildExpression(_ updating: some URLRequestUpdating) -> RequestBlockGroup {
-        RequestBlockGroup([URLRequestUpdatingBlock(updating: updating)])
+    public static func buildExpression(_ updating: some URLRequestUpdating) -> any RequestBuildable {
+        URLRequestUpdatingBlock(updating: updating)
     }
 }

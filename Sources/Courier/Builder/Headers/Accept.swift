@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Adds a media type to `Accept`; several `Accept` blocks accumulate into one line (`application/json, text/plain;q=0.5`).
 public struct Accept: RequestBuildable, Sendable {
     /// The media type accepted.
@@ -13,7 +15,7 @@ public struct Accept: RequestBuildable, Sendable {
 
     public func apply(to draft: inout RequestDraft) throws {
         let value = try QualityValue.append(quality, to: type.rawValue, block: "Accept")
-        try draft.addHeader("Accept", value, block: "Accept")
+        try draft.addHeader(.accept, value, block: "Accept")
     }
 }
 

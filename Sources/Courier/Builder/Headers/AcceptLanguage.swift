@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Adds languages to `Accept-Language`, with RFC 9110 quality weights.
 ///
 /// `AcceptLanguage("en-US", "en", "fr")` writes `en-US, en;q=0.9, fr;q=0.8`: each language after
@@ -44,7 +46,7 @@ public struct AcceptLanguage: RequestBuildable, Sendable {
                     "\"\(entry.language.debugEscaped)\" is not a language tag", block: "AcceptLanguage")
             }
             let value = try QualityValue.append(entry.quality, to: entry.language, block: "AcceptLanguage")
-            try draft.addHeader("Accept-Language", value, block: "AcceptLanguage")
+            try draft.addHeader(.acceptLanguage, value, block: "AcceptLanguage")
         }
     }
 }

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Sets the request's `Cache-Control` directives (RFC 9111 §5.2.1), replacing any earlier value.
 ///
 /// `CacheControl([.noCache, .maxAge(60)])` writes `no-cache, max-age=60`.
@@ -57,6 +59,6 @@ public struct CacheControl: RequestBuildable, Sendable {
             throw CourierError.invalidRequest(
                 "\(bad.wireValue) has a negative number of seconds", block: "CacheControl")
         }
-        try draft.setHeader("Cache-Control", directives.map(\.wireValue).joined(separator: ", "), block: "CacheControl")
+        try draft.setHeader(.cacheControl, directives.map(\.wireValue).joined(separator: ", "), block: "CacheControl")
     }
 }

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Sets `Content-Type`, replacing any earlier value; the body's own type is used only when none is set.
 public struct ContentType: RequestBuildable, Sendable {
     /// The media type to send.
@@ -10,6 +12,6 @@ public struct ContentType: RequestBuildable, Sendable {
     public init(_ type: String) { self.type = MIMEType(type) }
 
     public func apply(to draft: inout RequestDraft) throws {
-        try draft.setHeader("Content-Type", type.rawValue, block: "ContentType")
+        try draft.setHeader(.contentType, type.rawValue, block: "ContentType")
     }
 }

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Adds a cookie; several `Cookie` blocks accumulate into the single `Cookie` line RFC 6265 requires (`a=1; b=2`).
 ///
 /// Names must be tokens and values cookie-octets (RFC 6265 §4.1.1); anything else fails the build
@@ -25,7 +27,7 @@ public struct Cookie: RequestBuildable, Sendable {
                 "the value of cookie \(name) contains a character cookies cannot carry (space, quote, comma, semicolon, backslash or control)",
                 block: "Cookie")
         }
-        try draft.addHeader("Cookie", "\(name)=\(value)", separator: "; ", block: "Cookie")
+        try draft.addHeader(.cookie, "\(name)=\(value)", separator: "; ", block: "Cookie")
     }
 
     /// RFC 6265 cookie-octet: printable ASCII except space, `"`, `,`, `;` and `\`.

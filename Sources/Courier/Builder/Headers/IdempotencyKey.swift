@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Sets `Idempotency-Key`, so a retried POST or PATCH is applied once by servers that honour it.
 ///
@@ -18,6 +19,11 @@ public struct IdempotencyKey: RequestBuildable, Sendable {
         guard !value.isEmpty else {
             throw CourierError.invalidRequest("an idempotency key cannot be empty", block: "IdempotencyKey")
         }
-        try draft.setHeader("Idempotency-Key", value, block: "IdempotencyKey")
+        try draft.setHeader(.idempotencyKey, value, block: "IdempotencyKey")
     }
+}
+
+extension HTTPField.Name {
+    /// `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header), which swift-http-types does not name.
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 }
