@@ -68,7 +68,8 @@ final class CurlDrivenSession {
         loop.connectionsOpened.add(easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, easy.raw)
         state.complete(code)
-        state.handOverHead()
+        var noTasks = ResumeBatch()  // a driven transfer's waiter is its caller, never a task
+        state.handOverHead(resumingIn: &noTasks)
         return try outcome(of: state)
     }
 

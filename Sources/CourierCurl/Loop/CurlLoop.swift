@@ -143,7 +143,7 @@ final class CurlLoop: Sendable {
             }
             driver.run()
         }
-        thread.name = "Courier curl I/O"
+        thread.name = "courier-curl-io"  // at most 15 bytes: Linux refuses a longer name
         thread.start()
     }
 }

@@ -37,6 +37,8 @@ final class CurlLoopDriver {
     /// Transfers whose head completed during this round; `send` gets them once the round is over.
     private var readyHeads: [ActiveTransfer] = []
     private lazy var headReady: (ActiveTransfer) -> Void = { [unowned self] state in readyHeads.append(state) }
+    /// The `send`s this round's heads answer, resumed together once they are all handed over.
+    private var resumes = ResumeBatch()
     /// This round's commands and ready sockets; kept between rounds so they never reallocate.
     private var commands: [CurlLoopCommand] = []
     private var readySockets: [SocketPoller.Readiness] = []
@@ -252,8 +254,9 @@ final class CurlLoopDriver {
     /// Resumes the `send`s whose heads completed this round, after their bodies got what the round brought.
     private func handOverHeads() {
         guard !readyHeads.isEmpty else { return }
-        for state in readyHeads { state.handOverHead() }
+        for state in readyHeads { state.handOverHead(resumingIn: &resumes) }
         readyHeads.removeAll(keepingCapacity: true)
+        resumes.flush()
     }
 
     /// Aborts a running transfer: removing an unfinished transfer makes curl close its connection.

@@ -370,7 +370,10 @@ final class ActiveTransfer {
     /// body, and often the end of the transfer, are already there when the caller reads it: one
     /// wakeup of the caller per request instead of two. A body that ended in the round arrives
     /// whole (`ResponseBodyStream(data)`): no lock, no suspension and no second copy to collect it.
-    func handOverHead() {
+    ///
+    /// A task's continuation goes into `batch`, which the driver flushes once the round's heads are
+    /// all handed over; a driving caller's outcome is kept in `drivenOutcome`.
+    func handOverHead(resumingIn batch: inout ResumeBatch) {
         drivingThread.assertCurrent()
         guard let handOver = state.roundEnded(makeStream: makeStream) else { return }
         if let (writer, bytes) = handOver.firstWrite {
@@ -381,12 +384,16 @@ final class ActiveTransfer {
         case .whole(let bytes): body = ResponseBodyStream(Data(bytes))
         case .stream(let stream): body = stream
         }
-        answer(
-            handOver.waiter,
-            with: .success(
-                Response(
-                    status: handOver.head.status, headerFields: handOver.head.fields, bodyStream: body,
-                    request: transfer.request)))
+        let response = Response(
+            status: handOver.head.status, headerFields: handOver.head.fields, bodyStream: body,
+            request: transfer.request)
+        switch handOver.waiter {
+        case .task(let continuation):
+            transfer.releaseToSend()
+            batch.add(continuation, .success(response))
+        case .driver:
+            drivenOutcome = .success(response)
+        }
     }
 
     /// Gives `send` its outcome: resumes its task, or keeps it for the driving caller.

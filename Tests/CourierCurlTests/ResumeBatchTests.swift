@@ -1,0 +1,56 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@testable import CourierCurl
+
+/// The sends a round answers are resumed together, each exactly once with its own outcome.
+@Suite("ResumeBatch")
+struct ResumeBatchTests {
+    @Test(arguments: [1, 2, 32])
+    func everySendInTheBatchGetsItsOwnOutcome(count: Int) async throws {
+        let waiting = Waiting()
+        try await withThrowingTaskGroup(of: (Int, Result<Int, CourierError>).self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    do {
+                        let response = try await withCheckedThrowingContinuation { continuation in
+                            waiting.list.withLock { $0.append((index, continuation)) }
+                        }
+                        return (index, .success(response.status.code))
+                    } catch let error as CourierError {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while waiting.list.withLock({ $0.count }) < count { await Task.yield() }
+            let request = Request(url: URL(string: "http://127.0.0.1/")!)
+            var batch = ResumeBatch()
+            for (index, continuation) in waiting.list.withLock({ $0 }) {
+                if index.isMultiple(of: 2) {
+                    batch.add(continuation, .success(Response(status: .init(code: 200 + index), request: request)))
+                } else {
+                    batch.add(continuation, .failure(CourierError(.timedOut, "send \(index)")))
+                }
+            }
+            batch.flush()
+            #expect(batch.isEmpty)
+            var answered = 0
+            for try await (index, outcome) in group {
+                answered += 1
+                switch outcome {
+                case .success(let code): #expect(index.isMultiple(of: 2) && code == 200 + index)
+                case .failure(let error): #expect(!index.isMultiple(of: 2) && error.message == "send \(index)")
+                }
+            }
+            #expect(answered == count)
+        }
+    }
+}
+
+/// The continuations of the sends a test holds, by index, filled from their tasks.
+private final class Waiting: Sendable {
+    let list = Mutex<[(Int, CheckedContinuation<Response, any Error>)]>([])
+}
