@@ -17,7 +17,8 @@ struct ResumeBatch {
 
     var isEmpty: Bool { answers.isEmpty }
 
-    mutating func add(_ continuation: CheckedContinuation<Response, any Error>, _ outcome: Result<Response, any Error>) {
+    mutating func add(_ continuation: CheckedContinuation<Response, any Error>, _ outcome: Result<Response, any Error>)
+    {
         answers.append((continuation, outcome))
     }
 
