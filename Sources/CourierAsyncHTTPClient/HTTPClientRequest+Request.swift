@@ -51,14 +51,6 @@ extension HTTPClientRequest {
     }
 }
 
-extension RequestBody {
-    /// The bytes when the body is exactly one in-memory segment, which AsyncHTTPClient can write in one go.
-    fileprivate var singleBytesSegment: Data? {
-        guard let segments, segments.count == 1, case .bytes(let data) = segments[0] else { return nil }
-        return data
-    }
-}
-
 /// A request body's chunks as the `ByteBuffer`s AsyncHTTPClient writes, counting bytes for upload progress.
 private struct UploadSequence: AsyncSequence, Sendable {
     typealias Element = ByteBuffer

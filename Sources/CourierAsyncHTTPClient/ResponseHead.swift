@@ -1,10 +1,9 @@
-import AsyncHTTPClient
 import Courier
 import HTTPTypes
 import NIOHTTP1
 
 /// A response head converted from AsyncHTTPClient's, checked against the limits.
-struct ResponseHead {
+struct ResponseHead: Sendable {
     /// The status code and reason phrase.
     var status: HTTPResponse.Status
     /// The header fields in the order received, minus those describing an encoding AsyncHTTPClient removed.
@@ -23,7 +22,7 @@ struct ResponseHead {
     ///   after AsyncHTTPClient parsed it: it has no such bounds of its own); `invalidResponse` for a
     ///   field name swift-http-types rejects or ambiguous framing (`HTTPFields.framingProblem`).
     init(
-        _ response: HTTPClientResponse, method: HTTPRequest.Method, limits: Limits, decompresses: Bool,
+        _ response: HTTPResponseHead, method: HTTPRequest.Method, limits: Limits, decompresses: Bool,
         request: Request
     ) throws {
         let headers = response.headers
@@ -80,7 +79,7 @@ struct ResponseHead {
     }
 
     /// The size of the head as HTTP/1.1 puts it on the wire: status line, header lines, blank line.
-    private static func wireSize(of response: HTTPClientResponse) -> Int {
+    private static func wireSize(of response: HTTPResponseHead) -> Int {
         var size = "HTTP/1.1 200 \r\n".utf8.count + response.status.reasonPhrase.utf8.count + 2
         for (name, value) in response.headers {
             size += name.utf8.count + 2 + value.utf8.count + 2

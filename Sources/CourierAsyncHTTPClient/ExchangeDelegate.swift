@@ -1,0 +1,274 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOHTTPCompression
+import Synchronization
+
+/// One exchange over AsyncHTTPClient's delegate API: receives the head and body on the task's
+/// event loop, resumes `send` once, and feeds the body into a `ResponseBodyStream`.
+///
+/// Why the delegate API rather than `execute(_:deadline:)` and its body sequence: the body then
+/// needs a task of its own to pull it into the stream, and AsyncHTTPClient's deadline ends at
+/// the head, so the total timeout needed a second timer per request. Here the body is written
+/// where it arrives, with AsyncHTTPClient's backpressure (a part's future completes when the
+/// reader has drained the stream), and AsyncHTTPClient's one deadline covers the whole exchange.
+///
+/// The head is handed over after the rest of its read (`ExchangeState`): a small body arrives
+/// whole with it. Cancelling `send` while it waits, or abandoning the body, cancels the
+/// AsyncHTTPClient task, which closes the connection.
+final class ExchangeDelegate: HTTPClientResponseDelegate {
+    typealias Response = Void
+    private typealias State = ExchangeState<
+        CheckedContinuation<Courier.Response, any Error>, ResponseHead, ResponseBodyStream,
+        ResponseBodyStream.Writer, EventLoopPromise<Void>
+    >
+
+    private struct Locked {
+        var exchange: State?
+        /// AsyncHTTPClient's task, once `execute` returned it.
+        var task: HTTPClient.Task<Void>?
+        /// `send` was cancelled; a task attached later is cancelled at once.
+        var cancelled = false
+        /// The body length the reader will see, once the head said it.
+        var expectedLength: Int64?
+        var received: Int64 = 0
+        var sent: Int64 = 0
+    }
+
+    private let request: Request
+    private let limits: Limits
+    private let decompresses: Bool
+    private let deadline: NIODeadline?
+    private let uploadProgress: (@Sendable (_ sent: Int64, _ total: Int64?) -> Void)?
+    private let downloadProgress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?
+    private let uploadTotal: Int64?
+    private let locked = Mutex(Locked())
+    private let counted: ExchangeCount
+
+    init(
+        request: Request, context: TransportContext, decompresses: Bool, deadline: NIODeadline?,
+        counted: ExchangeCount
+    ) {
+        self.counted = counted
+        counted.value.add(1, ordering: .relaxed)
+        self.request = request
+        self.limits = context.limits
+        self.decompresses = decompresses
+        self.deadline = deadline
+        self.uploadProgress = context.uploadProgress
+        self.downloadProgress = context.downloadProgress
+        self.uploadTotal = request.body?.contentLength
+    }
+
+    deinit {
+        counted.value.subtract(1, ordering: .relaxed)
+    }
+
+    /// `send` waits on `waiter` from now on; called before the exchange starts.
+    func start(_ waiter: CheckedContinuation<Courier.Response, any Error>) {
+        locked.withCheckedLock { $0.exchange = State(waiter: waiter) }
+    }
+
+    /// Keeps AsyncHTTPClient's task, cancelling it at once when `send` was cancelled first.
+    func attach(_ task: HTTPClient.Task<Void>) {
+        let cancelled = locked.withCheckedLock { locked in
+            locked.task = task
+            return locked.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// `send` was cancelled while it waited.
+    func cancel() {
+        let task = locked.withCheckedLock { locked in
+            locked.cancelled = true
+            return locked.task
+        }
+        task?.cancel()
+    }
+
+    // MARK: AsyncHTTPClient's calls, on the task's event loop
+
+    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+        guard let uploadProgress else { return }
+        let sent = locked.withCheckedLock { locked in
+            locked.sent += Int64(part.readableBytes)
+            return locked.sent
+        }
+        uploadProgress(sent, uploadTotal)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let converted: ResponseHead
+        do {
+            converted = try ResponseHead(
+                head, method: request.method, limits: limits, decompresses: decompresses, request: request)
+        } catch {
+            // Failing the future makes AsyncHTTPClient close the connection; `send` throws this error.
+            fail(with: error)
+            return task.eventLoop.makeFailedFuture(error)
+        }
+        let action = locked.withCheckedLock { locked in
+            locked.expectedLength = converted.expectedLength
+            return locked.exchange?.headArrived(converted)
+        }
+        switch action {
+        case .scheduleHandOver?:
+            task.eventLoop.execute { self.handOver() }
+            return task.eventLoop.makeSucceededVoidFuture()
+        case .refuse?, nil:
+            return task.eventLoop.makeFailedFuture(HTTPClientError.cancelled)
+        }
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let (action, received, total) = locked.withCheckedLock { locked in
+            locked.received += Int64(buffer.readableBytes)
+            let action = locked.exchange?.bodyArrived { $0.append(contentsOf: buffer.readableBytesView) }
+            return (action, locked.received, locked.expectedLength)
+        }
+        downloadProgress?(received, total)
+        switch action {
+        case .buffered?:
+            return task.eventLoop.makeSucceededVoidFuture()
+        case .refuse?, nil:
+            return task.eventLoop.makeFailedFuture(HTTPClientError.cancelled)
+        case .write(let writer)?:
+            // Small reads are copied, large ones wrapped (SwiftNIO's `.automatic`): wrapping every
+            // small read would let a slow reader's buffered megabyte pin far larger socket buffers.
+            switch writer.write(Data(buffer: buffer, byteTransferStrategy: .automatic)) {
+            case .produceMore:
+                return task.eventLoop.makeSucceededVoidFuture()
+            case .abort:
+                return task.eventLoop.makeFailedFuture(HTTPClientError.cancelled)
+            case .pause:
+                let gate = task.eventLoop.makePromise(of: Void.self)
+                let action = locked.withCheckedLock { $0.exchange?.paused(on: gate) }
+                if case .wait? = action { return gate.futureResult }
+                gate.succeed()
+                return gate.futureResult
+            }
+        }
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        finish()
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        let received = locked.withCheckedLock { $0.received }
+        if let error = error as? NIOHTTPDecompression.ExtraDecompressionError, error == .truncatedData, received == 0 {
+            // SwiftNIO's decompressor fails an empty body (a HEAD, 204 or 304 reply, or
+            // `Content-Length: 0`) labelled `gzip` or `deflate` as truncated; like curl, take it as
+            // the empty body it is.
+            finish()
+            return
+        }
+        fail(with: error)
+    }
+
+    // MARK: The consumer's calls, on its task
+
+    /// The reader drained the stream: let a waiting body part through.
+    private func resumed() {
+        locked.withCheckedLock { $0.exchange?.resumed() }?.succeed()
+    }
+
+    /// The reader abandoned the body: cancel the exchange, which closes the connection.
+    private func abandoned() {
+        let (action, task) = locked.withCheckedLock { locked in
+            (locked.exchange?.abandoned(), locked.task)
+        }
+        guard case .cancel(let gate)? = action else { return }
+        gate?.fail(HTTPClientError.cancelled)
+        task?.cancel()
+    }
+
+    // MARK: Acting on the exchange's state
+
+    /// Resumes `send` with the head, and the body whole or streaming.
+    private func handOver() {
+        let handOver = locked.withCheckedLock { locked in
+            let expectedLength = locked.expectedLength
+            return locked.exchange?.handOver {
+                // Weak: AsyncHTTPClient keeps the delegate until the exchange ends, and after that
+                // a resumed or abandoned body has nothing left to tell it.
+                ResponseBodyStream.makeStream(
+                    expectedLength: expectedLength,
+                    onResume: { [weak self] in self?.resumed() },
+                    onAbort: { [weak self] in self?.abandoned() })
+            }
+        }
+        switch handOver {
+        case nil:
+            return
+        case .whole(let waiter, let head, let body)?:
+            waiter.resume(returning: response(head, body: ResponseBodyStream(body)))
+        case .streaming(let waiter, let head, let stream, let writer, let held)?:
+            if !held.isEmpty { _ = writer.write(held) }
+            waiter.resume(returning: response(head, body: stream))
+        case .failing(let waiter, let head, let stream, let writer, let held, let failure)?:
+            if !held.isEmpty { _ = writer.write(held) }
+            writer.fail(bodyError(failure.error))
+            waiter.resume(returning: response(head, body: stream))
+        }
+    }
+
+    private func finish() {
+        switch locked.withCheckedLock({ $0.exchange?.ended() }) {
+        case .finish(let writer)?:
+            writer.finish()
+        case .missingHead(let waiter)?:
+            waiter.resume(
+                throwing: CourierError(
+                    .invalidResponse, "AsyncHTTPClient ended the exchange without a response head",
+                    source: "AsyncHTTPClientTransport", request: request))
+        case .none?, nil:
+            break
+        }
+    }
+
+    private func fail(with error: any Error) {
+        let (action, cancelled) = locked.withCheckedLock { locked in
+            (locked.exchange?.failed(State.Failure(error: error)), locked.cancelled)
+        }
+        switch action {
+        case .failWaiter(let waiter)?:
+            waiter.resume(throwing: headError(error, cancelled: cancelled))
+        case .failWriter(let writer, let gate)?:
+            writer.fail(bodyError(error))
+            gate?.fail(error)
+        case .none?, nil:
+            break
+        }
+    }
+
+    private func response(_ head: ResponseHead, body: ResponseBodyStream) -> Courier.Response {
+        Courier.Response(status: head.status, headerFields: head.fields, bodyStream: body, request: request)
+    }
+
+    /// A failure before the head: cancellation of `send` and a passed deadline win over whatever
+    /// error they caused (AsyncHTTPClient reports a request cancelled while it waited for a
+    /// connection with the last connection error).
+    private func headError(_ error: any Error, cancelled: Bool) -> CourierError {
+        if cancelled, !(error is CourierError) {
+            return CourierError(
+                .cancelled, "the request was cancelled", source: "AsyncHTTPClientTransport", request: request,
+                underlying: error)
+        }
+        return CourierError(mapping: error, request: request, deadline: deadline)
+    }
+
+    /// A failure while the body arrived.
+    private func bodyError(_ error: any Error) -> CourierError {
+        if let deadline, NIODeadline.now() >= deadline || error as? HTTPClientError == .deadlineExceeded {
+            return CourierError(
+                .timedOut, "the total timeout passed while the response body was arriving",
+                source: "AsyncHTTPClientTransport", request: request, underlying: error)
+        }
+        return CourierError(mapping: error, request: request, deadline: nil)
+    }
+}
