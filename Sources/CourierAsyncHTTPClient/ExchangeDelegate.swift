@@ -206,12 +206,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         case nil:
             return
         case .whole(let waiter, let head, let body)?:
-            waiter.resume(returning: response(head, body: ResponseBodyStream(body)))
+            waiter.resume(returning: response(head, body: ResponseBodyStream(Data(body))))
         case .streaming(let waiter, let head, let stream, let writer, let held)?:
-            if !held.isEmpty { _ = writer.write(held) }
+            if !held.isEmpty { _ = writer.write(Data(held)) }
             waiter.resume(returning: response(head, body: stream))
         case .failing(let waiter, let head, let stream, let writer, let held, let failure)?:
-            if !held.isEmpty { _ = writer.write(held) }
+            if !held.isEmpty { _ = writer.write(Data(held)) }
             writer.fail(bodyError(failure.error))
             waiter.resume(returning: response(head, body: stream))
         }
