@@ -206,7 +206,7 @@ struct ClientOptions {
             transport = created
         }
         let queue = queuesCompletions ? try CompletionQueue() : nil
-        let pool = CallbackPool(threads: callbackThreads, name: "courier-client")
+        let pool = CallbackPool(threads: callbackThreads, name: "courier-send")
         return ClientBox(
             client: Client(transport: transport, configuration: configuration),
             pool: pool, completionQueue: queue, cookieFile: cookieFile, shutdownOwnedTransport: shutdown)

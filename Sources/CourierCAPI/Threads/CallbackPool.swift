@@ -10,7 +10,7 @@ import Synchronization
 final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     /// The pool for work not tied to a client: callback bodies and `around` interceptors reached
     /// from Swift callers.
-    static let shared = CallbackPool(threads: 4, name: "courier-callbacks")
+    static let shared = CallbackPool(threads: 4, name: "courier-cb")
 
     private let queue = JobQueue()
     /// Bit 0: stopped. The rest: twice the sends begun and not yet ended. One word, so that a
@@ -24,7 +24,7 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
             let thread = Thread { [self] in
                 queue.drain(as: self, until: { self.isFinished })
             }
-            thread.name = "\(name)-\(index)"
+            thread.name = "\(name)-\(index)"  // Linux keeps a name only up to 15 bytes: keep `name` short
             thread.start()
         }
     }
