@@ -43,6 +43,28 @@ struct ResponseHeadParserTests {
         #expect(result?.fields[.date] == "today")
     }
 
+    /// ASCII values take a fast path; every value must come out as swift-http-types makes it from
+    /// the same bytes: obs-text (bytes 0x80–0xFF) and UTF-8 kept byte for byte, a control
+    /// character turned into a space.
+    @Test func valuesEqualWhatSwiftHTTPTypesMakesOfTheSameBytes() {
+        let values: [[UInt8]] = [
+            Array("plain ascii".utf8), Array("caf\u{E9}".utf8), [0x6F, 0x62, 0x73, 0xE9, 0x74, 0x65, 0x78, 0x74],
+            [0x61, 0x01, 0x62], [0x61, 0x7F, 0x62], Array("\"quoted\" ; q=0.5".utf8),
+        ]
+        for value in values {
+            var parser = ResponseHeadParser(limits: Limits())
+            _ = parser.consume(Array("HTTP/1.1 200 OK\r\n".utf8))
+            _ = parser.consume(Array("X-Value: ".utf8) + value + Array("\r\n".utf8))
+            guard case .complete(let head) = parser.consume(Array("\r\n".utf8)) else {
+                Issue.record("no head for \(value)")
+                continue
+            }
+            let expected = HTTPField(name: HTTPField.Name("X-Value")!, value: value)
+            #expect(head.fields.first?.value == expected.value, "\(value)")
+            #expect(head.fields.first.map { Array($0.value.utf8) } == Array(expected.value.utf8), "\(value)")
+        }
+    }
+
     @Test func interimResponsesAreSkipped() {
         let result = head(
             parse([

@@ -46,7 +46,12 @@ final class ActiveTransfer {
     private let drivingThread = ThreadIdentity.current
 
     /// The first failure this side decided on (limit, bad head, abandoned body); it wins over curl's code.
-    private(set) var failure: CourierError?
+    private(set) var failure: CourierError? {
+        didSet { hasFailed = failure != nil }
+    }
+    /// Whether `failure` is set, for the callbacks' checks: comparing the optional with `nil`
+    /// copied the whole `CourierError?` through an outlined copy on every header line and chunk.
+    private var hasFailed = false
     /// The stream asked for no more body; the next chunk is refused with `CURL_WRITEFUNC_PAUSE`.
     private var pauseRequested = false
     /// curl holds a refused chunk: receiving is paused until `curl_easy_pause` lifts it.
@@ -58,7 +63,10 @@ final class ActiveTransfer {
     private(set) var drivenOutcome: Result<Response, any Error>?
 
     /// Whether the response head is complete: handed to `send`, or about to be at the end of this round.
-    var headDelivered: Bool { !state.isAwaitingHead }
+    /// Whether the head is complete: later header lines belong to the body's trailers, and download
+    /// progress counts from here. A flag of its own: asking `state` copied the whole transfer
+    /// state out of this class on every header line.
+    private(set) var headDelivered = false
 
     /// Called once on the I/O thread when the head is complete, inside curl's callbacks; the driver
     /// calls `handOverHead()` after the round.
@@ -202,7 +210,7 @@ final class ActiveTransfer {
 
     private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         drivingThread.assertCurrent()
-        guard failure == nil else { return 0 }
+        guard !hasFailed else { return 0 }
         guard !headDelivered else { return line.count }
         switch parser.consume(line) {
         case .needMore:
@@ -218,7 +226,7 @@ final class ActiveTransfer {
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
         drivingThread.assertCurrent()
-        guard failure == nil else { return 0 }
+        guard !hasFailed else { return 0 }
         if pauseRequested {
             receivePaused = true
             return ccurl_writefunc_pause
@@ -317,6 +325,7 @@ final class ActiveTransfer {
     // MARK: - Head and end
 
     private func deliver(_ head: ResponseHeadParser.Head) {
+        headDelivered = true
         var fields = head.fields
         if requestsDecoding, !isHead, fields.contains(.contentEncoding) {
             decoding = true
@@ -431,10 +440,10 @@ final class ActiveTransfer {
                 downloadTotal: easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T),
                 uploaded: easy.info(offset: CURLINFO_SIZE_UPLOAD_T))
         }
-        if code == CURLE_OK, failure == nil, decoding {
+        if code == CURLE_OK, !hasFailed, decoding {
             failure = decompressionError(received: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T))
         }
-        if code == CURLE_OK, failure == nil {
+        if code == CURLE_OK, !hasFailed {
             switch state.completed() {
             case .none: break
             case .finish(let writer): writer.finish()
@@ -448,7 +457,7 @@ final class ActiveTransfer {
     /// Ends the transfer with `error`: `send` throws it, or the body stream does.
     func fail(_ error: CourierError) {
         transfer.upload?.close()
-        if failure == nil { failure = error }
+        if !hasFailed { failure = error }
         switch state.failed(makeStream: makeStream) {
         case .none:
             break

@@ -124,8 +124,16 @@ struct ResponseHeadParser {
         }
         // One allocation for a usual head rather than one per doubling.
         if fields.isEmpty { fields.reserveCapacity(Self.usualFieldCount) }
-        fields.append(HTTPField(name: name, value: bytes[Self.trimmedRange(bytes[(colon + 1)...])]))
+        fields.append(Self.field(name, bytes[Self.trimmedRange(bytes[(colon + 1)...])]))
         return .needMore
+    }
+
+    /// The field as swift-http-types makes it from bytes. An ASCII value, nearly every one, is
+    /// made a `String` here first: the bytes initializer validates UTF-8 through the standard
+    /// library's generic `String(validating:as:)`, which looks up type metadata on every call.
+    private static func field(_ name: HTTPField.Name, _ value: Slice<UnsafeRawBufferPointer>) -> HTTPField {
+        guard value.allSatisfy({ $0 < 0x80 }) else { return HTTPField(name: name, value: value) }
+        return HTTPField(name: name, value: String(decoding: value, as: UTF8.self))
     }
 
     /// Continuation lines (obsolete line folding) join the last field's value once it is complete.
