@@ -135,8 +135,8 @@ final class ActiveTransfer {
         easy.clearErrorDetail()
         try easy.set(CURLOPT_URL, request.url.absoluteString)
         try easy.route(through: transfer.proxy)
-        try easy.set(CURLOPT_TIMEOUT_MS, transfer.context.totalTimeout(for: request)?.curlMilliseconds ?? 0)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, transfer.context.connectTimeout.curlMilliseconds)
+        try easy.setTimeouts(
+            total: transfer.context.totalTimeout(for: request), connect: transfer.context.connectTimeout)
         try setMethod()
 
         requestsDecoding = decompression && wire[.acceptEncoding] == nil

@@ -17,6 +17,9 @@ final class EasyHandle {
     var requestsDecoding: Bool?
     /// The proxy the last transfer went through (`nil`: direct), so an unchanged route is not set again.
     private var proxy: ProxyServer?
+    /// The timeouts the last transfer set (`nil`: none yet), so unchanged ones are neither set again
+    /// nor converted to milliseconds again (`Duration.components` divides 128-bit numbers).
+    private var timeouts: (total: Duration?, connect: Duration)?
 
     /// Makes a handle with the transport's constant options and the response callbacks set.
     init(configuration: CurlTransport.Configuration) throws(CurlOptionError) {
@@ -57,6 +60,17 @@ final class EasyHandle {
             try set(CURLOPT_PROXYPASSWORD, pointer: nil)
         }
         self.proxy = proxy
+    }
+
+    /// Sets the total timeout (`nil`: none) and the connect timeout, each only when it changed.
+    func setTimeouts(total: Duration?, connect: Duration) throws(CurlOptionError) {
+        if timeouts == nil || timeouts?.total != total {
+            try set(CURLOPT_TIMEOUT_MS, total?.curlMilliseconds ?? 0)
+        }
+        if timeouts == nil || timeouts?.connect != connect {
+            try set(CURLOPT_CONNECTTIMEOUT_MS, connect.curlMilliseconds)
+        }
+        timeouts = (total, connect)
     }
 
     /// Forgets the last transfer's error text; called before each transfer.
