@@ -2,6 +2,7 @@ import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
+import TestProcesses
 import Testing
 
 @testable import CourierCurl
@@ -66,6 +67,14 @@ struct CurlConnectionTests {
             }
             #expect(error?.code == .timedOut)
             #expect(ContinuousClock.now - start < .seconds(30), "the timeout, not the server, ends it")
+        }
+    }
+
+    /// The I/O thread carries its name, which Linux keeps only up to 15 bytes.
+    @Test func theIOThreadIsNamed() async throws {
+        try await withCurl { server, transport in
+            _ = try await transport.fetch(Request(url: server.url("/echo")))
+            #expect(ThreadNames.current().contains("courier-curl-io"))
         }
     }
 

@@ -21,10 +21,11 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
 
     init(threads: Int, name: String) {
         for index in 0..<max(1, threads) {
+            let threadName = "\(name)-\(index)"  // Linux keeps a name only up to 15 bytes: keep `name` short
             let thread = Thread { [self] in
+                ThreadName.setCurrent(threadName)
                 queue.drain(as: self, until: { self.isFinished })
             }
-            thread.name = "\(name)-\(index)"  // Linux keeps a name only up to 15 bytes: keep `name` short
             thread.start()
         }
     }

@@ -135,6 +135,7 @@ final class CurlLoop: Sendable {
 
     private func startThread() {
         let thread = Thread { [self] in
+            ThreadName.setCurrent("courier-curl-io")
             ioThread.store(ThreadIdentity.current.raw, ordering: .releasing)
             guard let multi, let wakeup else { return }
             guard let driver = CurlLoopDriver(loop: self, multi: multi, wakeup: wakeup) else {
@@ -143,7 +144,6 @@ final class CurlLoop: Sendable {
             }
             driver.run()
         }
-        thread.name = "courier-curl-io"  // at most 15 bytes: Linux refuses a longer name
         thread.start()
     }
 }
