@@ -45,9 +45,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The slots that bound requests in flight across every host (`Configuration.maxConnections`);
     /// `nil` for no limit.
     private let requestLimit: ConcurrencyLimitInterceptor?
-    /// The client's event loops, one of which each host's exchanges keep to (`eventLoop(for:on:)`).
+    /// The client's event loops, one of which each host's exchanges keep to (`eventLoopPreference(for:on:)`).
     private let eventLoops: [any EventLoop]
-    /// Exchanges begun and not yet ended, which decides where the next one runs (`eventLoop(for:on:)`).
+    /// Exchanges begun and not yet ended, which decides where the next one runs (`eventLoopPreference(for:on:)`).
     private let exchangesInFlight = ExchangeCount()
 
     private enum Ownership {

@@ -11,6 +11,14 @@ struct ExchangeStateTests {
 
     struct Failed: Error {}
 
+    /// An exchange whose head was handed over with a stream ("stream", "writer"): the body flows.
+    private static func streaming() -> State {
+        var state = State(waiter: "send")
+        _ = state.headArrived(200)
+        _ = state.handOver { ("stream", "writer") }
+        return state
+    }
+
     private func append(_ text: String) -> (inout [UInt8]) -> Void {
         { $0.append(contentsOf: Array(text.utf8)) }
     }
@@ -121,9 +129,7 @@ struct ExchangeStateTests {
     }
 
     @Test func aFailureWhileStreamingFailsTheWriterAndOpensAWaitingGate() {
-        var state = State(waiter: "send")
-        _ = state.headArrived(200)
-        _ = state.handOver { ("stream", "writer") }
+        var state = Self.streaming()
         guard case .wait = state.paused(on: 7) else {
             Issue.record("did not wait")
             return
@@ -135,9 +141,7 @@ struct ExchangeStateTests {
     }
 
     @Test func aResumeOpensThePausedGate() {
-        var state = State(waiter: "send")
-        _ = state.headArrived(200)
-        _ = state.handOver { ("stream", "writer") }
+        var state = Self.streaming()
         guard case .wait = state.paused(on: 1) else {
             Issue.record("did not wait")
             return
@@ -151,9 +155,7 @@ struct ExchangeStateTests {
     }
 
     @Test func aResumeBeforeItsPauseWasRecordedOpensThePauseAtOnce() {
-        var state = State(waiter: "send")
-        _ = state.headArrived(200)
-        _ = state.handOver { ("stream", "writer") }
+        var state = Self.streaming()
         #expect(state.resumed() == nil)
         guard case .open(3) = state.paused(on: 3) else {
             Issue.record("the early resume was lost")
@@ -166,9 +168,7 @@ struct ExchangeStateTests {
     }
 
     @Test func abandoningTheBodyCancelsAndOpensAWaitingGate() {
-        var state = State(waiter: "send")
-        _ = state.headArrived(200)
-        _ = state.handOver { ("stream", "writer") }
+        var state = Self.streaming()
         _ = state.paused(on: 5)
         guard case .cancel(5?) = state.abandoned() else {
             Issue.record("not cancelled with its gate")

@@ -78,9 +78,9 @@ public struct RetryInterceptor: Interceptor {
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         var request = request
         if policy.addsIdempotencyKey, request.method == .post || request.method == .patch,
-            request.headerFields[Self.idempotencyKey] == nil
+            request.headerFields[.idempotencyKey] == nil
         {
-            request.headerFields[Self.idempotencyKey] = UUID().uuidString.lowercased()
+            request.headerFields[.idempotencyKey] = UUID().uuidString.lowercased()
         }
         budget.deposit()
         var attempt = 1
@@ -171,10 +171,8 @@ public struct RetryInterceptor: Interceptor {
 
     /// Whether `request` may be sent twice: an idempotent method, or an `Idempotency-Key`.
     func isRetryable(_ request: Request) -> Bool {
-        policy.idempotentMethods.contains(request.method) || request.headerFields[Self.idempotencyKey] != nil
+        policy.idempotentMethods.contains(request.method) || request.headerFields[.idempotencyKey] != nil
     }
-
-    static let idempotencyKey = HTTPField.Name.idempotencyKey
 
     private static func describe(_ outcome: Result<Response, CourierError>) -> String {
         switch outcome {

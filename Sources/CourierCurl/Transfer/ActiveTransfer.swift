@@ -62,7 +62,6 @@ final class ActiveTransfer {
     /// The response or error of a transfer its caller drives (`ResponseWaiter.driver`), once decided.
     private(set) var drivenOutcome: Result<Response, any Error>?
 
-    /// Whether the response head is complete: handed to `send`, or about to be at the end of this round.
     /// Whether the head is complete: later header lines belong to the body's trailers, and download
     /// progress counts from here. A flag of its own: asking `state` copied the whole transfer
     /// state out of this class on every header line.
