@@ -70,26 +70,6 @@ struct CurlConnectionTests {
         }
     }
 
-    /// Easy handles are recycled and keep the timeouts their last transfer set, setting them again
-    /// only when they change: each request must still get its own, in every order.
-    @Test func aRecycledHandleTakesEachRequestsOwnTimeout() async throws {
-        try await withCurl { server, transport in
-            let slow = server.url("/delay/1500")
-            let short = await courierError {
-                _ = try await transport.fetch(Request(url: slow, timeout: .milliseconds(300)))
-            }
-            #expect(short?.code == .timedOut)
-            let unbounded = try await transport.fetch(Request(url: slow))
-            #expect(unbounded.status == .ok, "no timeout after a short one")
-            let shortAgain = await courierError {
-                _ = try await transport.fetch(Request(url: slow, timeout: .milliseconds(300)))
-            }
-            #expect(shortAgain?.code == .timedOut, "a short timeout after none")
-            let long = try await transport.fetch(Request(url: slow, timeout: .seconds(30)))
-            #expect(long.status == .ok, "a long timeout after a short one")
-        }
-    }
-
     /// The I/O thread carries its name, which Linux keeps only up to 15 bytes.
     @Test func theIOThreadIsNamed() async throws {
         try await withCurl { server, transport in
