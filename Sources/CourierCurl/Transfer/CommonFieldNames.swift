@@ -17,7 +17,7 @@ enum CommonFieldNames {
             "X-Content-Type-Options", "X-Frame-Options", "WWW-Authenticate", "Retry-After", "Via",
         ]
         var table: [[(spelling: [UInt8], name: HTTPField.Name)]] = []
-        for spelling in spellings + spellings.map { $0.lowercased() } {
+        for spelling in spellings + spellings.map({ $0.lowercased() }) {
             guard let name = HTTPField.Name(spelling) else { continue }
             let bytes = Array(spelling.utf8)
             while table.count <= bytes.count { table.append([]) }
