@@ -71,7 +71,7 @@ extension CourierExecutableTests {
                 #expect(named.err.isEmpty)
                 let saved = try Data(contentsOf: directory.appendingPathComponent(String(count)))
                 #expect(saved.count == count)
-                #expect(saved.enumerated().allSatisfy { $0.element == UInt8($0.offset % 256) })
+                #expect(CountingBytesStream.matches(saved, at: 0))
 
                 let output = directory.appendingPathComponent("chosen.bin")
                 let chosen = try await CourierProcess.run(["-d", "-o", output.path, ":\(server.port)/bytes/1000"])

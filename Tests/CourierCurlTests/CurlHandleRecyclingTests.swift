@@ -9,10 +9,7 @@ import Testing
 /// Easy handles are recycled between transfers and keep the options that do not change; what
 /// each transfer sets must still be its own.
 ///
-/// Not among the suites `scripts/thread-sanitizer` runs: it checks options, not threads, and in
-/// that run (and only there) its company made the timing-bound soak and concurrency-limit tests
-/// overrun, twice: every call of the soak took 16.7 s at once, as if the whole process had paused.
-/// The cause was not found; the ordinary run has the three together and passes.
+/// Not among the suites `scripts/thread-sanitizer` runs: it checks options, not threads.
 @Suite("CurlTransport: recycled easy handles", .timeLimit(.minutes(1)))
 struct CurlHandleRecyclingTests {
     /// Easy handles are recycled and keep the timeouts their last transfer set, setting them again

@@ -123,10 +123,7 @@ struct CourierClientTransportTests {
             var received = 0
             var patternHolds = true
             for try await chunk in body {
-                for (offset, byte) in chunk.enumerated() where byte != UInt8(truncatingIfNeeded: received + offset) {
-                    patternHolds = false
-                    break
-                }
+                patternHolds = patternHolds && CountingBytesStream.matches(chunk, at: received)
                 received += chunk.count
             }
             #expect(received == count)

@@ -24,6 +24,26 @@ public struct CountingBytesStream: BodyStream {
         Data((0..<count).lazy.map { UInt8(truncatingIfNeeded: $0) })
     }
 
+    /// Whether `bytes` are the stream's bytes from position `offset` on: a client's check that every
+    /// byte arrived in place. Compared with `memcmp` against the shared pattern, since a loop over
+    /// each byte of a multi-megabyte body holds a thread for seconds in debug and sanitizer builds.
+    public static func matches(_ bytes: some ContiguousBytes, at offset: Int) -> Bool {
+        bytes.withUnsafeBytes { received in
+            pattern.withUnsafeBytes { expected in
+                var compared = 0
+                while compared < received.count {
+                    let start = (offset + compared) % 256
+                    let length = min(received.count - compared, maximumChunkSize)
+                    guard memcmp(received.baseAddress! + compared, expected.baseAddress! + start, length) == 0 else {
+                        return false
+                    }
+                    compared += length
+                }
+                return true
+            }
+        }
+    }
+
     public mutating func next() -> BodyStreamPart {
         guard offset < count else { return .end }
         let length = min(chunkSize, count - offset)

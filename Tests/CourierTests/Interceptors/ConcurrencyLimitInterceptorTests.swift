@@ -143,25 +143,43 @@ struct ConcurrencyLimitInterceptorTests {
         }
     }
 
+    /// The first body is held open by the server after its first byte until the test lets it go,
+    /// so the check does not race a clock: under ThreadSanitizer on two busy cores a 5 s drip,
+    /// which this test once used, was over before a check due 1 s after its head.
     @Test(arguments: ServerTransport.all)
     func holdingTheSlotUntilTheBodyIsReadCountsSlowDownloadsInFull(transport: ServerTransport) async throws {
-        try await withTestServer { server async throws in
+        let body = HeldBody()
+        defer { body.release() }
+        try await withTestServer(routes: Route.defaults + [body.route]) { server async throws in
             let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 1, holdsSlotUntilBodyIsRead: true)
-            let client = transport.client(interceptors: [limit])
-            let first = Task { try await client.stream(Request(url: server.url("/drip?numbytes=4&duration_ms=5000"))) }
-            while server.hits("/drip") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let heads = HeadCounter()
+            let client = transport.client(interceptors: [limit, heads.interceptor])
+            let first = Task { try await client.stream(Request(url: server.url("/held-body"))) }
+            try await Self.waitUntil("the first head arrives") { heads.count == 1 }
             let second = Task { try await client.stream(Request(url: server.url("/status/200"))) }
-            let queued = ContinuousClock.now + .seconds(4)
-            while limit.waitingCount == 0, ContinuousClock.now < queued { try await Task.sleep(for: .milliseconds(5)) }
-            // The head is sent at once; a second later the drip has some 3 s to go.
-            try await Task.sleep(for: .seconds(1))
-            #expect(limit.waitingCount == 1, "the head arrived long ago, but the body is still dripping")
+            try await Self.waitUntil("the second request queues") { limit.waitingCount == 1 }
+            // A limiter that let the slot go with the head would admit the second one meanwhile.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(limit.waitingCount == 1, "the head arrived long ago, but the body is still being sent")
             #expect(server.hits("/status") == 0)
-            let dripped = try await first.value
-            #expect(!dripped.isStreaming && dripped.body.count == 4)
+            body.release()
+            let whole = try await first.value
+            #expect(!whole.isStreaming && whole.body.count == 4)
             #expect(try await second.value.status == .ok)
             let paths = server.receivedRequests.map(\.path)
-            #expect(paths == ["/drip", "/status/200"])
+            #expect(paths == ["/held-body", "/status/200"])
+        }
+    }
+
+    /// Returns once `condition` holds; fails the test after a minute (a loaded machine's worst).
+    private static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("waited a minute for: \(what)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -194,5 +212,54 @@ struct ConcurrencyLimitInterceptorTests {
         let admittedAfterC = limiter.release(host: "c")
         #expect(admittedAfterC.isEmpty)
         #expect(limiter.running == 1)
+    }
+}
+
+/// `/held-body`: a 4-byte chunked body whose first byte goes out with the head and whose other
+/// three wait until ``release()``; the server polls every 10 ms, so nothing waits on a clock.
+private final class HeldBody: Sendable {
+    private let released = Atomic(false)
+
+    func release() { released.store(true, ordering: .releasing) }
+
+    var isReleased: Bool { released.load(ordering: .acquiring) }
+
+    var route: Route {
+        Route("/held-body") { [self] _ in
+            TestServerResponse(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                stream: StreamedBody(length: nil, stream: HeldBodyStream(body: self)))
+        }
+    }
+}
+
+private struct HeldBodyStream: BodyStream {
+    let body: HeldBody
+    var sentFirstByte = false
+    var rest: Data? = Data("***".utf8)
+
+    mutating func next() -> BodyStreamPart {
+        if !sentFirstByte {
+            sentFirstByte = true
+            return .bytes(Data("*".utf8))
+        }
+        guard body.isReleased else { return .pause(.milliseconds(10)) }
+        guard let rest = rest.take() else { return .end }
+        return .bytes(rest)
+    }
+}
+
+/// Counts the responses (heads) that come back through it.
+private final class HeadCounter: Sendable {
+    private let heads = Atomic(0)
+
+    var count: Int { heads.load(ordering: .acquiring) }
+
+    var interceptor: ClosureInterceptor {
+        ClosureInterceptor("HeadCounter") { [self] request, _, next in
+            let response = try await next(request)
+            heads.add(1, ordering: .releasing)
+            return response
+        }
     }
 }
