@@ -5,13 +5,22 @@
 Every client warms up, then the clients take turns: ROUNDS slices of SECONDS / ROUNDS each
 (SECONDS defaults to 3), and each row reports the median slice in requests per second.
 Clients that are not installed are skipped. Run it through run.sh.
+
+pycurl's wheels bundle their own, newer libcurl, which does less work per request than the
+Debian libcurl Courier is built on. So pycurl appears twice when SYSTEM_PYCURL names a directory
+holding a pycurl built from source against the system libcurl (run.sh makes one): the row on
+Courier's own engine is the like-for-like one. Each row names its libcurl.
 """
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import importlib
+import os
 import statistics
 import sys
 import time
+from types import ModuleType
 from typing import Any, Callable
 
 URL = sys.argv[1]
@@ -59,12 +68,54 @@ async def rate_async(send: Callable[[], Any], seconds: float) -> float:
     return sum(counts) / (time.perf_counter() - started)
 
 
+def system_libcurl() -> str:
+    """The version of the libcurl that libcourier links: the system's libcurl.so.4."""
+    library = ctypes.CDLL("libcurl.so.4")
+    library.curl_version.restype = ctypes.c_char_p
+    text: bytes = library.curl_version()
+    return text.decode().split()[0]
+
+
+def system_pycurl() -> ModuleType | None:
+    """The pycurl package built against the system libcurl in SYSTEM_PYCURL, imported beside the
+    wheel's: the wheel's modules step aside while it is imported, then come back."""
+    directory = os.environ.get("SYSTEM_PYCURL")
+    if not directory or not os.path.isdir(os.path.join(directory, "pycurl")):
+        return None
+    wheel = {name: module for name, module in sys.modules.items() if name.split(".")[0] == "pycurl"}
+    for name in wheel:
+        del sys.modules[name]
+    sys.path.insert(0, directory)
+    try:
+        return importlib.import_module("pycurl")
+    finally:
+        sys.path.remove(directory)
+        for name in [name for name in sys.modules if name.split(".")[0] == "pycurl"]:
+            del sys.modules[name]
+        sys.modules.update(wheel)
+
+
+def pycurl_send(pycurl: ModuleType) -> Callable[[], None]:
+    """A reused pycurl.Curl's keep-alive GET, the body's bytes in hand as every other row has them."""
+    import io
+
+    curl = pycurl.Curl()
+    curl.setopt(pycurl.URL, URL)
+
+    def send() -> None:
+        buffer = io.BytesIO()
+        curl.setopt(pycurl.WRITEDATA, buffer)
+        curl.perform()
+        buffer.getvalue()
+    return send
+
+
 def sequential() -> dict[str, float]:
     import courier
 
     clients: dict[str, Callable[[], None]] = {}
     client = courier.Client()
-    clients["courier.Client"] = lambda: client.get(URL).content and None
+    clients[f"courier.Client ({system_libcurl()})"] = lambda: client.get(URL).content and None
     try:
         import requests
         session = requests.Session()
@@ -84,20 +135,15 @@ def sequential() -> dict[str, float]:
     except ImportError:
         pass
     try:
-        import io
-
         import pycurl
-        curl = pycurl.Curl()
-        curl.setopt(pycurl.URL, URL)
-
-        def curl_send() -> None:
-            buffer = io.BytesIO()
-            curl.setopt(pycurl.WRITEDATA, buffer)
-            curl.perform()
-            buffer.getvalue()  # the body's bytes in hand, as every other row has them
-        clients["pycurl.Curl (reused)"] = curl_send
+        engine = pycurl.version_info()[1]
+        clients[f"pycurl.Curl, reused (its wheel's libcurl/{engine})"] = pycurl_send(pycurl)
     except ImportError:
         pass
+    built = system_pycurl()
+    if built is not None:
+        engine = built.version_info()[1]
+        clients[f"pycurl.Curl, reused (built on the system's libcurl/{engine})"] = pycurl_send(built)
     return interleaved(clients)
 
 
@@ -135,5 +181,5 @@ def table(results: dict[str, float], baseline: str) -> None:
 if __name__ == "__main__":
     print(f"{URL}, {SECONDS:g} s per row in {ROUNDS} interleaved slices (medians), one run\n")
     print("| client | requests/s | courier ÷ this |\n|---|---:|---:|")
-    table(sequential(), "courier.Client")
+    table(sequential(), f"courier.Client ({system_libcurl()})")
     table(concurrent(), f"courier.AsyncClient, {IN_FLIGHT} in flight")
