@@ -24,4 +24,18 @@ import Testing
         for _ in names { release.signal() }
         #expect(present.isSuperset(of: names))
     }
+
+    @Test func aNameLongerThanLinuxKeepsIsCutTo15Bytes() async {
+        let named = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread {
+            ThreadName.setCurrent("courier-a-name-too-long")
+            named.signal()
+            release.wait()
+        }.start()
+        named.wait()
+        let present = ThreadNames.current()
+        release.signal()
+        #expect(present.contains("courier-a-name-"))
+    }
 }
