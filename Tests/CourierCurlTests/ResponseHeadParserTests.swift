@@ -65,6 +65,20 @@ struct ResponseHeadParserTests {
         }
     }
 
+    /// The ASCII check reads eight bytes at a time, then the tail one by one: a high byte is found
+    /// at every position of every length around those boundaries.
+    @Test func aByteAbove127IsFoundAtEveryPositionAndLength() {
+        for length in 0...17 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(plain.withUnsafeBytes { ResponseHeadParser.isASCII($0) })
+            for position in 0..<length {
+                var high = plain
+                high[position] = 0xC3
+                #expect(!high.withUnsafeBytes { ResponseHeadParser.isASCII($0) }, "length \(length), at \(position)")
+            }
+        }
+    }
+
     @Test func interimResponsesAreSkipped() {
         let result = head(
             parse([

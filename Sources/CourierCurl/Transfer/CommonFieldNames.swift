@@ -1,5 +1,13 @@
 import HTTPTypes
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The field names most responses carry, in the spellings servers send them: HTTP/1.1's usual
 /// capitalisation and HTTP/2's lower case.
 ///
@@ -30,9 +38,10 @@ enum CommonFieldNames {
 
     /// The prepared name spelled exactly as `bytes`, or `nil`.
     static func name(spelledAs bytes: UnsafeRawBufferPointer) -> HTTPField.Name? {
-        guard bytes.count < byLength.count else { return nil }
-        for entry in byLength[bytes.count] where entry.spelling.elementsEqual(bytes) {
-            return entry.name
+        guard bytes.count < byLength.count, let base = bytes.baseAddress else { return nil }
+        for entry in byLength[bytes.count] {
+            let same = entry.spelling.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            if same { return entry.name }
         }
         return nil
     }

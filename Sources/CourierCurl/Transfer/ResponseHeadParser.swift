@@ -1,6 +1,14 @@
 import Courier
 import HTTPTypes
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns the header lines curl hands over, one call per line, into the final response head:
 /// a pure state machine, with no curl and no I/O, tested on its own.
 ///
@@ -78,7 +86,7 @@ struct ResponseHeadParser {
             guard let last = fields.last else {
                 return .failed(code: .invalidResponse, message: "the response head starts with a folded line")
             }
-            foldedValue = (foldedValue ?? Array(last.value.utf8)) + [UInt8(ascii: " ")] + Self.trimmed(bytes[...])
+            foldedValue = (foldedValue ?? Array(last.value.utf8)) + [UInt8(ascii: " ")] + Self.trimmed(bytes)
             return .needMore
         }
         flushFoldedValue()
@@ -110,7 +118,7 @@ struct ResponseHeadParser {
     }
 
     private mutating func parseField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+        guard let colon = Self.index(of: UInt8(ascii: ":"), in: bytes),
             let name = CommonFieldNames.name(spelledAs: UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
                 ?? HTTPField.Name(String(decoding: bytes[..<colon], as: UTF8.self))
         else {
@@ -124,16 +132,40 @@ struct ResponseHeadParser {
         }
         // One allocation for a usual head rather than one per doubling.
         if fields.isEmpty { fields.reserveCapacity(Self.usualFieldCount) }
-        fields.append(Self.field(name, bytes[Self.trimmedRange(bytes[(colon + 1)...])]))
+        let value = Self.trimmedRange(bytes, from: colon + 1)
+        fields.append(Self.field(name, UnsafeRawBufferPointer(rebasing: bytes[value])))
         return .needMore
     }
 
     /// The field as swift-http-types makes it from bytes. An ASCII value, nearly every one, is
     /// made a `String` here first: the bytes initializer validates UTF-8 through the standard
     /// library's generic `String(validating:as:)`, which looks up type metadata on every call.
-    private static func field(_ name: HTTPField.Name, _ value: Slice<UnsafeRawBufferPointer>) -> HTTPField {
-        guard value.allSatisfy({ $0 < 0x80 }) else { return HTTPField(name: name, value: value) }
+    private static func field(_ name: HTTPField.Name, _ value: UnsafeRawBufferPointer) -> HTTPField {
+        guard isASCII(value) else { return HTTPField(name: name, value: value) }
         return HTTPField(name: name, value: String(decoding: value, as: UTF8.self))
+    }
+
+    /// Whether every byte is below 0x80, checked eight bytes at a time: header values are read
+    /// for every response, on the I/O thread when many transfers share it.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            guard base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & highBits == 0 else { return false }
+            offset += 8
+        }
+        while offset < bytes.count {
+            guard base.load(fromByteOffset: offset, as: UInt8.self) < 0x80 else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// The first index of `byte` in `bytes`, found with `memchr`.
+    private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Continuation lines (obsolete line folding) join the last field's value once it is complete.
@@ -144,16 +176,17 @@ struct ResponseHeadParser {
         fields[last] = HTTPField(name: fields[last].name, value: value)
     }
 
-    /// The bounds of `bytes` without spaces and tabs at either end.
-    private static func trimmedRange(_ bytes: Slice<UnsafeRawBufferPointer>) -> Range<Int> {
+    /// The bounds of `bytes[start...]` without spaces and tabs at either end.
+    private static func trimmedRange(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Range<Int> {
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let start = bytes.firstIndex(where: { !isSpace($0) }),
-            let end = bytes.lastIndex(where: { !isSpace($0) })
-        else { return bytes.startIndex..<bytes.startIndex }
-        return start..<(end + 1)
+        var lower = start
+        var upper = bytes.count
+        while lower < upper, isSpace(bytes[lower]) { lower += 1 }
+        while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
     }
 
-    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
-        Array(bytes.base[trimmedRange(bytes)])
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        Array(bytes[trimmedRange(bytes, from: 0)])
     }
 }
