@@ -326,29 +326,20 @@ final class ActiveTransfer {
     private func deliver(_ head: ResponseHeadParser.Head) {
         headDelivered = true
         var fields = head.fields
-        if requestsDecoding, !isHead, fields.contains(.contentEncoding) {
+        var framing = head.framing
+        if requestsDecoding, !isHead, framing.hasContentEncoding {
             decoding = true
             fields[.contentEncoding] = nil
             fields[.contentLength] = nil
+            framing.hasContentEncoding = false
+            framing.contentLengthFields = 0
         }
         if !isHead, head.status.code != 204, head.status.code != 304 {
-            expectedLength = Self.contentLength(in: fields)
+            expectedLength = framing.contentLength
         }
-        if state.headCompleted(ResponseHeadParser.Head(status: head.status, fields: fields)) {
+        if state.headCompleted(ResponseHeadParser.Head(status: head.status, fields: fields, framing: framing)) {
             onHeadReady(self)
         }
-    }
-
-    /// The one `Content-Length` value as a number; `nil` without one, or with several (the head
-    /// parser already refused several that differ). One pass, with no array or joined string.
-    private static func contentLength(in fields: HTTPFields) -> Int64? {
-        var length: Int64?
-        var count = 0
-        for field in fields where field.name == .contentLength {
-            count += 1
-            length = Int64(field.value)
-        }
-        return count == 1 ? length : nil
     }
 
     /// A new body stream and its writer: the I/O thread resumes or aborts the transfer as the

@@ -20,6 +20,14 @@ struct ResponseHeadParser {
     struct Head: Equatable {
         var status: HTTPResponse.Status
         var fields: HTTPFields
+        /// What the framing fields say; found by a scan when not given.
+        var framing: HeadFraming
+
+        init(status: HTTPResponse.Status, fields: HTTPFields, framing: HeadFraming? = nil) {
+            self.status = status
+            self.fields = fields
+            self.framing = framing ?? HeadFraming(of: fields)
+        }
     }
 
     enum Outcome: Equatable {
@@ -39,7 +47,11 @@ struct ResponseHeadParser {
     private var status: HTTPResponse.Status?
     /// The head's fields so far, handed over as they are when the head is complete.
     private var fields = HTTPFields()
+    /// The framing fields of `fields`, noted as they are parsed.
+    private var framing = HeadFraming()
     private var foldedValue: [UInt8]?
+    /// Whether a folded line changed a value `framing` noted: then the fields are scanned at the end.
+    private var sawFoldedLine = false
 
     init(limits: Limits) {
         maxHeaderBytes = limits.maxHeaderBytes
@@ -73,20 +85,26 @@ struct ResponseHeadParser {
             if current.kind == .informational, current.code != 101 {
                 status = nil
                 fields.removeAll(keepingCapacity: true)
+                framing = HeadFraming()
+                sawFoldedLine = false
                 return .needMore
             }
             let complete = fields
             fields = HTTPFields()  // The head owns its storage alone: no copy when the caller edits it.
-            if let problem = complete.framingProblem {
+            let facts = sawFoldedLine ? HeadFraming(of: complete) : framing
+            framing = HeadFraming()
+            sawFoldedLine = false
+            if !facts.isPlain, let problem = complete.framingProblem {
                 return .failed(code: .invalidResponse, message: problem)
             }
-            return .complete(Head(status: current, fields: complete))
+            return .complete(Head(status: current, fields: complete, framing: facts))
         }
         if bytes[0] == UInt8(ascii: " ") || bytes[0] == UInt8(ascii: "\t") {
             guard let last = fields.last else {
                 return .failed(code: .invalidResponse, message: "the response head starts with a folded line")
             }
             foldedValue = (foldedValue ?? Array(last.value.utf8)) + [UInt8(ascii: " ")] + Self.trimmed(bytes)
+            sawFoldedLine = true
             return .needMore
         }
         flushFoldedValue()
@@ -132,8 +150,9 @@ struct ResponseHeadParser {
         }
         // One allocation for a usual head rather than one per doubling.
         if fields.isEmpty { fields.reserveCapacity(Self.usualFieldCount) }
-        let value = Self.trimmedRange(bytes, from: colon + 1)
-        fields.append(Self.field(name, UnsafeRawBufferPointer(rebasing: bytes[value])))
+        let value = UnsafeRawBufferPointer(rebasing: bytes[Self.trimmedRange(bytes, from: colon + 1)])
+        framing.note(name: UnsafeRawBufferPointer(rebasing: bytes[..<colon]), value: value)
+        fields.append(Self.field(name, value))
         return .needMore
     }
 
