@@ -31,7 +31,8 @@ struct HeadFramingTests {
         Case(lines: ["Content-Length: 10, 11"], contentLength: nil),
         Case(lines: ["Content-Length: -1"], contentLength: nil),
         Case(lines: ["Content-Length: +1"], contentLength: nil),
-        Case(lines: ["Content-Length: "], contentLength: .some(nil)),  // as framingProblem has it: no number to disagree
+        // As framingProblem has it: an empty value gives no number to disagree with.
+        Case(lines: ["Content-Length: "], contentLength: .some(nil)),
         Case(lines: ["Content-Length: 99999999999999999999"], contentLength: .some(nil)),
         Case(lines: ["Content-Length: 1", " 0"], contentLength: nil),
         Case(lines: ["Content-Encoding: gzip", "Content-Length: 5"], contentLength: 5, contentEncoding: true),
@@ -61,7 +62,9 @@ struct HeadFramingTests {
 
     @Test func anInterimHeadsFieldsAreForgotten() {
         var parser = ResponseHeadParser(limits: Limits())
-        for line in ["HTTP/1.1 103 Early Hints", "Content-Length: 3", "", "HTTP/1.1 200 OK", "Transfer-Encoding: chunked"] {
+        for line in [
+            "HTTP/1.1 103 Early Hints", "Content-Length: 3", "", "HTTP/1.1 200 OK", "Transfer-Encoding: chunked",
+        ] {
             _ = parser.consume(Array((line + "\r\n").utf8))
         }
         guard case .complete(let head) = parser.consume(Array("\r\n".utf8)) else {
