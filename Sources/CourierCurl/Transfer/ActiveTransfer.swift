@@ -331,8 +331,7 @@ final class ActiveTransfer {
             decoding = true
             fields[.contentEncoding] = nil
             fields[.contentLength] = nil
-            framing.hasContentEncoding = false
-            framing.contentLengthFields = 0
+            framing.forgetContentCoding()
         }
         if !isHead, head.status.code != 204, head.status.code != 304 {
             expectedLength = framing.contentLength

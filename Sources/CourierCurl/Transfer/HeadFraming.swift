@@ -47,6 +47,15 @@ struct HeadFraming: Equatable {
         }
     }
 
+    /// Forgets `Content-Encoding` and `Content-Length`, as the transfer does when it decodes the
+    /// body: the decoded length is not the encoded one.
+    mutating func forgetContentCoding() {
+        hasContentEncoding = false
+        contentLengthFields = 0
+        firstContentLengthIsPlain = false
+        firstContentLength = nil
+    }
+
     /// Whether the framing is plainly unambiguous: no `Content-Length`, or one plain number and
     /// no `Transfer-Encoding`. Only otherwise must `HTTPFields.framingProblem` look at the fields.
     var isPlain: Bool {

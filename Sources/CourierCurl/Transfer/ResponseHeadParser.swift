@@ -50,7 +50,7 @@ struct ResponseHeadParser {
     /// The framing fields of `fields`, noted as they are parsed.
     private var framing = HeadFraming()
     private var foldedValue: [UInt8]?
-    /// Whether a folded line changed a value `framing` noted: then the fields are scanned at the end.
+    /// Whether a folded line changed a value after `framing` noted it: then the fields are scanned at the end.
     private var sawFoldedLine = false
 
     init(limits: Limits) {
@@ -136,13 +136,12 @@ struct ResponseHeadParser {
     }
 
     private mutating func parseField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
-        guard let colon = Self.index(of: UInt8(ascii: ":"), in: bytes),
-            let name = CommonFieldNames.name(spelledAs: UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
-                ?? HTTPField.Name(String(decoding: bytes[..<colon], as: UTF8.self))
-        else {
-            let text = String(decoding: bytes.prefix(80), as: UTF8.self)
-            return .failed(code: .invalidResponse, message: "the response has an invalid header line: \(text)")
-        }
+        guard let colon = Self.index(of: UInt8(ascii: ":"), in: bytes) else { return Self.invalidLine(bytes) }
+        let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
+        guard
+            let name = CommonFieldNames.name(spelledAs: nameBytes)
+                ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
+        else { return Self.invalidLine(bytes) }
         guard fields.count < maxHeaderCount else {
             return .failed(
                 code: .limitExceeded,
@@ -151,9 +150,14 @@ struct ResponseHeadParser {
         // One allocation for a usual head rather than one per doubling.
         if fields.isEmpty { fields.reserveCapacity(Self.usualFieldCount) }
         let value = UnsafeRawBufferPointer(rebasing: bytes[Self.trimmedRange(bytes, from: colon + 1)])
-        framing.note(name: UnsafeRawBufferPointer(rebasing: bytes[..<colon]), value: value)
+        framing.note(name: nameBytes, value: value)
         fields.append(Self.field(name, value))
         return .needMore
+    }
+
+    private static func invalidLine(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        let text = String(decoding: bytes.prefix(80), as: UTF8.self)
+        return .failed(code: .invalidResponse, message: "the response has an invalid header line: \(text)")
     }
 
     /// The field as swift-http-types makes it from bytes. An ASCII value, nearly every one, is
