@@ -11,6 +11,19 @@ struct TestServerRouteTests {
         return (result.status, String(decoding: result.standardOutput, as: UTF8.self))
     }
 
+    /// The check the download tests make of `/bytes`: every byte in its place, from any offset,
+    /// across the pattern's chunk size, and a single wrong byte or a wrong offset is caught.
+    @Test func countingBytesMatchOnlyInPlace() {
+        let whole = CountingBytesStream.bytes(count: 200_000)
+        #expect(CountingBytesStream.matches(whole, at: 0))
+        #expect(CountingBytesStream.matches(whole[1000...], at: 1000))
+        #expect(!CountingBytesStream.matches(whole[1000...], at: 999))
+        var damaged = whole
+        damaged[150_000] ^= 1
+        #expect(!CountingBytesStream.matches(damaged, at: 0))
+        #expect(CountingBytesStream.matches(Data(), at: 7))
+    }
+
     @Test func redirectFollowsRelativeLocationsDownTheChainToEcho() async throws {
         try await withTestServer { server in
             let base = server.baseURL.absoluteString
