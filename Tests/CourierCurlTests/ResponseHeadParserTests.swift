@@ -1,4 +1,5 @@
 import Courier
+import Foundation
 import HTTPTypes
 import Testing
 
@@ -154,5 +155,51 @@ struct ResponseHeadParserTests {
             Issue.record("expected the interim head to count")
             return
         }
+    }
+
+    /// The parser checks names on bytes and builds them only when the fields are read: it must
+    /// accept exactly the names swift-http-types accepts, or a kept line could not be parsed.
+    @Test func aFieldNameIsAcceptedExactlyWhenSwiftHTTPTypesAcceptsIt() {
+        #expect(!FieldNameBytes.isToken(UnsafeRawBufferPointer(start: nil, count: 0)))
+        for byte in UInt8.min...UInt8.max {
+            for name in [[byte], [UInt8(ascii: "X"), byte], [byte, UInt8(ascii: "y"), UInt8(ascii: "Z")]] {
+                let accepted = HTTPField.Name(String(decoding: name, as: UTF8.self)) != nil
+                #expect(name.withUnsafeBytes { FieldNameBytes.isToken($0) } == accepted, "\(name)")
+            }
+        }
+    }
+
+    /// A plain head keeps its lines: the response made from it parses them when its fields are
+    /// first read, to the same fields in the same order, with the same spellings.
+    @Test func theResponseOfAHeadReadsTheSameFieldsAsTheHead() throws {
+        let result = try #require(
+            head(
+                parse([
+                    "HTTP/1.1 200 OK\r\n", "Server: nginx\r\n", "content-type: text/plain\r\n",
+                    "Content-Length: 2\r\n", "X-Odd:  spaced out \r\n", "X-Empty:\r\n", "\r\n",
+                ])))
+        #expect(result.framing.contentLength == 2)
+        let response = result.response(
+            bodyStream: ResponseBodyStream(Data("ok".utf8)),
+            request: Request(url: URL(string: "http://127.0.0.1/")!))
+        #expect(response.headerFields == result.fields)
+        #expect(
+            response.headerFields.map { "\($0.name.rawName)=\($0.value)" } == [
+                "Server=nginx", "content-type=text/plain", "Content-Length=2", "X-Odd=spaced out", "X-Empty=",
+            ])
+    }
+
+    /// A folded line or several lengths mean the fields are read before the head completes; the
+    /// verdicts are those of `framingProblem`.
+    @Test func conflictingOrFoldedLengthsAreInvalidResponses() {
+        let conflicting = ["HTTP/1.1 200 OK\r\n", "Content-Length: 2\r\n", "Content-Length: 3\r\n", "\r\n"]
+        let folded = ["HTTP/1.1 200 OK\r\n", "Content-Length: 1\r\n", " 2\r\n", "\r\n"]
+        for lines in [conflicting, folded] {
+            guard case .failed(.invalidResponse, _) = parse(lines) else {
+                Issue.record("expected \(lines) to fail")
+                continue
+            }
+        }
+        #expect(head(parse(["HTTP/1.1 200 OK\r\n", "Content-Length: 2\r\n", "Content-Length: 2\r\n", "\r\n"])) != nil)
     }
 }

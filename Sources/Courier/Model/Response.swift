@@ -11,7 +11,15 @@ public struct Response: Sendable {
     /// The status code and reason phrase.
     public var status: HTTPResponse.Status
     /// The header fields, ordered, case-insensitive and multi-valued.
-    public var headerFields: HTTPFields
+    public var headerFields: HTTPFields {
+        get {
+            switch headers {
+            case .fields(let fields): fields
+            case .received(let lines): lines.fields
+            }
+        }
+        set { headers = .fields(newValue) }
+    }
     /// The body bytes, after any content decoding; empty while `bodyStream` is unread.
     public var body: Data
     /// The body still arriving from the network, read once; `nil` when the body is buffered in `body`.
@@ -28,10 +36,18 @@ public struct Response: Sendable {
     /// The most body bytes a redirect response in ``history`` keeps.
     public static let historyBodyLimit: Int64 = 64 * 1024
 
+    /// Where ``headerFields`` live: as fields, or as the lines a transport received, parsed on first read.
+    private enum HeaderStorage: Sendable {
+        case fields(HTTPFields)
+        case received(ReceivedHeaderLines)
+    }
+
+    private var headers: HeaderStorage
+
     /// Creates a buffered response, for interceptors that answer on their own and for tests.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(), request: Request) {
         self.status = status
-        self.headerFields = headerFields
+        self.headers = .fields(headerFields)
         self.body = body
         self.bodyStream = nil
         self.request = request
@@ -41,7 +57,19 @@ public struct Response: Sendable {
     public init(status: HTTPResponse.Status, headerFields: HTTPFields, bodyStream: ResponseBodyStream, request: Request)
     {
         self.status = status
-        self.headerFields = headerFields
+        self.headers = .fields(headerFields)
+        self.body = Data()
+        self.bodyStream = bodyStream
+        self.request = request
+    }
+
+    /// Creates a streaming response whose fields are parsed from `receivedHeaderLines` when first read.
+    package init(
+        status: HTTPResponse.Status, receivedHeaderLines: ReceivedHeaderLines, bodyStream: ResponseBodyStream,
+        request: Request
+    ) {
+        self.status = status
+        self.headers = .received(receivedHeaderLines)
         self.body = Data()
         self.bodyStream = bodyStream
         self.request = request

@@ -32,7 +32,9 @@ final class ActiveTransfer {
     /// kept whole, up to its limit, since nobody reads a stream while it runs. Stored apart from
     /// `state.bufferedLimit` because `makeStream` reads it while an event mutates `state`.
     private let isDriven: Bool
-    private var parser: ResponseHeadParser
+    /// Unchecked: used only on the driving thread, from curl's header callback, and a checked
+    /// access cost a runtime call on every header line.
+    @exclusivity(unchecked) private var parser: ResponseHeadParser
     /// This request's own header lines, in front of a shared tail (`HeaderTails`); freed without it.
     private var ownHeaders: (first: UnsafeMutablePointer<curl_slist>, last: UnsafeMutablePointer<curl_slist>)?
     private var requestsDecoding = false
@@ -325,18 +327,19 @@ final class ActiveTransfer {
 
     private func deliver(_ head: ResponseHeadParser.Head) {
         headDelivered = true
-        var fields = head.fields
-        var framing = head.framing
-        if requestsDecoding, !isHead, framing.hasContentEncoding {
+        var head = head
+        if requestsDecoding, !isHead, head.framing.hasContentEncoding {
             decoding = true
+            var fields = head.fields  // Parsed now: the decoded body's head has neither field.
             fields[.contentEncoding] = nil
             fields[.contentLength] = nil
-            framing.forgetContentCoding()
+            head.fields = fields
+            head.framing.forgetContentCoding()
         }
         if !isHead, head.status.code != 204, head.status.code != 304 {
-            expectedLength = framing.contentLength
+            expectedLength = head.framing.contentLength
         }
-        if state.headCompleted(ResponseHeadParser.Head(status: head.status, fields: fields, framing: framing)) {
+        if state.headCompleted(head) {
             onHeadReady(self)
         }
     }
@@ -382,9 +385,7 @@ final class ActiveTransfer {
         case .whole(let bytes): body = ResponseBodyStream(Data(bytes))
         case .stream(let stream): body = stream
         }
-        let response = Response(
-            status: handOver.head.status, headerFields: handOver.head.fields, bodyStream: body,
-            request: transfer.request)
+        let response = handOver.head.response(bodyStream: body, request: transfer.request)
         switch handOver.waiter {
         case .task(let continuation):
             transfer.releaseToSend()

@@ -9,8 +9,14 @@ import Musl
 import Darwin
 #endif
 
-/// Turns the header lines curl hands over, one call per line, into the final response head:
-/// a pure state machine, with no curl and no I/O, tested on its own.
+/// Checks the header lines curl hands over, one call per line, and keeps the final head's field
+/// lines for parsing when they are first read: a pure state machine, with no curl and no I/O,
+/// tested on its own.
+///
+/// Every check that can fail a response runs here, as each line arrives: the status line, each
+/// field name (an RFC 9110 token, as swift-http-types requires), the limits and the framing. Only
+/// turning the lines into `HTTPFields` waits (``ReceivedHeaderLines``): on the I/O thread it cost
+/// more than the rest of a small response's handling, for fields most callers never read.
 ///
 /// Interim (1xx) responses other than `101 Switching Protocols` are dropped, and so are their
 /// header lines; every byte of every head counts against `maxHeaderBytes`, so a server cannot
@@ -19,14 +25,55 @@ struct ResponseHeadParser {
     /// A complete, final response head.
     struct Head: Equatable {
         var status: HTTPResponse.Status
-        var fields: HTTPFields
         /// What the framing fields say; found by a scan when not given.
         var framing: HeadFraming
+        private var storage: Storage
+
+        /// The fields as parsed, or the checked lines they are parsed from when first read.
+        private enum Storage {
+            case fields(HTTPFields)
+            case lines([UInt8])
+        }
 
         init(status: HTTPResponse.Status, fields: HTTPFields, framing: HeadFraming? = nil) {
             self.status = status
-            self.fields = fields
+            self.storage = .fields(fields)
             self.framing = framing ?? HeadFraming(of: fields)
+        }
+
+        /// A head whose fields are `lines` as ``ResponseHeadParser/fields(in:)`` reads them.
+        init(status: HTTPResponse.Status, lines: [UInt8], framing: HeadFraming) {
+            self.status = status
+            self.storage = .lines(lines)
+            self.framing = framing
+        }
+
+        /// The fields; a head kept as lines parses them on every read, so read once and keep them.
+        var fields: HTTPFields {
+            get {
+                switch storage {
+                case .fields(let fields): fields
+                case .lines(let lines): lines.withUnsafeBytes(ResponseHeadParser.fields(in:))
+                }
+            }
+            set { storage = .fields(newValue) }
+        }
+
+        /// The response `send` returns for this head: with its lines unparsed when the head kept them.
+        func response(bodyStream: ResponseBodyStream, request: Request) -> Response {
+            switch storage {
+            case .fields(let fields):
+                Response(status: status, headerFields: fields, bodyStream: bodyStream, request: request)
+            case .lines(let lines):
+                Response(
+                    status: status,
+                    receivedHeaderLines: ReceivedHeaderLines(lines: lines, parse: ResponseHeadParser.fields(in:)),
+                    bodyStream: bodyStream, request: request)
+            }
+        }
+
+        static func == (left: Head, right: Head) -> Bool {
+            left.status == right.status && left.framing == right.framing && left.fields == right.fields
         }
     }
 
@@ -41,16 +88,20 @@ struct ResponseHeadParser {
 
     let maxHeaderBytes: Int
     let maxHeaderCount: Int
-    /// Room for this many fields is made at the first: most responses have fewer.
+    /// Room for this many fields is made when lines are parsed: most responses have fewer.
     private static let usualFieldCount = 16
+    /// Room for this many bytes of field lines is made at the first: most heads need less.
+    private static let usualLineBytes = 512
+    private static let lineFeed = UInt8(ascii: "\n")
     private var receivedBytes = 0
     private var status: HTTPResponse.Status?
-    /// The head's fields so far, handed over as they are when the head is complete.
-    private var fields = HTTPFields()
-    /// The framing fields of `fields`, noted as they are parsed.
+    /// The head's field lines so far, as ``ReceivedHeaderLines`` keeps them; handed over when the head is complete.
+    private var lines: [UInt8] = []
+    /// How many fields `lines` holds; continuation lines are not fields.
+    private var fieldCount = 0
+    /// The framing fields among `lines`, noted as they arrive.
     private var framing = HeadFraming()
-    private var foldedValue: [UInt8]?
-    /// Whether a folded line changed a value after `framing` noted it: then the fields are scanned at the end.
+    /// Whether a continuation line changed a value after `framing` noted it: then the fields are scanned at the end.
     private var sawFoldedLine = false
 
     init(limits: Limits) {
@@ -63,8 +114,7 @@ struct ResponseHeadParser {
         line.withUnsafeBytes { consume($0) }
     }
 
-    /// Takes one line in curl's own buffer, read in place: no copy of the line is made, only the
-    /// name and value strings of a field.
+    /// Takes one line in curl's own buffer, read in place: a field line is copied once, into `lines`.
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Outcome {
         receivedBytes += line.count
         guard receivedBytes <= maxHeaderBytes else {
@@ -73,7 +123,7 @@ struct ResponseHeadParser {
                 message: "the response head is larger than the limit of \(maxHeaderBytes) bytes")
         }
         var end = line.count
-        while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        while end > 0, line[end - 1] == Self.lineFeed || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
 
         guard let current = status else {
@@ -81,41 +131,54 @@ struct ResponseHeadParser {
             return parseStatusLine(bytes)
         }
         if bytes.isEmpty {
-            flushFoldedValue()
             if current.kind == .informational, current.code != 101 {
                 status = nil
-                fields.removeAll(keepingCapacity: true)
+                lines.removeAll(keepingCapacity: true)
+                fieldCount = 0
                 framing = HeadFraming()
                 sawFoldedLine = false
                 return .needMore
             }
-            let complete = fields
-            fields = HTTPFields()  // The head owns its storage alone: no copy when the caller edits it.
-            let facts = sawFoldedLine ? HeadFraming(of: complete) : framing
-            framing = HeadFraming()
-            sawFoldedLine = false
-            if !facts.isPlain, let problem = complete.framingProblem {
-                return .failed(code: .invalidResponse, message: problem)
-            }
-            return .complete(Head(status: current, fields: complete, framing: facts))
+            return complete(current)
         }
         if bytes[0] == UInt8(ascii: " ") || bytes[0] == UInt8(ascii: "\t") {
-            guard let last = fields.last else {
+            guard fieldCount > 0 else {
                 return .failed(code: .invalidResponse, message: "the response head starts with a folded line")
             }
-            foldedValue = (foldedValue ?? Array(last.value.utf8)) + [UInt8(ascii: " ")] + Self.trimmed(bytes)
+            keep(bytes)
             sawFoldedLine = true
             return .needMore
         }
-        flushFoldedValue()
-        return parseField(bytes)
+        return takeField(bytes)
+    }
+
+    /// The final head: its lines kept for parsing on first read, unless a folded line or unusual
+    /// framing means the fields must be looked at now.
+    private mutating func complete(_ current: HTTPResponse.Status) -> Outcome {
+        let complete = lines
+        lines = []  // The head owns its lines alone: no copy when the next head (a retry's) starts.
+        defer {
+            fieldCount = 0
+            framing = HeadFraming()
+            sawFoldedLine = false
+        }
+        guard sawFoldedLine || !framing.isPlain else {
+            return .complete(Head(status: current, lines: complete, framing: framing))
+        }
+        let fields = complete.withUnsafeBytes(Self.fields(in:))
+        let facts = sawFoldedLine ? HeadFraming(of: fields) : framing
+        if !facts.isPlain, let problem = fields.framingProblem {
+            return .failed(code: .invalidResponse, message: problem)
+        }
+        return .complete(Head(status: current, fields: fields, framing: facts))
     }
 
     /// `HTTP/x.y NNN reason`: the version's prefix, three digits, and an optional reason phrase.
     private mutating func parseStatusLine(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         let space = UInt8(ascii: " ")
         let isDigit: (UInt8) -> Bool = { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        guard let firstSpace = bytes.firstIndex(of: space), bytes[..<firstSpace].starts(with: "HTTP/".utf8),
+        guard let firstSpace = Self.index(of: space, in: bytes), firstSpace >= 5,
+            memcmp(bytes.baseAddress!, "HTTP/", 5) == 0,
             bytes.count >= firstSpace + 4, bytes[(firstSpace + 1)...(firstSpace + 3)].allSatisfy(isDigit),
             bytes.count == firstSpace + 4 || bytes[firstSpace + 4] == space
         else {
@@ -135,24 +198,62 @@ struct ResponseHeadParser {
         return .needMore
     }
 
-    private mutating func parseField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+    /// Checks a field line and keeps it: its name must be a token, and the fields must stay within the limit.
+    private mutating func takeField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard let colon = Self.index(of: UInt8(ascii: ":"), in: bytes) else { return Self.invalidLine(bytes) }
-        let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
-        guard
-            let name = CommonFieldNames.name(spelledAs: nameBytes)
-                ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
-        else { return Self.invalidLine(bytes) }
-        guard fields.count < maxHeaderCount else {
+        let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
+        guard FieldNameBytes.isToken(name) else { return Self.invalidLine(bytes) }
+        guard fieldCount < maxHeaderCount else {
             return .failed(
                 code: .limitExceeded,
                 message: "the response has more than the limit of \(maxHeaderCount) header lines")
         }
-        // One allocation for a usual head rather than one per doubling.
-        if fields.isEmpty { fields.reserveCapacity(Self.usualFieldCount) }
-        let value = UnsafeRawBufferPointer(rebasing: bytes[Self.trimmedRange(bytes, from: colon + 1)])
-        framing.note(name: nameBytes, value: value)
-        fields.append(Self.field(name, value))
+        fieldCount += 1
+        framing.note(
+            name: name, value: UnsafeRawBufferPointer(rebasing: bytes[Self.trimmedRange(bytes, from: colon + 1)]))
+        keep(bytes)
         return .needMore
+    }
+
+    /// Appends a checked line to `lines`, ended by a line feed (a line from curl holds none inside).
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer) {
+        if lines.isEmpty { lines.reserveCapacity(Self.usualLineBytes) }
+        lines.append(contentsOf: bytes)
+        lines.append(Self.lineFeed)
+    }
+
+    /// The fields of `lines` as the parser keeps them: checked field lines, each ended by a line
+    /// feed, a continuation line joining the value before it with one space.
+    static func fields(in lines: UnsafeRawBufferPointer) -> HTTPFields {
+        var fields = HTTPFields()
+        fields.reserveCapacity(usualFieldCount)
+        var folded: [UInt8]?
+        var start = 0
+        while start < lines.count {
+            let end =
+                start
+                + (index(of: lineFeed, in: UnsafeRawBufferPointer(rebasing: lines[start...])) ?? lines.count - start)
+            let line = UnsafeRawBufferPointer(rebasing: lines[start..<end])
+            start = end + 1
+            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                guard let last = fields.last else { continue }
+                folded = (folded ?? Array(last.value.utf8)) + [UInt8(ascii: " ")] + trimmed(line)
+                continue
+            }
+            joinFolded(&folded, into: &fields)
+            guard let colon = index(of: UInt8(ascii: ":"), in: line) else { continue }
+            let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
+            // Never nil: `takeField` kept only token names, which swift-http-types accepts (a test pins it).
+            guard
+                let name = CommonFieldNames.name(spelledAs: nameBytes)
+                    ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
+            else { continue }
+            let value = UnsafeRawBufferPointer(rebasing: line[trimmedRange(line, from: colon + 1)])
+            // Not `append`: its default goes through `insert(_:at:)`, several times the cost.
+            fields.replaceSubrange(fields.endIndex..<fields.endIndex, with: CollectionOfOne(field(name, value)))
+        }
+        joinFolded(&folded, into: &fields)
+        return fields
     }
 
     private static func invalidLine(_ bytes: UnsafeRawBufferPointer) -> Outcome {
@@ -192,9 +293,9 @@ struct ResponseHeadParser {
     }
 
     /// Continuation lines (obsolete line folding) join the last field's value once it is complete.
-    private mutating func flushFoldedValue() {
-        guard let value = foldedValue else { return }
-        foldedValue = nil
+    private static func joinFolded(_ folded: inout [UInt8]?, into fields: inout HTTPFields) {
+        guard let value = folded else { return }
+        folded = nil
         guard let last = fields.indices.last else { return }
         fields[last] = HTTPField(name: fields[last].name, value: value)
     }
