@@ -104,6 +104,16 @@ struct InterceptorChainTests {
         #expect(seen[0] == seen[1])
         #expect(seen[2] == seen[3])
         #expect(seen[0] != seen[2])
+        #expect(seen.allSatisfy { $0.hasPrefix("req-") && $0.count > 4 })
+    }
+
+    /// A client's identifiers are spelled only when read; one given or set whole is kept as it is.
+    @Test func aRequestIDGivenOrSetIsReadBackAsItIs() {
+        var context = InterceptorContext(requestID: "given")
+        #expect(context.requestID == "given")
+        context.requestID = "set"
+        #expect(context.requestID == "set")
+        #expect(context.attempt == 1)
     }
 
     @Test func anErrorThrownByAnInterceptorNamesIt() async throws {

@@ -40,11 +40,11 @@ extension Interceptor {
 public struct InterceptorContext: Sendable {
     /// The parts of a context that stay the same for the whole send.
     private final class Shared: Sendable {
-        let requestID: String
+        let requestID: RequestID
         let logger: Logger
         let limits: Limits
 
-        init(requestID: String, logger: Logger, limits: Limits) {
+        init(requestID: RequestID, logger: Logger, limits: Limits) {
             self.requestID = requestID
             self.logger = logger
             self.limits = limits
@@ -59,8 +59,8 @@ public struct InterceptorContext: Sendable {
 
     /// An identifier unique to this `send`, shared by every attempt and stage.
     public var requestID: String {
-        get { shared.requestID }
-        set { shared = Shared(requestID: newValue, logger: shared.logger, limits: shared.limits) }
+        get { shared.requestID.text }
+        set { shared = Shared(requestID: .named(newValue), logger: shared.logger, limits: shared.limits) }
     }
 
     /// The client's logger.
@@ -80,6 +80,11 @@ public struct InterceptorContext: Sendable {
         attempt: Int = 1, requestID: String = "test", logger: Logger = Logger(label: "courier"),
         limits: Limits = Limits()
     ) {
+        self.init(attempt: attempt, requestID: .named(requestID), logger: logger, limits: limits)
+    }
+
+    /// A context whose identifier is `requestID`: a client's counted one is spelled only when read.
+    init(attempt: Int, requestID: RequestID, logger: Logger, limits: Limits) {
         self.attempt = attempt
         self.shared = Shared(requestID: requestID, logger: logger, limits: limits)
     }

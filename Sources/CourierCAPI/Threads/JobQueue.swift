@@ -10,8 +10,10 @@ final class JobQueue: @unchecked Sendable {
     private let condition = NSCondition()
     /// Waiting work from `head` on; taken slots are cleared at once, so a closure that ran
     /// releases what it captured (a request body, a C callback's user data) right away.
-    private var items: [Work?] = []
-    private var head = 0
+    /// Unchecked: read and written only under `condition`'s lock, and each checked access cost a
+    /// runtime call several times per blocking send.
+    @exclusivity(unchecked) private var items: [Work?] = []
+    @exclusivity(unchecked) private var head = 0
 
     func push(_ work: Work) {
         condition.lock()
