@@ -20,26 +20,42 @@ enum BorrowedKey: Hashable {
 /// each copy lives here under a key until `invalidate()` (on change) or deinit (on free); asking
 /// twice for the same unchanged value returns the same pointer instead of allocating again.
 final class BorrowedStrings {
-    /// Each copy with its trailing NUL; `count` of a copy excludes it.
-    private var storage: [BorrowedKey: UnsafeMutableRawBufferPointer] = [:]
+    /// The copies of the values without a payload (method, URL, body…), at `BorrowedKey.singleIndex`:
+    /// a body read once per response needs no hashing and no dictionary storage.
+    private var singles = InlineArray<5, UnsafeMutableRawBufferPointer?>(repeating: nil)
+    /// The copies of header values and lines, which a program may read by the hundred.
+    private var keyed: [BorrowedKey: UnsafeMutableRawBufferPointer] = [:]
 
     /// A NUL-terminated copy of `value`, kept under `key`.
     func cString(_ key: BorrowedKey, _ value: @autoclosure () -> String) -> UnsafePointer<CChar> {
-        if let existing = storage[key] {
+        if let existing = copy(under: key) {
             return UnsafePointer(existing.baseAddress!.assumingMemoryBound(to: CChar.self))
         }
         var text = value()
         let copy = text.withUTF8 { Self.copyWithNUL(UnsafeRawBufferPointer($0)) }
-        storage[key] = copy
+        keep(copy, under: key)
         return UnsafePointer(copy.baseAddress!.assumingMemoryBound(to: CChar.self))
     }
 
     /// A copy of `value` followed by a NUL byte, kept under `key`.
     func bytes(_ key: BorrowedKey, _ value: @autoclosure () -> Data) -> (UnsafeRawPointer, Int) {
-        if let existing = storage[key] { return (UnsafeRawPointer(existing.baseAddress!), existing.count - 1) }
+        if let existing = copy(under: key) { return (UnsafeRawPointer(existing.baseAddress!), existing.count - 1) }
         let copy = value().withUnsafeBytes { Self.copyWithNUL($0) }
-        storage[key] = copy
+        keep(copy, under: key)
         return (UnsafeRawPointer(copy.baseAddress!), copy.count - 1)
+    }
+
+    private func copy(under key: BorrowedKey) -> UnsafeMutableRawBufferPointer? {
+        if let index = key.singleIndex { return singles[index] }
+        return keyed[key]
+    }
+
+    private func keep(_ copy: UnsafeMutableRawBufferPointer, under key: BorrowedKey) {
+        if let index = key.singleIndex {
+            singles[index] = copy
+        } else {
+            keyed[key] = copy
+        }
     }
 
     private static func copyWithNUL(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawBufferPointer {
@@ -51,11 +67,29 @@ final class BorrowedStrings {
 
     /// Frees every copy: the object changed, so pointers handed out before are no longer valid.
     func invalidate() {
-        for copy in storage.values { copy.deallocate() }
-        storage.removeAll(keepingCapacity: true)
+        for index in singles.indices {
+            singles[index]?.deallocate()
+            singles[index] = nil
+        }
+        for copy in keyed.values { copy.deallocate() }
+        keyed.removeAll(keepingCapacity: true)
     }
 
     deinit { invalidate() }
+}
+
+extension BorrowedKey {
+    /// Where `BorrowedStrings` keeps the copy of a value without a payload; `nil` for the others.
+    fileprivate var singleIndex: Int? {
+        switch self {
+        case .method: 0
+        case .url: 1
+        case .body: 2
+        case .pluginName: 3
+        case .pluginVersion: 4
+        case .joinedHeader, .lineName, .lineValue: nil
+        }
+    }
 }
 
 /// The `BorrowedStrings` of an object, made on the first read: most objects are never read from C.

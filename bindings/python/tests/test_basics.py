@@ -34,6 +34,22 @@ def test_get_with_headers_and_query(client: courier.Client) -> None:
     assert response.headers["CONTENT-TYPE"] == response.headers.get("Content-Type")
 
 
+def test_responses_of_a_reused_request_each_own_their_request(client: courier.Client) -> None:
+    # A bare GET reuses one built request; each response's `request` is its own copy, made on
+    # first read, and `elapsed` is a timedelta made on first read.
+    first, second = client.get("/get"), client.get("/get")
+    first.request.headers["X-Mine"] = "first"
+    assert "x-mine" not in second.request.headers
+    assert client.get("/get").request.headers.get("X-Mine") is None
+    assert first.request is first.request
+    assert first.elapsed is first.elapsed and first.elapsed.total_seconds() > 0
+    replaced = courier.Request("GET", "http://example.invalid/")
+    second.request = replaced
+    assert second.request is replaced
+    second.elapsed = second.elapsed * 2
+    assert second.elapsed.total_seconds() > 0
+
+
 def test_client_headers_and_override(server) -> None:
     with courier.Client(base_url=server.url, headers={"X-A": "1", "X-B": "client"}) as client:
         data = echo(client.get("/anything", headers={"x-b": "request"}))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import datetime
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -100,6 +99,10 @@ class Client:
 
     def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         """Sends a request and returns the whole response. Any status is a success."""
+        return self._send(method, url, kwargs)
+
+    def _send(self, method: str, url: str, kwargs: Mapping[str, Any]) -> Response:
+        """`request` with its options as one mapping: `get()` and the others pass theirs on as it is."""
         if garbage:
             free_garbage()
         core = self._core
@@ -108,10 +111,10 @@ class Client:
             out = out_parameters
             started = perf_counter()
             code = lib.courier_client_send(core.live(), pointer, out.response, out.error)
-            elapsed = datetime.timedelta(seconds=perf_counter() - started)
+            elapsed = perf_counter() - started
             if code:
-                check(code, out.error, snapshot)
-            return received_response(out.response[0], snapshot, elapsed)
+                check(code, out.error, snapshot if owned else snapshot._copy())
+            return received_response(out.response[0], snapshot, elapsed, not owned)
         finally:
             if owned:
                 lib.courier_request_free(pointer)
@@ -146,25 +149,25 @@ class Client:
                 partial.unlink()
 
     def get(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
-        return self.request("GET", url, **kwargs)
+        return self._send("GET", url, kwargs)
 
     def head(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
-        return self.request("HEAD", url, **kwargs)
+        return self._send("HEAD", url, kwargs)
 
     def options(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
-        return self.request("OPTIONS", url, **kwargs)
+        return self._send("OPTIONS", url, kwargs)
 
     def delete(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
-        return self.request("DELETE", url, **kwargs)
+        return self._send("DELETE", url, kwargs)
 
     def post(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
-        return self.request("POST", url, **kwargs)
+        return self._send("POST", url, kwargs)
 
     def put(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
-        return self.request("PUT", url, **kwargs)
+        return self._send("PUT", url, kwargs)
 
     def patch(self, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
-        return self.request("PATCH", url, **kwargs)
+        return self._send("PATCH", url, kwargs)
 
     def close(self) -> None:
         """Frees the client; sends under way complete first."""
@@ -222,7 +225,8 @@ class AsyncClient:
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
             inbox = _inbox(loop)
-            state = _SendState(snapshot, lambda outcome: _post(inbox, future, state, outcome))
+            state = _SendState(snapshot if owned else snapshot._copy(),
+                               lambda outcome: _post(inbox, future, state, outcome))
             _start(self._core, pointer, state, streaming=False)
         finally:
             if owned:

@@ -252,11 +252,12 @@ class _ClientCore:
         return build_request(method, url, base_url=self.base_url, default_headers=self.headers, **kwargs)
 
     def acquire(self, method: str, url: str, kwargs: Mapping[str, Any]) -> tuple[Any, Request, bool]:
-        """The courier_request to send, its snapshot, and whether the caller must free it.
+        """The courier_request to send, its snapshot, and whether the caller owns both.
 
         A request with nothing but a method and a URL is built once per thread and reused (sends
         copy it): building one costs more than the rest of the Python side of a send. Only the
-        thread that built it uses it; close() frees it, which the library allows mid-send.
+        thread that built it uses it; close() frees it, which the library allows mid-send. Its
+        snapshot is the cache's own: copy it (`_copy()`) before anything outside may change it.
         """
         if (kwargs and any(value is not None for value in kwargs.values())) or type(method) is not str \
                 or type(url) is not str:
@@ -293,7 +294,7 @@ class _ClientCore:
                     self._cached.discard(evicted)
                 lib.courier_request_free(evicted)
         pointer, snapshot = entry
-        return pointer, snapshot._copy(), False
+        return pointer, snapshot, False
 
 
 def _milliseconds(seconds: float, what: str) -> int:

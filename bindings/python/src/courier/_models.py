@@ -161,11 +161,13 @@ class Response:
 
     @classmethod
     def _received(cls, status_code: int, content: bytes, handle: Any, request: Request | None,
-                  elapsed: datetime.timedelta) -> Response:
+                  elapsed: datetime.timedelta | float, shares_request: bool = False) -> Response:
         """A response the library returned, owning `handle` until its URL or headers are first read.
 
         Sets the fields __init__ would, without its argument handling: a blocking send builds one
-        per request, and every step here shows in a keep-alive loop's requests per second.
+        per request, and every step here shows in a keep-alive loop's requests per second. So do
+        the `timedelta` and the copy of a client's reused request snapshot (`shares_request`):
+        both are made when `elapsed` or `request` is first read.
         """
         response = cls.__new__(cls)
         response.status_code = status_code
@@ -173,9 +175,37 @@ class Response:
         response._headers = None
         response._content = content
         response._url = ""
-        response.request = request
-        response.elapsed = elapsed
+        response._request = request
+        response._shares_request = shares_request
+        response._elapsed = elapsed
         return response
+
+    @property
+    def request(self) -> Request | None:
+        """What was sent: the method, the absolute URL and the header lines."""
+        if self._shares_request:
+            with _lazy_lock:
+                if self._shares_request:
+                    self._request = self._request._copy()  # type: ignore[union-attr]
+                    self._shares_request = False
+        return self._request
+
+    @request.setter
+    def request(self, request: Request | None) -> None:
+        self._request = request
+        self._shares_request = False
+
+    @property
+    def elapsed(self) -> datetime.timedelta:
+        """The time from the send to the complete response."""
+        elapsed = self._elapsed
+        if elapsed.__class__ is float:
+            elapsed = self._elapsed = datetime.timedelta(seconds=elapsed)  # type: ignore[arg-type]
+        return elapsed  # type: ignore[return-value]
+
+    @elapsed.setter
+    def elapsed(self, elapsed: datetime.timedelta) -> None:
+        self._elapsed = elapsed
 
     def _materialize(self) -> None:
         """Copies the URL and header lines out of the library's response, then frees it: most

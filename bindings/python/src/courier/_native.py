@@ -314,7 +314,8 @@ _body = lib.courier_response_body
 _buffer = ffi.buffer
 
 
-def received_response(response: Any, request: Request | None, elapsed: datetime.timedelta) -> Response:
+def received_response(response: Any, request: Request | None, elapsed: datetime.timedelta | float,
+                      shares_request: bool = False) -> Response:
     """A Response that owns `response`: the status and body copied now, the URL and headers on
     first use (Response._materialize). Frees the handle when it cannot be read. Allocates nothing
     for the reads (see _OutParameters): a blocking send makes one per request."""
@@ -324,7 +325,7 @@ def received_response(response: Any, request: Request | None, elapsed: datetime.
         raise ClosedError("the response handle is no longer valid", code=2)
     length = out.length[0]
     return Response._received(out.status[0], _buffer(out.data[0], length)[:] if length else b"", response,
-                              request, elapsed)
+                              request, elapsed, shares_request)
 
 
 def copy_response(response: Any, request: Request | None, elapsed: datetime.timedelta | None,
