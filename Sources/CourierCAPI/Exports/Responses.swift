@@ -30,7 +30,7 @@ public func courier_response_status(
 ) -> courier_code {
     reporting(error) {
         let box = try responseBox(response)
-        try CInput.store(Int32(box.response.status.code), into: status, "status")
+        try CInput.store(box.withLock { Int32($0.response.status.code) }, into: status, "status")
     }
 }
 
