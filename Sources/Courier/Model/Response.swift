@@ -11,6 +11,9 @@ public struct Response: Sendable {
     /// The status code and reason phrase.
     public var status: HTTPResponse.Status
     /// The header fields, ordered, case-insensitive and multi-valued.
+    ///
+    /// The curl transport checks each line as it arrives and keeps the lines; the first read, from
+    /// any thread, parses them into the fields every later read gets.
     public var headerFields: HTTPFields {
         get {
             switch headers {
