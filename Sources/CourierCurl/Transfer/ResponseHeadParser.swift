@@ -134,9 +134,7 @@ struct ResponseHeadParser {
             if current.kind == .informational, current.code != 101 {
                 status = nil
                 lines.removeAll(keepingCapacity: true)
-                fieldCount = 0
-                framing = HeadFraming()
-                sawFoldedLine = false
+                forgetFields()
                 return .needMore
             }
             return complete(current)
@@ -157,11 +155,7 @@ struct ResponseHeadParser {
     private mutating func complete(_ current: HTTPResponse.Status) -> Outcome {
         let complete = lines
         lines = []  // The head owns its lines alone: no copy when the next head (a retry's) starts.
-        defer {
-            fieldCount = 0
-            framing = HeadFraming()
-            sawFoldedLine = false
-        }
+        defer { forgetFields() }
         guard sawFoldedLine || !framing.isPlain else {
             return .complete(Head(status: current, lines: complete, framing: framing))
         }
@@ -171,6 +165,13 @@ struct ResponseHeadParser {
             return .failed(code: .invalidResponse, message: problem)
         }
         return .complete(Head(status: current, fields: fields, framing: facts))
+    }
+
+    /// Forgets what the fields of the head just ended said, for the next head.
+    private mutating func forgetFields() {
+        fieldCount = 0
+        framing = HeadFraming()
+        sawFoldedLine = false
     }
 
     /// `HTTP/x.y NNN reason`: the version's prefix, three digits, and an optional reason phrase.
