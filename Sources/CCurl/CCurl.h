@@ -27,6 +27,7 @@ static const size_t ccurl_readfunc_pause = CURL_READFUNC_PAUSE;
 static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
 static const long ccurl_error_size = CURL_ERROR_SIZE;
 static const curl_socket_t ccurl_socket_timeout = CURL_SOCKET_TIMEOUT;
+static const int ccurl_sockopt_ok = CURL_SOCKOPT_OK;
 
 typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, void *user_data);
 typedef int (*ccurl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *user_data, void *socket_data);
@@ -67,6 +68,16 @@ static inline CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption 
 
 static inline CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback value) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+
+/* Tell the I/O thread which sockets are connections (created, then closed through this callback),
+ * so it may leave them registered with epoll between transfers. */
+static inline CURLcode ccurl_easy_setopt_sockopt_callback(CURL *handle, curl_sockopt_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, value);
+}
+
+static inline CURLcode ccurl_easy_setopt_closesocket_callback(CURL *handle, curl_closesocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, value);
 }
 
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {

@@ -35,6 +35,21 @@ struct CurlConnectionTests {
         }
     }
 
+    @Test func aKeptConnectionTheServerClosesWhileIdleIsReplacedForTheNextRequest() async throws {
+        // A response that promises keep-alive, then the server closes the connection: the idle
+        // connection the I/O thread left registered turns readable while curl is not watching it.
+        let closing = Route.raw(
+            "/closes-when-idle", bytes: Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8), then: .close)
+        try await withCurl(routes: CurlTestRoutes.all + [closing]) { server, transport in
+            let first = try await transport.fetch(Request(url: server.url("/closes-when-idle")))
+            #expect(first.body == Data("ok".utf8))
+            try await Task.sleep(for: .milliseconds(200))
+            let second = try await transport.fetch(Request(url: server.url("/echo/after")))
+            #expect(second.status == .ok)
+            #expect(transport.connectionsOpened == 2)
+        }
+    }
+
     /// curl takes whole seconds: a fraction rounds up, never down to "reuse for one second less".
     @Test(arguments: [
         (Duration.milliseconds(100), 1), (.seconds(1), 1), (.milliseconds(1500), 2), (.zero, 1), (.seconds(60), 60),

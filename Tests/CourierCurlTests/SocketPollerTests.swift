@@ -70,6 +70,73 @@ struct SocketPollerTests {
         #expect(ready.isEmpty, "both rings were drained by the first wait")
     }
 
+    @Test func anIdleConnectionIsWatchedAgainWithoutASystemCall() throws {
+        let (poller, pair) = try Self.poller(.epoll)
+        defer { pair.close() }
+        poller.adoptConnection(pair.near)
+        poller.watch(pair.near, read: true, write: false, isNew: true)
+        let afterFirstWatch = poller.controlCalls
+        poller.unwatch(pair.near)
+        poller.watch(pair.near, read: true, write: false, isNew: true)
+        #expect(poller.controlCalls == afterFirstWatch, "the connection stayed registered while idle")
+        pair.writeFar("x")
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 1000, into: &ready)
+        #expect(ready.map(\.socket) == [pair.near])
+    }
+
+    @Test func anIdleConnectionThatBecomesReadableIsDroppedNotReported() throws {
+        let (poller, pair) = try Self.poller(.epoll)
+        defer { pair.close() }
+        poller.adoptConnection(pair.near)
+        poller.watch(pair.near, read: true, write: false, isNew: true)
+        poller.unwatch(pair.near)
+        pair.writeFar("x")
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 1000, into: &ready)
+        #expect(ready.isEmpty, "curl is not watching it")
+        let afterDrop = poller.controlCalls
+        poller.wait(milliseconds: 0, into: &ready)
+        #expect(ready.isEmpty)
+        #expect(poller.controlCalls == afterDrop, "it left the set at its first event, so it fires no more")
+        poller.watch(pair.near, read: true, write: false, isNew: true)
+        poller.wait(milliseconds: 1000, into: &ready)
+        #expect(ready.map(\.socket) == [pair.near], "watched again, it is registered again")
+    }
+
+    @Test func anIdleConnectionLastWatchedForWritingLeavesTheSet() throws {
+        let (poller, pair) = try Self.poller(.epoll)
+        defer { pair.close() }
+        poller.adoptConnection(pair.near)
+        poller.watch(pair.near, read: false, write: true, isNew: true)
+        poller.unwatch(pair.near)
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 0, into: &ready)
+        #expect(ready.isEmpty, "a writable idle socket would fire at every wait")
+    }
+
+    @Test(arguments: [true, false])
+    func aNumberReusedAfterAConnectionClosedIsWatchedAsTheNewSocket(newSocketIsAConnection: Bool) throws {
+        let (poller, first) = try Self.poller(.epoll)
+        let number = first.near
+        poller.adoptConnection(number)
+        poller.watch(number, read: true, write: false, isNew: true)
+        poller.unwatch(number)
+        poller.connectionClosing(number)
+        first.close()
+        let second = try SocketPair()
+        defer { second.close() }
+        // The same number for the new socket, as the kernel hands out the lowest free one.
+        #expect(dup2(second.near, number) == number)
+        defer { _ = Glibc.close(number) }
+        if newSocketIsAConnection { poller.adoptConnection(number) }
+        poller.watch(number, read: true, write: false, isNew: true)
+        second.writeFar("x")
+        var ready: [SocketPoller.Readiness] = []
+        poller.wait(milliseconds: 1000, into: &ready)
+        #expect(ready.map(\.socket) == [number])
+    }
+
     private static func poller(_ backend: SocketPoller.Backend) throws -> (SocketPoller, SocketPair) {
         let wakeup = try #require(LoopWakeup())
         return (try #require(SocketPoller(wakeup: wakeup, backend: backend)), try SocketPair())

@@ -282,7 +282,41 @@ final class CurlLoopDriver {
     private func makeHandle() throws(CurlOptionError) -> EasyHandle {
         let easy = try EasyHandle(configuration: loop.configuration)
         try ActiveTransfer.installCallbacks(on: easy)
+        try installConnectionCallbacks(on: easy)
         return easy
+    }
+
+    /// Has curl tell this driver of each connection it opens with `easy` and of its closing, so
+    /// the poller may keep an idle connection registered (see `SocketPoller`). A connection keeps
+    /// the callbacks of the handle that opened it, and every handle of this multi has them.
+    private func installConnectionCallbacks(on easy: EasyHandle) throws(CurlOptionError) {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try easy.set(CURLOPT_SOCKOPTDATA, pointer: me)
+        try easy.set(
+            sockopt: { me, socket, purpose in
+                if let me, purpose == CURLSOCKTYPE_IPCXN {
+                    Unmanaged<CurlLoopDriver>.fromOpaque(me).takeUnretainedValue().curlOpenedConnection(socket)
+                }
+                return ccurl_sockopt_ok
+            })
+        try easy.set(CURLOPT_CLOSESOCKETDATA, pointer: me)
+        try easy.set(
+            closeSocket: { me, socket in
+                if let me {
+                    Unmanaged<CurlLoopDriver>.fromOpaque(me).takeUnretainedValue().curlClosesConnection(socket)
+                }
+                return close(socket)
+            })
+    }
+
+    private func curlOpenedConnection(_ socket: curl_socket_t) {
+        loop.assertOnIOThread()
+        poller.adoptConnection(socket)
+    }
+
+    private func curlClosesConnection(_ socket: curl_socket_t) {
+        loop.assertOnIOThread()
+        poller.connectionClosing(socket)
     }
 
     /// Keeps `easy`, with its constant options, for a later transfer if there is room; otherwise it

@@ -12,6 +12,13 @@ import Darwin
 /// curl says what to watch through its socket callback (`watch`, `unwatch`); `wait` returns the
 /// sockets that are ready, as `curl_multi_socket_action` wants them, and drains the wakeup.
 /// Used on the I/O thread only.
+///
+/// A keep-alive connection is unwatched when its transfer ends and watched again when the next
+/// one starts: with epoll, two system calls per request. A connection socket, whose closing the
+/// poller hears of (`adoptConnection`, `connectionClosing`), is instead left registered for
+/// reading while idle ("parked"): watching it again for reading costs nothing, and the first
+/// event it reports while parked (the server closed it) removes it, so an idle connection never
+/// makes the loop spin.
 final class SocketPoller {
     /// A socket that is ready, with curl's `CURL_CSELECT_*` bits.
     struct Readiness {
@@ -44,6 +51,12 @@ final class SocketPoller {
     private let epoll: Int32
     private var epollEvents: [epoll_event]
     #endif
+    /// The epoll backend's view of its set: what each socket is registered for.
+    private var registrations: [Int32: Registration] = [:]
+    /// How many registrations are parked; while none are, a ready socket needs no lookup.
+    private var parkedCount = 0
+    /// `epoll_ctl` calls made, for the tests that pin when they are avoided.
+    private(set) var controlCalls = 0
     /// The poll(2) backend's set, the wakeup first, and where each socket sits in it.
     private var pollSet: [pollfd] = []
     private var pollIndex: [Int32: Int] = [:]
@@ -80,18 +93,29 @@ final class SocketPoller {
     }
 
     /// Watches `socket` for reading and/or writing, replacing what was watched before.
-    /// `isNew` says curl has not asked for this socket since it was last unwatched.
+    /// `isNew` says curl has not asked for this socket since it was last unwatched: unless the
+    /// socket is an adopted connection, its number may then belong to a socket opened since.
     func watch(_ socket: Int32, read: Bool, write: Bool, isNew: Bool) {
         switch backend {
         case .epoll:
             #if os(Linux)
-            var event = epoll_event()
-            event.events = (read ? EPOLLIN.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
-            event.data.fd = socket
-            if epoll_ctl(epoll, isNew ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
-                // A descriptor number curl closed and opened again may still be known, or already gone: try the other operation.
-                _ = epoll_ctl(epoll, isNew ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event)
+            let events = (read ? EPOLLIN.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
+            var registration = registrations[socket] ?? Registration()
+            let isTrusted = registration.isConnection || !isNew
+            if registration.isParked {
+                registration.isParked = false
+                parkedCount -= 1
             }
+            if !isTrusted || registration.events != events {
+                // A number curl closed and opened again may still be known, or already gone: the
+                // other operation then succeeds.
+                let operation = isTrusted && registration.events != nil ? EPOLL_CTL_MOD : EPOLL_CTL_ADD
+                if control(operation, socket, events) != 0 {
+                    _ = control(operation == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, events)
+                }
+                registration.events = events
+            }
+            registrations[socket] = registration
             #endif
         case .poll:
             let events = Int16((read ? POLLIN : 0) | (write ? POLLOUT : 0))
@@ -104,12 +128,26 @@ final class SocketPoller {
         }
     }
 
-    /// Stops watching `socket` (curl is about to close it or no longer needs it).
+    /// Stops watching `socket` (curl no longer needs it, or is about to close it). An adopted
+    /// connection watched for reading only stays registered, parked, until watched again, closed,
+    /// or reported ready.
     func unwatch(_ socket: Int32) {
         switch backend {
         case .epoll:
             #if os(Linux)
-            _ = epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nil)
+            guard var registration = registrations[socket] else {
+                _ = control(EPOLL_CTL_DEL, socket, 0)
+                return
+            }
+            if registration.isConnection, registration.events == EPOLLIN.rawValue {
+                if !registration.isParked {
+                    registration.isParked = true
+                    parkedCount += 1
+                    registrations[socket] = registration
+                }
+                return
+            }
+            deregister(socket, registration)
             #endif
         case .poll:
             guard let index = pollIndex.removeValue(forKey: socket) else { return }
@@ -119,6 +157,32 @@ final class SocketPoller {
                 pollIndex[pollSet[index].fd] = index
             }
             pollSet.removeLast()
+        }
+    }
+
+    /// Marks `socket` as a connection curl just opened, one whose closing `connectionClosing`
+    /// reports, so that it may stay registered while idle.
+    func adoptConnection(_ socket: Int32) {
+        guard backend == .epoll else { return }
+        if registrations[socket]?.isParked == true { parkedCount -= 1 }
+        // A registration left under this number belonged to a socket closed since (the kernel
+        // dropped it then): the new socket starts unregistered.
+        registrations[socket] = Registration(isConnection: true)
+    }
+
+    /// Forgets `socket`, which curl is about to close, and removes it from the set first: a copy
+    /// of the descriptor in a forked child would otherwise keep it registered after the close.
+    func connectionClosing(_ socket: Int32) {
+        switch backend {
+        case .epoll:
+            #if os(Linux)
+            guard let registration = registrations[socket] else { return }
+            if registration.events != nil { _ = control(EPOLL_CTL_DEL, socket, 0) }
+            if registration.isParked { parkedCount -= 1 }
+            registrations[socket] = nil
+            #endif
+        case .poll:
+            unwatch(socket)
         }
     }
 
@@ -135,6 +199,12 @@ final class SocketPoller {
                 let socket = event.data.fd
                 if socket == wakeup.readDescriptor {
                     wakeup.drain()
+                    continue
+                }
+                if parkedCount > 0, let registration = registrations[socket], registration.isParked {
+                    // Idle and not curl's concern: the server closed it, or sent what curl will
+                    // find when it next uses the connection. Registered no longer, so it stops firing.
+                    deregister(socket, registration)
                     continue
                 }
                 ready.append(
@@ -163,7 +233,37 @@ final class SocketPoller {
         }
     }
 
+    #if os(Linux)
+    /// Removes `socket` from the epoll set; an adopted connection stays known, unregistered.
+    private func deregister(_ socket: Int32, _ registration: Registration) {
+        _ = control(EPOLL_CTL_DEL, socket, 0)
+        if registration.isParked { parkedCount -= 1 }
+        registrations[socket] = registration.isConnection ? Registration(isConnection: true) : nil
+    }
+
+    private func control(_ operation: Int32, _ socket: Int32, _ events: UInt32) -> Int32 {
+        controlCalls += 1
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = socket
+        return epoll_ctl(epoll, operation, socket, &event)
+    }
+    #endif
+
     private static func mask(readable: Bool, writable: Bool, failed: Bool) -> Int32 {
         (readable ? CURL_CSELECT_IN : 0) | (writable ? CURL_CSELECT_OUT : 0) | (failed ? CURL_CSELECT_ERR : 0)
+    }
+}
+
+extension SocketPoller {
+    /// One socket in the epoll set, or an adopted connection not (or no longer) in it.
+    struct Registration {
+        /// The epoll events it is registered for; `nil` when it is not in the set.
+        var events: UInt32?
+        /// A connection opened by curl, whose closing the poller hears of before its number can
+        /// be reused; only such a socket may stay registered while curl is not watching it.
+        var isConnection = false
+        /// Registered for reading while curl is not watching it.
+        var isParked = false
     }
 }

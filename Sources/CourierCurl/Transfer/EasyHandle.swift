@@ -107,6 +107,14 @@ final class EasyHandle {
         try check(ccurl_easy_setopt_data_callback(raw, option, callback), option)
     }
 
+    func set(sockopt callback: curl_sockopt_callback) throws(CurlOptionError) {
+        try check(ccurl_easy_setopt_sockopt_callback(raw, callback), CURLOPT_SOCKOPTFUNCTION)
+    }
+
+    func set(closeSocket callback: curl_closesocket_callback) throws(CurlOptionError) {
+        try check(ccurl_easy_setopt_closesocket_callback(raw, callback), CURLOPT_CLOSESOCKETFUNCTION)
+    }
+
     func set(progress callback: ccurl_xferinfo_callback) throws(CurlOptionError) {
         try check(ccurl_easy_setopt_xferinfo_callback(raw, callback), CURLOPT_XFERINFOFUNCTION)
     }
