@@ -62,8 +62,10 @@ public func courier_client_send_async(
         // A courier_client_free racing this call either waits for this send or refuses it here:
         // the completion runs exactly once, or this call returns an error and it never runs.
         guard pool.begin() else { throw CAPIFailure.invalidHandle("client") }
-        let callBox = CallBox()
-        if let call {
+        // Only a caller that asked for the call handle can wait for or cancel the send: without
+        // one, the box and its condition (three allocations) would serve nobody.
+        let callBox = call.map { _ in CallBox() }
+        if let call, let callBox {
             do {
                 call.pointee = try register(callBox)
             } catch {
@@ -78,12 +80,12 @@ public func courier_client_send_async(
                 let (completion, userData) = finish.value
                 let (response, error) = outcome.value
                 ThreadRole.inCallback { completion(userData, response, error) }
-                callBox.finish()
+                callBox?.finish()
                 pool.end()
             }
             if queue?.deliver(complete) != true { complete() }
         }
-        callBox.started(task)
+        callBox?.started(task)
     }
 }
 
