@@ -53,8 +53,6 @@ final class SocketPoller {
     #endif
     /// The epoll backend's view of its set: what each socket is registered for.
     private var registrations: [Int32: Registration] = [:]
-    /// How many registrations are parked; while none are, a ready socket needs no lookup.
-    private var parkedCount = 0
     /// `epoll_ctl` calls made, for the tests that pin when they are avoided.
     private(set) var controlCalls = 0
     /// The poll(2) backend's set, the wakeup first, and where each socket sits in it.
@@ -102,10 +100,7 @@ final class SocketPoller {
             let events = (read ? EPOLLIN.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
             var registration = registrations[socket] ?? Registration()
             let isTrusted = registration.isConnection || !isNew
-            if registration.isParked {
-                registration.isParked = false
-                parkedCount -= 1
-            }
+            registration.isParked = false
             if !isTrusted || registration.events != events {
                 // A number curl closed and opened again may still be known, or already gone: the
                 // other operation then succeeds.
@@ -140,11 +135,8 @@ final class SocketPoller {
                 return
             }
             if registration.isConnection, registration.events == EPOLLIN.rawValue {
-                if !registration.isParked {
-                    registration.isParked = true
-                    parkedCount += 1
-                    registrations[socket] = registration
-                }
+                registration.isParked = true
+                registrations[socket] = registration
                 return
             }
             deregister(socket, registration)
@@ -164,7 +156,6 @@ final class SocketPoller {
     /// reports, so that it may stay registered while idle.
     func adoptConnection(_ socket: Int32) {
         guard backend == .epoll else { return }
-        if registrations[socket]?.isParked == true { parkedCount -= 1 }
         // A registration left under this number belonged to a socket closed since (the kernel
         // dropped it then): the new socket starts unregistered.
         registrations[socket] = Registration(isConnection: true)
@@ -176,10 +167,8 @@ final class SocketPoller {
         switch backend {
         case .epoll:
             #if os(Linux)
-            guard let registration = registrations[socket] else { return }
+            guard let registration = registrations.removeValue(forKey: socket) else { return }
             if registration.events != nil { _ = control(EPOLL_CTL_DEL, socket, 0) }
-            if registration.isParked { parkedCount -= 1 }
-            registrations[socket] = nil
             #endif
         case .poll:
             unwatch(socket)
@@ -201,7 +190,7 @@ final class SocketPoller {
                     wakeup.drain()
                     continue
                 }
-                if parkedCount > 0, let registration = registrations[socket], registration.isParked {
+                if let registration = registrations[socket], registration.isParked {
                     // Idle and not curl's concern: the server closed it, or sent what curl will
                     // find when it next uses the connection. Registered no longer, so it stops firing.
                     deregister(socket, registration)
@@ -237,7 +226,6 @@ final class SocketPoller {
     /// Removes `socket` from the epoll set; an adopted connection stays known, unregistered.
     private func deregister(_ socket: Int32, _ registration: Registration) {
         _ = control(EPOLL_CTL_DEL, socket, 0)
-        if registration.isParked { parkedCount -= 1 }
         registrations[socket] = registration.isConnection ? Registration(isConnection: true) : nil
     }
 
