@@ -362,4 +362,22 @@ struct EarlyPathComponentTests {
         #expect(request.port == 8080)
         #expect(request.path == "/x")
     }
+
+    /// `host` and `port` read the URL's own parse; they must say what `URLComponents` says.
+    @Test(arguments: [
+        "http://[::1]:8080/x", "http://[fe80::1%25eth0]/", "http://a%41b.example/x", "https://API.Example.COM./v1",
+        "http://user:pw@h:81/x", "http://127.0.0.1/", "http:///x", "http:/x", "mailto:ada@example.com",
+        "https://xn--bcher-kva.example/", "https://api.XN--bcher-kva.example/", "http://axn--b.example/",
+        "http://x-n--b.example/", "http://h:0/", "http://h:/x", "ws://h:65535",
+    ])
+    func hostAndPortAgreeWithURLComponents(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let expectedHost = components?.host.map {
+            $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0
+        }
+        let request = Request(url: url)
+        #expect(request.host == expectedHost)
+        #expect(request.port == components?.port)
+    }
 }
