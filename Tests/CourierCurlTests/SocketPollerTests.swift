@@ -123,12 +123,18 @@ struct SocketPollerTests {
         poller.watch(number, read: true, write: false, isNew: true)
         poller.unwatch(number)
         poller.connectionClosing(number)
-        first.close()
         let second = try SocketPair()
-        defer { second.close() }
-        // The same number for the new socket, as the kernel hands out the lowest free one.
+        // The first socket's number for the new socket, as the kernel reuses a freed number. `dup2`
+        // closes the first socket and hands its number on in one step: closing it first and counting
+        // on getting the number back raced the suite's other tests, one of which could take the
+        // number in between and then lose its socket to `dup2` (the process died of SIGPIPE).
         #expect(dup2(second.near, number) == number)
-        defer { _ = Glibc.close(number) }
+        _ = Glibc.close(second.near)
+        _ = Glibc.close(first.far)
+        defer {
+            _ = Glibc.close(number)
+            _ = Glibc.close(second.far)
+        }
         if newSocketIsAConnection { poller.adoptConnection(number) }
         poller.watch(number, read: true, write: false, isNew: true)
         second.writeFar("x")
