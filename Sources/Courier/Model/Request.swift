@@ -69,7 +69,8 @@ extension Request {
 
     /// Whether `host` has a label starting `xn--`, which `URLComponents` turns into Unicode.
     private static func hasPunycodeLabel(_ host: String) -> Bool {
-        var matched = 0  // how much of "xn--" the bytes since the label's start have matched
+        // How much of "xn--" the current label starts with; -1 once it starts otherwise.
+        var matched = 0
         for byte in host.utf8 {
             switch (matched, byte | 0x20) {
             case (0, UInt8(ascii: "x")), (1, UInt8(ascii: "n")), (2, UInt8(ascii: "-")): matched += 1
