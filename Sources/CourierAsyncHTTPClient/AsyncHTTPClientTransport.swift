@@ -140,7 +140,7 @@ public final class AsyncHTTPClientTransport: Transport {
             clientRequest.headers.add(name: "User-Agent", value: userAgent)
         }
         let sent = clientRequest
-        var response = try await withTaskCancellationHandler {
+        var response = try await withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 delegate.start(continuation)
                 let task = client.execute(request: sent, delegate: delegate, eventLoop: preference, deadline: deadline)

@@ -63,7 +63,7 @@ public final class CurlTransport: Transport {
         let response: Response
         do {
             defer { transfer.acquireInSend() }
-            response = try await withTaskCancellationHandler {
+            response = try await withCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     loop.submit(.start(transfer, continuation))
                 }

@@ -50,7 +50,7 @@ package final class SharedTask<Success: Sendable>: Sendable {
     /// cancelled first, and the work's own error when it failed.
     package func value() async throws -> Success {
         let id = guarded.withCheckedLock { $0.machine.nextWaiterID() }
-        return try await withTaskCancellationHandler {
+        return try await withCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let (action, work) = guarded.withCheckedLock { guarded in
                     (guarded.machine.wait(id: id, waiter: waiter, isCancelled: Task.isCancelled), guarded.work)

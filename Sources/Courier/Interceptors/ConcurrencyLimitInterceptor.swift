@@ -78,7 +78,7 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
             state.nextID += 1
             return state.nextID
         }
-        try await withTaskCancellationHandler {
+        try await withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome = state.withCheckedLock { state -> Bool? in
                     if Task.isCancelled { return nil }

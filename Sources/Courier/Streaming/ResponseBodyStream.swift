@@ -271,7 +271,7 @@ extension ResponseBodyStream {
 
         func next() async throws -> Data? {
             if !Task.isCancelled, let ready = take(orPark: nil) { return try ready.get() }
-            return try await withTaskCancellationHandler {
+            return try await withCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                     if let ready = take(orPark: continuation) { continuation.resume(with: ready) }
                 }

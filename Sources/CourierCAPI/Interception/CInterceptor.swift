@@ -146,7 +146,7 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         let exchange = ExchangeBox(
             phase: .around, request: request, response: nil, context: context,
             interceptorName: name, next: next, executor: executor)
-        return try await withTaskCancellationHandler {
+        return try await withCancellationHandler {
             if ThreadRole.drainingExecutor != nil {
                 return try runAround(around, exchange: exchange, timeout: request.timeout)
             }
