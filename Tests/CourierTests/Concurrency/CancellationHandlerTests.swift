@@ -44,7 +44,8 @@ struct CancellationHandlerTests {
                 let startedOnQueue = isOnQueue
                 await waitForAnotherThread()
                 return startedOnQueue
-            } onCancel: {}
+            } onCancel: {
+            }
         }
 
         private nonisolated(nonsending) static func courierHandlerRanOnQueue() async -> Bool {
@@ -52,7 +53,8 @@ struct CancellationHandlerTests {
                 let startedOnQueue = isOnQueue
                 await waitForAnotherThread()
                 return startedOnQueue && isOnQueue
-            } onCancel: {}
+            } onCancel: {
+            }
         }
 
         private nonisolated(nonsending) static func waitForAnotherThread() async {
