@@ -74,8 +74,9 @@ public func courier_client_send_async(
             }
         }
         let finish = UncheckedBox((completion, userData))
-        let task = Task(executorPreference: pool) {
+        let send: AsyncSendWorkers.Send = {
             let outcome = UncheckedBox(await outcomeHandles(of: operation))
+            callBox?.outcomeKnown()
             let complete: CompletionQueue.Completion = {
                 let (completion, userData) = finish.value
                 let (response, error) = outcome.value
@@ -85,7 +86,14 @@ public func courier_client_send_async(
             }
             if queue?.deliver(complete) != true { complete() }
         }
-        callBox?.started(task)
+        guard client.workers.run(send, reportingTo: callBox) else {
+            pool.end()
+            if let call, let handle = call.pointee {
+                _ = HandleRegistry.shared.remove(handle, as: CallBox.self)
+                call.pointee = nil
+            }
+            throw CAPIFailure.invalidHandle("client")
+        }
     }
 }
 

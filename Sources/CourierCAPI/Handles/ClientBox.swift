@@ -20,6 +20,8 @@ final class ClientBox: HandleObject {
     private let state: Locked<State>
     /// Runs asynchronous sends and their callbacks.
     let pool: CallbackPool
+    /// The tasks asynchronous sends run on, on `pool`'s threads.
+    let workers: AsyncSendWorkers
     /// Where the completions of asynchronous sends wait for the program's own thread, when it asked.
     let completionQueue: CompletionQueue?
     /// The Netscape cookie file the client's jar is loaded from and saved to, if any.
@@ -35,6 +37,7 @@ final class ClientBox: HandleObject {
         state.rebuildChain()
         self.state = Locked(state)
         self.pool = pool
+        self.workers = AsyncSendWorkers(pool: pool)
         self.completionQueue = completionQueue
         self.cookieFile = cookieFile
         self.shutdownOwnedTransport = shutdownOwnedTransport
@@ -82,6 +85,7 @@ final class ClientBox: HandleObject {
     /// the pool); once the sends under way are done (each completing as it would have), the
     /// cookies are saved, the pool's threads exit and an owned transport is shut down.
     func close() {
+        workers.close()
         completionQueue?.close()
         let jar = cookieFile == nil ? nil : snapshot.configuration.cookieJar
         let cookieFile = cookieFile

@@ -3,7 +3,8 @@
  * "Completions in the program's own event loop" section, made complete and checked. Each
  * completion runs on the thread that calls courier_client_run_completions, once; the descriptor
  * is readable exactly while completions wait; courier_client_free runs those still waiting;
- * several threads running the queue at once run each completion exactly once.
+ * several threads running the queue at once run each completion exactly once; cancelling a send
+ * whose completion still waits in the queue never cancels a later send.
  *
  * Usage: test_event_loop BASE_URL
  */
@@ -180,6 +181,58 @@ static void several_threads_running_the_queue_run_each_completion_once(courier_t
     CHECK_OK(courier_client_free(queue.client));
 }
 
+/*
+ * A send has ended and its completion waits in the queue: cancelling its call then must leave
+ * every later send alone, even one the library runs on the task that ran the first (a cancel
+ * reaching that task's next send once failed it with COURIER_E_CANCELLED).
+ */
+static void cancelling_a_send_whose_completion_waits_leaves_later_sends_alone(void)
+{
+    courier_client_options options;
+    courier_client_options_init(&options);
+    options.queue_completions = 1;
+    options.timeout_ms = 120000;
+    options.connect_timeout_ms = 60000;
+    courier_client *client = NULL;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    int fd = -1;
+    CHECK_OK(courier_client_completion_fd(client, &fd, &error));
+    char url[512];
+    loop_state state = {0};
+    state.loop_thread = pthread_self();
+    for (int round = 0; round < 3; round++) {
+        courier_request *request = NULL;
+        courier_call *ended = NULL;
+        courier_call *later = NULL;
+        CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/anything/first"), &request, &error));
+        state.pending += 1;
+        CHECK_OK(courier_client_send_async(client, request, NULL, on_done, &state, &ended, &error));
+        courier_request_free(request);
+        for (int waited = 0; !readable(fd) && waited < 12000; waited++) sleep_ms(10);
+        CHECK(readable(fd));
+        sleep_ms(20); /* lets the send's task go back to waiting for the next send */
+        CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/delay/300"), &request, &error));
+        state.pending += 1;
+        CHECK_OK(courier_client_send_async(client, request, NULL, on_done, &state, &later, &error));
+        courier_request_free(request);
+        sleep_ms(50);
+        CHECK_OK(courier_call_cancel(ended, &error));
+        while (state.pending > 0) {
+            struct pollfd watched = {.fd = fd, .events = POLLIN};
+            if (poll(&watched, 1, 120000) <= 0) {
+                CHECK(!"poll timed out with sends pending");
+                break;
+            }
+            CHECK_OK(courier_client_run_completions(client, NULL, &error));
+        }
+        CHECK_OK(courier_call_free(ended));
+        CHECK_OK(courier_call_free(later));
+    }
+    CHECK_INT(state.completed, 6);
+    CHECK_INT(state.statuses_ok, 6);
+    CHECK_OK(courier_client_free(client));
+}
+
 static void a_client_without_the_queue_has_no_descriptor(void)
 {
     courier_client *client = NULL;
@@ -204,6 +257,7 @@ int main(int argc, char **argv)
     completions_run_in_the_programs_own_poll_loop(COURIER_TRANSPORT_ASYNC_HTTP_CLIENT);
     several_threads_running_the_queue_run_each_completion_once(COURIER_TRANSPORT_CURL);
     several_threads_running_the_queue_run_each_completion_once(COURIER_TRANSPORT_ASYNC_HTTP_CLIENT);
+    cancelling_a_send_whose_completion_waits_leaves_later_sends_alone();
     a_client_without_the_queue_has_no_descriptor();
     return check_finish("test_event_loop");
 }
