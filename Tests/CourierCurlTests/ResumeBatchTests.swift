@@ -6,7 +6,8 @@ import Testing
 
 @testable import CourierCurl
 
-/// The sends a round answers are resumed together, each exactly once with its own outcome.
+/// The sends a round answers are resumed together, each exactly once with its own outcome, whether
+/// it goes by the global executor's batch job or straight to a task executor.
 @Suite("ResumeBatch")
 struct ResumeBatchTests {
     @Test(arguments: [1, 2, 32])
@@ -29,10 +30,15 @@ struct ResumeBatchTests {
             let request = Request(url: URL(string: "http://127.0.0.1/")!)
             var batch = ResumeBatch()
             for (index, continuation) in waiting.list.withLock({ $0 }) {
+                let onTaskExecutor = index % 3 == 0
                 if index.isMultiple(of: 2) {
-                    batch.add(continuation, .success(Response(status: .init(code: 200 + index), request: request)))
+                    batch.add(
+                        continuation, .success(Response(status: .init(code: 200 + index), request: request)),
+                        onTaskExecutor: onTaskExecutor)
                 } else {
-                    batch.add(continuation, .failure(CourierError(.timedOut, "send \(index)")))
+                    batch.add(
+                        continuation, .failure(CourierError(.timedOut, "send \(index)")), onTaskExecutor: onTaskExecutor
+                    )
                 }
             }
             batch.flush()

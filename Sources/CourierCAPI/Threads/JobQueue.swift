@@ -1,7 +1,13 @@
+import Courier
 import Foundation
 
 /// The jobs and closures waiting for a Courier thread, and the condition threads sleep on.
-final class JobQueue: @unchecked Sendable {
+///
+/// A push wakes one sleeping thread, and only when no wake already sent is still on its way to
+/// one: the I/O thread's round resumes many sends at once, and on a shared core the woken thread
+/// cannot run until the pusher yields, so waking per push (or every thread per push, as a
+/// broadcast did) cost a futex call per request and threads fighting over the lock.
+final class JobQueue: CoalescedWaker, @unchecked Sendable {
     enum Work {
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
@@ -14,12 +20,27 @@ final class JobQueue: @unchecked Sendable {
     /// runtime call several times per blocking send.
     @exclusivity(unchecked) private var items: [Work?] = []
     @exclusivity(unchecked) private var head = 0
+    /// Threads asleep in `next`, and the wakes sent to them that none has taken yet; a push
+    /// signals only while the first exceeds the second. Under `condition`'s lock.
+    @exclusivity(unchecked) private var sleeping = 0
+    @exclusivity(unchecked) private var wakesOnTheirWay = 0
 
     func push(_ work: Work) {
         condition.lock()
         items.append(work)
+        let wakesOne = claimWake()
         condition.unlock()
-        condition.broadcast()
+        if wakesOne, !WakeCoalescing.owesWake(self) { condition.signal() }
+    }
+
+    func wakeOwed() { condition.signal() }
+
+    /// Whether the caller should signal: a thread sleeps that no wake is on its way to. Counts the
+    /// wake as sent. Under the lock.
+    private func claimWake() -> Bool {
+        guard sleeping > wakesOnTheirWay else { return false }
+        wakesOnTheirWay += 1
+        return true
     }
 
     /// Wakes every waiting thread so it checks its condition again.
@@ -34,7 +55,11 @@ final class JobQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if isDone() { return nil }
+            if isDone() {
+                // This thread may have taken the wake meant for work still queued: pass it on.
+                if head < items.count, claimWake() { condition.signal() }
+                return nil
+            }
             if head < items.count {
                 let work = items[head].take()!
                 head += 1
@@ -47,7 +72,11 @@ final class JobQueue: @unchecked Sendable {
                 }
                 return work
             }
+            sleeping += 1
             condition.wait()
+            sleeping -= 1
+            // A wake taken (or a spurious one, which only makes later pushes wake more eagerly).
+            if wakesOnTheirWay > 0 { wakesOnTheirWay -= 1 }
         }
     }
 

@@ -389,7 +389,7 @@ final class ActiveTransfer {
         switch handOver.waiter {
         case .task(let continuation):
             transfer.releaseToSend()
-            batch.add(continuation, .success(response))
+            batch.add(continuation, .success(response), onTaskExecutor: transfer.resumesOnTaskExecutor)
         case .driver:
             drivenOutcome = .success(response)
         }

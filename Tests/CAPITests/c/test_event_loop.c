@@ -57,7 +57,8 @@ static void start(courier_client *client, loop_state *state, const char *path)
     courier_request_free(request);
 }
 
-static void completions_run_in_the_programs_own_poll_loop(courier_transport transport)
+/* A client whose completions wait in its queue; generous timeouts, for valgrind on a busy machine. */
+static courier_client *new_queued_client(courier_transport transport)
 {
     courier_client_options options;
     courier_client_options_init(&options);
@@ -68,6 +69,12 @@ static void completions_run_in_the_programs_own_poll_loop(courier_transport tran
     options.connect_timeout_ms = 60000;
     courier_client *client = NULL;
     CHECK_OK(courier_client_new(&options, &client, &error));
+    return client;
+}
+
+static void completions_run_in_the_programs_own_poll_loop(courier_transport transport)
+{
+    courier_client *client = new_queued_client(transport);
     int fd = -1;
     CHECK_OK(courier_client_completion_fd(client, &fd, &error));
     CHECK(fd >= 0);
@@ -153,15 +160,9 @@ static void *run_shared_completions(void *argument)
 
 static void several_threads_running_the_queue_run_each_completion_once(courier_transport transport)
 {
-    courier_client_options options;
-    courier_client_options_init(&options);
-    options.transport = transport;
-    options.queue_completions = 1;
-    options.timeout_ms = 120000;
-    options.connect_timeout_ms = 60000;
     shared_queue queue = {0};
     shared_send sends[SHARED_SENDS];
-    CHECK_OK(courier_client_new(&options, &queue.client, &error));
+    queue.client = new_queued_client(transport);
     CHECK_OK(courier_client_completion_fd(queue.client, &queue.fd, &error));
     pthread_t runners[RUNNER_THREADS];
     for (int index = 0; index < RUNNER_THREADS; index++)
@@ -188,13 +189,7 @@ static void several_threads_running_the_queue_run_each_completion_once(courier_t
  */
 static void cancelling_a_send_whose_completion_waits_leaves_later_sends_alone(void)
 {
-    courier_client_options options;
-    courier_client_options_init(&options);
-    options.queue_completions = 1;
-    options.timeout_ms = 120000;
-    options.connect_timeout_ms = 60000;
-    courier_client *client = NULL;
-    CHECK_OK(courier_client_new(&options, &client, &error));
+    courier_client *client = new_queued_client(COURIER_TRANSPORT_CURL);
     int fd = -1;
     CHECK_OK(courier_client_completion_fd(client, &fd, &error));
     char url[512];
