@@ -1,3 +1,4 @@
+import Courier
 import Synchronization
 import Testing
 
@@ -19,6 +20,11 @@ import Testing
         let second = try await send { Self.currentTask }
         try await parked(1)
         #expect(first == second)
+        await finish()
+    }
+
+    @Test func aWorkersSendsSayTheirExecutorCoalescesItsWakes() async throws {
+        #expect(try await send { WakeCoalescing.taskExecutorCoalesces })
         await finish()
     }
 

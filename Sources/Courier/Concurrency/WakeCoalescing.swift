@@ -34,6 +34,12 @@ package enum WakeCoalescing {
         return true
     }
 
+    /// Whether the current task runs on a task executor whose wakes coalesce (the C library's job
+    /// queues): a thread that resumes many tasks may then resume it inside `coalescingWakes`
+    /// rather than through a job of its own. Any other executor's wakes cannot be deferred, and a
+    /// resumer that woke such an executor once per task would be preempted once per task.
+    @TaskLocal package static var taskExecutorCoalesces = false
+
     /// The wakes one thread owes; thread-confined.
     private final class Owed {
         @exclusivity(unchecked) var isCoalescing = false

@@ -1,3 +1,5 @@
+import Courier
+
 /// Long-lived tasks that run a client's asynchronous sends, one send at a time each.
 ///
 /// A new task per `courier_client_send_async` started with an empty task allocator, `malloc`ed a
@@ -60,7 +62,12 @@ final class AsyncSendWorkers: Sendable {
             }
             guard pool.begin() else { return .refused }
             let worker = Worker()
-            let task = Task(executorPreference: pool) { await self.work(as: worker, startingWith: send) }
+            let task = Task(executorPreference: pool) {
+                // The pool's job queue coalesces its wakes: the curl I/O thread may resume these sends itself.
+                await WakeCoalescing.$taskExecutorCoalesces.withValue(true) {
+                    await self.work(as: worker, startingWith: send)
+                }
+            }
             worker.task = task
             return .created(task)
         }

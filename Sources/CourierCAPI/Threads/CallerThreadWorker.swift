@@ -1,3 +1,5 @@
+import Courier
+
 /// One long-lived task per C thread that makes blocking sends, and the executor it runs on.
 ///
 /// A new task per send would start with an empty task allocator and `malloc` a slab for every
@@ -18,9 +20,12 @@ final class CallerThreadWorker: @unchecked Sendable {
 
     init() {
         Task(executorPreference: executor) { [self] in
-            while await nextWork() {
-                await work?()
-                work = nil
+            // The executor's job queue coalesces its wakes: the curl I/O thread may resume this task itself.
+            await WakeCoalescing.$taskExecutorCoalesces.withValue(true) {
+                while await nextWork() {
+                    await work?()
+                    work = nil
+                }
             }
             finished = true
         }

@@ -389,7 +389,7 @@ final class ActiveTransfer {
         switch handOver.waiter {
         case .task(let continuation):
             transfer.releaseToSend()
-            batch.add(continuation, .success(response), onTaskExecutor: transfer.resumesOnTaskExecutor)
+            batch.add(continuation, .success(response), directly: transfer.resumesDirectly)
         case .driver:
             drivenOutcome = .success(response)
         }

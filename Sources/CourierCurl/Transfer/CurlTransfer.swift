@@ -14,9 +14,10 @@ final class CurlTransfer: Sendable {
     let uploadLength: Int64?
     /// The proxy this request goes through, `nil` for direct; decided on the caller's thread.
     let proxy: ProxyServer?
-    /// Whether the sending task, the one that creates the transfer, prefers a task executor (the
-    /// C library's callback pool): the I/O thread then resumes it there directly (`ResumeBatch`).
-    let resumesOnTaskExecutor: Bool
+    /// Whether the sending task, the one that creates the transfer, runs on an executor whose
+    /// wakes coalesce (the C library's callback pool): the I/O thread then resumes it directly
+    /// (`ResumeBatch`).
+    let resumesDirectly: Bool
     private let cancelled = Atomic(false)
 
     init(
@@ -24,7 +25,7 @@ final class CurlTransfer: Sendable {
         proxy: ProxyServer?
     ) {
         self.proxy = proxy
-        self.resumesOnTaskExecutor = withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil }
+        self.resumesDirectly = WakeCoalescing.taskExecutorCoalesces
         self.id = id
         self.request = request
         self.context = context
