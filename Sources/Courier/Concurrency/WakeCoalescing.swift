@@ -21,9 +21,10 @@ package enum WakeCoalescing {
         owed.isCoalescing = true
         body()
         owed.isCoalescing = false
-        let wakers = owed.wakers
+        // No longer coalescing, so no wake joins the list while it is read; emptied in place
+        // afterwards, so its storage serves the next run without an allocation.
+        for waker in owed.wakers { waker.wakeOwed() }
         owed.wakers.removeAll(keepingCapacity: true)
-        for waker in wakers { waker.wakeOwed() }
     }
 
     /// Whether the calling thread is coalescing wakes; when it is, `waker` will be woken as the

@@ -18,7 +18,7 @@ final class CallBox: HandleObject, @unchecked Sendable {
         case ended(completed: Bool)
     }
 
-    /// What a phase change asks the caller to do, outside no lock but the box's own.
+    /// What a phase change asks for, carried out under the box's lock (see `change`).
     enum Step: Equatable {
         case none
         case cancel(Task<Void, Never>)
