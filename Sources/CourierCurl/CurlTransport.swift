@@ -64,7 +64,7 @@ public final class CurlTransport: Transport {
         do {
             defer { transfer.acquireInSend() }
             response = try await withCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
+                try await withUnsafeThrowingContinuation { continuation in
                     loop.submit(.start(transfer, continuation))
                 }
             } onCancel: {

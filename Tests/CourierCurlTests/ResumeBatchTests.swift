@@ -17,7 +17,7 @@ struct ResumeBatchTests {
             for index in 0..<count {
                 group.addTask {
                     do {
-                        let response = try await withCheckedThrowingContinuation { continuation in
+                        let response = try await withUnsafeThrowingContinuation { continuation in
                             waiting.list.withLock { $0.append((index, continuation)) }
                         }
                         return (index, .success(response.status.code))
@@ -89,5 +89,5 @@ struct DirectResumptionTests {
 
 /// The continuations of the sends a test holds, by index, filled from their tasks.
 private final class Waiting: Sendable {
-    let list = Mutex<[(Int, CheckedContinuation<Response, any Error>)]>([])
+    let list = Mutex<[(Int, SendContinuation)]>([])
 }

@@ -3,7 +3,7 @@ import Courier
 /// What other threads ask of the I/O thread; queued by `CurlLoop.submit`, run in order by `CurlLoopDriver`.
 enum CurlLoopCommand: Sendable {
     /// Add a transfer; `send` waits on the continuation for the response head.
-    case start(CurlTransfer, CheckedContinuation<Response, any Error>)
+    case start(CurlTransfer, SendContinuation)
     /// The sending task was cancelled: abort the transfer if its head has not been delivered yet.
     case cancel(UInt64)
     /// The response body was abandoned: abort the transfer (its connection is closed, not reused).

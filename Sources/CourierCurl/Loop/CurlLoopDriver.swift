@@ -170,7 +170,7 @@ final class CurlLoopDriver {
         }
     }
 
-    private func start(_ transfer: CurlTransfer, _ continuation: CheckedContinuation<Response, any Error>) {
+    private func start(_ transfer: CurlTransfer, _ continuation: SendContinuation) {
         if transfer.isCancelled {
             transfer.upload?.close()
             transfer.releaseToSend()

@@ -46,8 +46,15 @@ final class LoopWakeup: Sendable {
     }
 
     /// Takes every ring so far; on the I/O thread, after a wait saw the descriptor readable.
+    ///
+    /// One read empties an eventfd (it returns the counter and zeroes it), so a wake costs one
+    /// `read`, not a second one that fails with `EAGAIN`; a pipe is read until it is empty.
     func drain() {
         var buffer: UInt64 = 0
+        #if os(Linux)
+        _ = withUnsafeMutableBytes(of: &buffer) { read(readDescriptor, $0.baseAddress, $0.count) }
+        #else
         while withUnsafeMutableBytes(of: &buffer, { read(readDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+        #endif
     }
 }

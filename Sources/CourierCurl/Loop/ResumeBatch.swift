@@ -16,7 +16,7 @@ import Courier
 ///   there: at 32 in flight, C asynchronous sends went from about 46,500 to 51,000 req/s. Any
 ///   other task executor goes by the global job, since its wakes cannot be deferred.
 struct ResumeBatch {
-    typealias Answer = (continuation: CheckedContinuation<Response, any Error>, outcome: Result<Response, any Error>)
+    typealias Answer = (continuation: SendContinuation, outcome: Result<Response, any Error>)
 
     /// Kept between rounds by the driver, so their storage is reused.
     private var onGlobalExecutor: [Answer] = []
@@ -26,7 +26,7 @@ struct ResumeBatch {
 
     /// Adds a `send` to resume; `directly` when its task's executor coalesces its wakes.
     mutating func add(
-        _ continuation: CheckedContinuation<Response, any Error>, _ outcome: Result<Response, any Error>,
+        _ continuation: SendContinuation, _ outcome: Result<Response, any Error>,
         directly: Bool
     ) {
         if directly {

@@ -101,17 +101,21 @@ final class ActiveTransfer {
     }
 
     /// Points a new handle's callbacks at the transfer in its `…DATA` options: set once per
-    /// handle, since they never change; each transfer sets only the data pointers.
+    /// handle, since they never change; each transfer sets only the data pointers. The header and
+    /// body callbacks, called several times a response, borrow the transfer without a retain: the
+    /// driver's tables hold it while its handle is in the multi handle, and no callback removes it.
     static func installCallbacks(on easy: EasyHandle) throws(CurlOptionError) {
         try easy.set(CURLOPT_HEADERFUNCTION) { buffer, size, count, me in
             guard let buffer, let me else { return 0 }
-            return Unmanaged<ActiveTransfer>.fromOpaque(me).takeUnretainedValue()
-                .receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            return Unmanaged<ActiveTransfer>.fromOpaque(me)._withUnsafeGuaranteedRef {
+                $0.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            }
         }
         try easy.set(CURLOPT_WRITEFUNCTION) { buffer, size, count, me in
             guard let buffer, let me else { return 0 }
-            return Unmanaged<ActiveTransfer>.fromOpaque(me).takeUnretainedValue()
-                .receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            return Unmanaged<ActiveTransfer>.fromOpaque(me)._withUnsafeGuaranteedRef {
+                $0.receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            }
         }
         try easy.set(CURLOPT_READFUNCTION) { buffer, size, count, me in
             guard let buffer, let me else { return ccurl_readfunc_abort }
