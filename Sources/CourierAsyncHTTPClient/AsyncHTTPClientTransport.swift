@@ -141,7 +141,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let sent = clientRequest
         var response = try await withCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, any Error>) in
                 delegate.start(continuation)
                 let task = client.execute(request: sent, delegate: delegate, eventLoop: preference, deadline: deadline)
                 // Held until the exchange ends, body included, so a request streaming its response still counts.

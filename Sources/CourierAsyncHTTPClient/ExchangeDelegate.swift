@@ -21,8 +21,11 @@ import Synchronization
 /// AsyncHTTPClient task, which closes the connection.
 final class ExchangeDelegate: HTTPClientResponseDelegate {
     typealias Response = Void
+    /// Unsafe rather than checked: a checked continuation allocates its canary on every send,
+    /// and `ExchangeState`'s phases already answer each send exactly once.
+    typealias Waiter = UnsafeContinuation<Courier.Response, any Error>
     private typealias State = ExchangeState<
-        CheckedContinuation<Courier.Response, any Error>, ResponseHead, ResponseBodyStream,
+        Waiter, ResponseHead, ResponseBodyStream,
         ResponseBodyStream.Writer, EventLoopPromise<Void>
     >
 
@@ -68,7 +71,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     /// `send` waits on `waiter` from now on; called before the exchange starts.
-    func start(_ waiter: CheckedContinuation<Courier.Response, any Error>) {
+    func start(_ waiter: Waiter) {
         locked.withCheckedLock { $0.exchange = State(waiter: waiter) }
     }
 
