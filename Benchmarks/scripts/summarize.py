@@ -35,6 +35,14 @@ TARGETS = [
     ("courier-curl-h2", "curl-h2", ">=", 0.85, "HTTP/2, {n} streams on one connection / libcurl multi multiplexed"),
 ]
 
+# (row, baseline, what it says): ratios printed beside the targets, with no bound of their own.
+# Courier's AHC transport gives AsyncHTTPClient no tracer when none is bootstrapped; raw AHC's
+# default keeps the bootstrapped (no-op) one, so these compare it with raw AHC doing the same.
+COMPARISONS = [
+    ("courier-ahc-1", "ahc-untraced-1", "Courier-AHC / raw AHC with no tracer, sequential"),
+    ("courier-ahc-N", "ahc-untraced-N", "Courier-AHC / raw AHC with no tracer, {n} in flight"),
+]
+
 
 def parse_result(path):
     """The RESULT fields of one client run, or None when it failed."""
@@ -105,6 +113,10 @@ def summarize_pass(results, pass_name, rows, inflight):
         verdict = "—" if value is None else ("met" if value >= bound else "MISSED")
         lines.append(f"- {text.format(n=inflight)}: "
                      f"{number(value, 2)} (target ≥ {bound}) {verdict}")
+    for key, baseline, text in COMPARISONS:
+        value = ratio(key, baseline)
+        if value is not None:
+            lines.append(f"- {text.format(n=inflight)}: {number(value, 2)} (for comparison, no target)")
     return lines
 
 
