@@ -23,6 +23,10 @@ import Tracing
 /// The total timeout covers the whole exchange, body included: it is the deadline of
 /// AsyncHTTPClient's delegate API, on which the transport runs (`ExchangeDelegate`).
 ///
+/// A client the transport owns traces with the tracer bootstrapped in `InstrumentationSystem`,
+/// or with none when nothing was bootstrapped (not with the no-op tracer, whose spans cost
+/// allocations on every request); a borrowed client keeps its own tracing configuration.
+///
 /// Limits AsyncHTTPClient applies per client rather than per request: the connect timeout and
 /// the decompression ratio come from the client's configuration, not from `TransportContext`.
 ///
