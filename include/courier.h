@@ -44,6 +44,16 @@
  *    or freed, whichever comes first. Copy it to keep it longer.
  *  - Threads. Clients are thread-safe: any number of threads may send through one client at
  *    once. A request or response may be used from any thread but by one thread at a time.
+ *  - fork(). A client belongs to the process that created it, as a libcurl handle does: its
+ *    connections and threads stay with that process. In a child made by fork() (a pre-forking
+ *    server's worker, Python's multiprocessing), every call on a client or call handle made
+ *    before the fork fails at once with COURIER_E_FORKED, touching none of its connections
+ *    (freeing it returns at once and closes nothing of the parent's); the child creates clients
+ *    of its own, which work as in any process (on the curl transport: AsyncHTTPClient's event
+ *    loops stay in the parent, and its clients made in the child fail with COURIER_E_FORKED).
+ *    Requests and responses are plain data and may be used on both sides. fork() waits, at
+ *    most a second, for the library's own threads to finish what they are doing, so that none
+ *    holds a lock the child would need.
  *  - Callbacks. Every callback receives the `user_data` given with it. The comment of each
  *    callback type says on which thread it runs.
  *  - Extensible structs start with `struct_size`; fill them with their *_init function, which
@@ -96,7 +106,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define COURIER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define COURIER_ABI_MINOR 1
+#define COURIER_ABI_MINOR 2
 /** Both, packed as courier_abi_version() returns them. */
 #define COURIER_ABI_VERSION ((uint32_t)((COURIER_ABI_MAJOR << 16) | COURIER_ABI_MINOR))
 
@@ -152,7 +162,11 @@ typedef enum courier_code {
     /** A response body could not be decoded (raised by interceptors that decode). */
     COURIER_E_DECODING = 21,
     /** Credentials were refused and could not be refreshed (the refresh failed or was rate-limited; ABI 1.1). */
-    COURIER_E_AUTHENTICATION = 22
+    COURIER_E_AUTHENTICATION = 22,
+    /** The client (or call) was created in another process: this one was made by fork() after it,
+     *  and a client's connections and threads stay with the process that made it. Create a new
+     *  client in the child (ABI 1.2). */
+    COURIER_E_FORKED = 23
 } courier_code;
 
 /** An error: a code, a message for people, and the pipeline stage it came from. */
@@ -553,8 +567,11 @@ typedef struct courier_client_options {
      *  (see courier_client_send) keep their connections apart and are bounded apart: at most
      *  this many such threads at once, each with the connections of its last sends. */
     int32_t max_connections_per_host;
-    /** The most connections in total; 0: no limit. AsyncHTTPClient, which has no such limit of
-     *  its own, counts requests in flight (each holds a connection until its body is read). */
+    /** The most connections in total, blocking and asynchronous sends together; 0: no limit.
+     *  On curl, a client with this limit sends its blocking sends through its I/O thread too
+     *  (not on the caller's thread), so one count covers every connection. AsyncHTTPClient,
+     *  which has no such limit of its own, counts requests in flight (each holds a connection
+     *  until its body is read). */
     int32_t max_connections;
     /** The most idle connections kept for reuse; 0: 32. curl only: AsyncHTTPClient keeps each
      *  idle connection until idle_timeout_ms, so it refuses any other value. */
@@ -650,6 +667,16 @@ typedef void (*courier_progress_fn)(void *user_data, int64_t sent, int64_t send_
  */
 typedef int (*courier_head_fn)(void *user_data, const courier_response *head);
 
+/**
+ * Asked while a blocking send waits whether to give up (ABI 1.2): return 0 to go on, anything
+ * else to cancel the send, which then fails with COURIER_E_CANCELLED. Runs on the calling thread,
+ * at least every 100 ms and at once when a signal interrupts the wait (a signal handler that
+ * returns, as Python's does for Ctrl-C, interrupts it on the thread it lands on). It must return
+ * quickly and must not call Courier. For runtimes that act on signals only between calls into C:
+ * Python's binding raises KeyboardInterrupt from here.
+ */
+typedef int (*courier_cancel_check_fn)(void *user_data);
+
 /** Per-send settings. Initialise with courier_send_options_init. */
 typedef struct courier_send_options {
     /** sizeof(courier_send_options), set by courier_send_options_init. */
@@ -658,7 +685,7 @@ typedef struct courier_send_options {
     courier_data_fn on_data;
     /** Receives progress; NULL (default) for none. */
     courier_progress_fn on_progress;
-    /** Passed to on_data, on_progress and on_head. */
+    /** Passed to on_data, on_progress, on_head and should_cancel. */
     void *user_data;
 
     /* Added in ABI 1.1; NULL is the default. */
@@ -666,6 +693,13 @@ typedef struct courier_send_options {
     /** Receives the head before the body, so a streaming program knows the status and headers
      *  while the body arrives; NULL for none. */
     courier_head_fn on_head;
+
+    /* Added in ABI 1.2; NULL is the default. */
+
+    /** Lets a blocking send (courier_client_send_with) be cancelled from the calling thread, for
+     *  instance when a signal arrives; NULL for none. Passed `user_data`. Asynchronous sends
+     *  refuse it with COURIER_E_INVALID_ARGUMENT: cancel those with courier_call_cancel. */
+    courier_cancel_check_fn should_cancel;
 } courier_send_options;
 
 /** Fills `options` with struct_size and the defaults. */
@@ -698,7 +732,7 @@ static inline void courier_send_options_init_sized_(courier_send_options *option
 COURIER_API courier_code courier_client_send(courier_client *client, const courier_request *request,
                                              courier_response **response, courier_error **error);
 
-/** courier_client_send with per-send options (streaming body, progress); `options` may be NULL. */
+/** courier_client_send with per-send options (streaming body, progress, cancel check); `options` may be NULL. */
 COURIER_API courier_code courier_client_send_with(courier_client *client, const courier_request *request,
                                                   const courier_send_options *options, courier_response **response,
                                                   courier_error **error);
@@ -1012,7 +1046,9 @@ typedef struct courier_plugin courier_plugin;
 /**
  * Loads the plugin at `path` and lets it register its interceptors on `client`.
  *
- * The library is opened with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE). Its
+ * `path` must contain a slash ("./signer.so", "/usr/lib/courier/signer.so"): dlopen would look a
+ * bare name up in the system's library path, not the current directory, so a bare name is refused
+ * with COURIER_E_PLUGIN rather than load a file other than the one meant. The library is opened with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE). Its
  * courier_plugin_info symbol is read and a plugin built for another ABI major version is refused
  * before any plugin function runs; then courier_plugin_init runs with the host function table,
  * a registrar and `config` (may be NULL; passed as it is). Fails with COURIER_E_PLUGIN, saying

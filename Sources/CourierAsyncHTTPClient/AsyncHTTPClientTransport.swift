@@ -38,7 +38,11 @@ public final class AsyncHTTPClientTransport: Transport {
     public let client: HTTPClient
     /// Whether `client` decodes `gzip` and `deflate` bodies, so the transport drops the headers that describe the encoded form.
     public let decompressesResponses: Bool
-    private let ownership: Mutex<Ownership>
+    /// The TLS checks this transport's configuration skips (none known for a borrowed client).
+    public let disabledSecurityChecks: [String]
+    /// The process this transport was made in (`ForkGeneration`): another refuses every send.
+    private let forkGeneration = ForkGeneration.current
+    private let ownership: Protected<Ownership>
     /// Why the configuration's TLS files could not be used (a client certificate or key that does
     /// not read as PEM): every send fails with it, as a curl transfer fails with the same files.
     private let configurationProblem: CourierError?
@@ -70,7 +74,9 @@ public final class AsyncHTTPClientTransport: Transport {
     public init(client: HTTPClient, decompressesResponses: Bool = false) {
         self.client = client
         self.decompressesResponses = decompressesResponses
-        self.ownership = Mutex(.borrowed)
+        // AsyncHTTPClient does not show a client's configuration, so a borrowed client's is unknown.
+        self.disabledSecurityChecks = []
+        self.ownership = Protected(.borrowed)
         self.configurationProblem = nil
         self.proxyRoutes = nil
         self.userAgent = nil
@@ -83,12 +89,15 @@ public final class AsyncHTTPClientTransport: Transport {
     /// A client certificate or key that cannot be read fails each send with `insecureConnection`
     /// naming the file, as the curl transport does.
     public init(configuration: Configuration = Configuration()) {
-        let (tls, problem) = configuration.tlsConfiguration()
+        let (tls, tlsProblem) = configuration.tlsConfiguration()
+        let problem =
+            configuration.eventLoopGroup == nil ? DefaultEventLoops.forkProblem() ?? tlsProblem : tlsProblem
         self.client = HTTPClient(
             eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
             configuration: configuration.clientConfiguration(tls: tls))
         self.decompressesResponses = configuration.decompressesResponses
-        self.ownership = Mutex(.owned)
+        self.disabledSecurityChecks = configuration.tls.disabledChecks
+        self.ownership = Protected(.owned)
         self.configurationProblem = problem
         let router = ProxyRouter(configuration.proxy)
         self.proxyRoutes =
@@ -105,7 +114,9 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// Shuts down the owned client, closing its connections; does nothing for a borrowed client or when already shut down.
     public func shutdown() async throws {
-        let mustShutDown = ownership.withCheckedLock { ownership in
+        // In a process fork() made, the event loops are the parent's and gone: nothing to stop.
+        guard ForkGeneration.current == forkGeneration else { return }
+        let mustShutDown = ownership.withLock { ownership in
             guard case .owned = ownership else { return false }
             ownership = .shutDown
             return true
@@ -116,6 +127,11 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
+        if let refusal = ForkGeneration.refusal(
+            madeIn: forkGeneration, what: "this AsyncHTTPClientTransport", request: request)
+        {
+            throw refusal
+        }
         if var problem = configurationProblem {
             problem.request = request
             throw problem
@@ -356,4 +372,26 @@ extension TimeAmount {
 /// from its creation to its release, which AsyncHTTPClient does once the exchange has ended.
 final class ExchangeCount: Sendable {
     let value = Atomic<Int>(0)
+}
+
+/// When SwiftNIO's shared event loops (AsyncHTTPClient's default group) were first used by a
+/// transport: their threads do not survive `fork()`, so a transport made in a later process
+/// cannot use them and says so on every send instead of waiting forever.
+enum DefaultEventLoops {
+    private static let firstUse = Protected<Int?>(nil)
+
+    /// `usedAfterFork` when the shared loops were started in a process this one was forked from.
+    static func forkProblem() -> CourierError? {
+        let current = ForkGeneration.current
+        let first = firstUse.withLock { first in
+            if first == nil { first = current }
+            return first!
+        }
+        guard first != current else { return nil }
+        return CourierError(
+            .usedAfterFork,
+            "SwiftNIO's shared event loops were started before fork() made this process, and their threads "
+                + "stayed in the parent; in a forked process, send with the curl transport or pass an event loop group made here",
+            source: "AsyncHTTPClientTransport")
+    }
 }

@@ -48,7 +48,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     private let uploadProgress: (@Sendable (_ sent: Int64, _ total: Int64?) -> Void)?
     private let downloadProgress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)?
     private let uploadTotal: Int64?
-    private let locked = Mutex(Locked())
+    private let locked = Protected(Locked())
     private let counted: ExchangeCount
 
     init(
@@ -72,12 +72,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
 
     /// `send` waits on `waiter` from now on; called before the exchange starts.
     func start(_ waiter: Waiter) {
-        locked.withCheckedLock { $0.exchange = State(waiter: waiter) }
+        locked.withLock { $0.exchange = State(waiter: waiter) }
     }
 
     /// Keeps AsyncHTTPClient's task, cancelling it at once when `send` was cancelled first.
     func attach(_ task: HTTPClient.Task<Void>) {
-        let cancelled = locked.withCheckedLock { locked in
+        let cancelled = locked.withLock { locked in
             locked.task = task
             return locked.cancelled
         }
@@ -86,7 +86,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
 
     /// `send` was cancelled while it waited.
     func cancel() {
-        let task = locked.withCheckedLock { locked in
+        let task = locked.withLock { locked in
             locked.cancelled = true
             return locked.task
         }
@@ -97,7 +97,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
 
     func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
         guard let uploadProgress else { return }
-        let sent = locked.withCheckedLock { locked in
+        let sent = locked.withLock { locked in
             locked.sent += Int64(part.readableBytes)
             return locked.sent
         }
@@ -114,7 +114,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
             fail(with: error)
             return task.eventLoop.makeFailedFuture(error)
         }
-        let action = locked.withCheckedLock { locked in
+        let action = locked.withLock { locked in
             locked.expectedLength = converted.expectedLength
             return locked.exchange?.headArrived(converted)
         }
@@ -128,7 +128,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let (action, received, total) = locked.withCheckedLock { locked in
+        let (action, received, total) = locked.withLock { locked in
             locked.received += Int64(buffer.readableBytes)
             let action = locked.exchange?.bodyArrived { $0.append(contentsOf: buffer.readableBytesView) }
             return (action, locked.received, locked.expectedLength)
@@ -149,7 +149,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
                 return task.eventLoop.makeFailedFuture(HTTPClientError.cancelled)
             case .pause:
                 let gate = task.eventLoop.makePromise(of: Void.self)
-                let action = locked.withCheckedLock { $0.exchange?.paused(on: gate) }
+                let action = locked.withLock { $0.exchange?.paused(on: gate) }
                 if case .wait? = action { return gate.futureResult }
                 gate.succeed()
                 return gate.futureResult
@@ -162,7 +162,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
-        let received = locked.withCheckedLock { $0.received }
+        let received = locked.withLock { $0.received }
         if let error = error as? NIOHTTPDecompression.ExtraDecompressionError, error == .truncatedData, received == 0 {
             // SwiftNIO's decompressor fails an empty body (a HEAD, 204 or 304 reply, or
             // `Content-Length: 0`) labelled `gzip` or `deflate` as truncated; like curl, take it as
@@ -177,12 +177,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
 
     /// The reader drained the stream: let a waiting body part through.
     private func resumed() {
-        locked.withCheckedLock { $0.exchange?.resumed() }?.succeed()
+        locked.withLock { $0.exchange?.resumed() }?.succeed()
     }
 
     /// The reader abandoned the body: cancel the exchange, which closes the connection.
     private func abandoned() {
-        let (action, task) = locked.withCheckedLock { locked in
+        let (action, task) = locked.withLock { locked in
             (locked.exchange?.abandoned(), locked.task)
         }
         guard case .cancel(let gate)? = action else { return }
@@ -194,7 +194,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
 
     /// Resumes `send` with the head, and the body whole or streaming.
     private func handOver() {
-        let handOver = locked.withCheckedLock { locked in
+        let handOver = locked.withLock { locked in
             let expectedLength = locked.expectedLength
             return locked.exchange?.handOver {
                 // Weak: AsyncHTTPClient keeps the delegate until the exchange ends, and after that
@@ -221,7 +221,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     private func finish() {
-        switch locked.withCheckedLock({ $0.exchange?.ended() }) {
+        switch locked.withLock({ $0.exchange?.ended() }) {
         case .finish(let writer)?:
             writer.finish()
         case .missingHead(let waiter)?:
@@ -235,7 +235,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     private func fail(with error: any Error) {
-        let (action, cancelled) = locked.withCheckedLock { locked in
+        let (action, cancelled) = locked.withLock { locked in
             (locked.exchange?.failed(State.Failure(error: error)), locked.cancelled)
         }
         switch action {

@@ -15,7 +15,7 @@ final class ProxyRoutes: Sendable {
     private let router: ProxyRouter
     private let configuration: AsyncHTTPClientTransport.Configuration
     private let tls: TLSConfiguration
-    private let state = Mutex(State.open([:]))
+    private let state = Protected(State.open([:]))
 
     init(router: ProxyRouter, configuration: AsyncHTTPClientTransport.Configuration, tls: TLSConfiguration) {
         self.router = router
@@ -38,7 +38,7 @@ final class ProxyRoutes: Sendable {
             throw error
         }
         let proxy = try Self.asyncHTTPClientProxy(server, request: request)
-        return state.withCheckedLock { state -> HTTPClient? in
+        return state.withLock { state -> HTTPClient? in
             guard case .open(var clients) = state else { return nil }
             if let existing = clients[server] { return existing }
             var settings = configuration.clientConfiguration(tls: tls)
@@ -54,7 +54,7 @@ final class ProxyRoutes: Sendable {
 
     /// Stops making clients and returns those made, for the transport to shut down.
     func close() -> [HTTPClient] {
-        state.withCheckedLock { state in
+        state.withLock { state in
             guard case .open(let clients) = state else { return [] }
             state = .closed
             return Array(clients.values)

@@ -38,7 +38,9 @@ extension CurlTransport {
         public var proxy = ProxySettings()
         /// The most connections to one host (port and scheme included); 0 is unlimited. More requests wait.
         public var maxConnectionsPerHost = 8
-        /// The most connections in total; 0 is unlimited. More requests wait.
+        /// The most connections in total; 0 is unlimited. More requests wait. Set, it covers the
+        /// C library's blocking sends too: they go through the I/O thread instead of driving curl
+        /// on their own threads with connections of their own.
         public var maxConnections = 0
         /// The most idle connections kept open for reuse.
         public var maxIdleConnections = 32

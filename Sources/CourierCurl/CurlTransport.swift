@@ -35,6 +35,8 @@ public final class CurlTransport: Transport {
     private let proxyRouter: ProxyRouter
     /// The curl handles that blocking callers drive on their own threads (`CurlCallerDriving`).
     private let drivenSessions: CurlDrivenSessions
+    /// The process this transport was made in (`ForkGeneration`): another refuses every send.
+    private let forkGeneration = ForkGeneration.current
 
     /// Creates a transport; its I/O thread starts with the first request.
     public init(configuration: Configuration = Configuration()) {
@@ -45,20 +47,33 @@ public final class CurlTransport: Transport {
     }
 
     deinit {
+        guard ForkGeneration.current == forkGeneration else {
+            // In a process fork() made, the loop and the sessions hold the parent's connections
+            // (freeing them would close those sockets, and a TLS close would reach the parent's
+            // peer) and state its vanished threads may have left locked: keep them, untouched.
+            ForkGeneration.setAside(loop)
+            ForkGeneration.setAside(drivenSessions)
+            return
+        }
         loop.ownerReleased()
     }
 
     /// Sends `request` and returns once the response head has arrived, with the body still streaming.
     ///
     /// - Throws: `CourierError` with the request attached: `cannotConnect`, `timedOut`, `cancelled`,
-    ///   `insecureConnection`, `invalidResponse`, `limitExceeded`, or the body's own error.
+    ///   `insecureConnection`, `invalidResponse`, `limitExceeded`, or the body's own error;
+    ///   `usedAfterFork` at once in a process `fork()` made after this transport was.
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
+        if let refusal = ForkGeneration.refusal(madeIn: forkGeneration, what: "this CurlTransport", request: request) {
+            throw refusal
+        }
         let transfer = try makeTransfer(for: request, context: context)
         if let driving = CurlCallerDriving.current, driving.isCurrentThread, canDrive(transfer),
             let session = drivenSessions.take()
         {
             defer { drivenSessions.giveBack(session) }
-            return try session.perform(transfer, loop: loop, bodyLimit: driving.maxBodyBytes)
+            return try session.perform(
+                transfer, loop: loop, bodyLimit: driving.maxBodyBytes, shouldCancel: driving.shouldCancel)
         }
         let response: Response
         do {
@@ -83,6 +98,8 @@ public final class CurlTransport: Transport {
     ///
     /// Later requests fail with `cancelled`. Calling it again does nothing.
     public func shutdown() async {
+        // The parent's I/O thread is not in a process fork() made: there is nothing of ours to stop.
+        guard ForkGeneration.current == forkGeneration else { return }
         drivenSessions.close()
         await loop.shutdown()
     }
@@ -93,6 +110,9 @@ public final class CurlTransport: Transport {
         guard transfer.upload?.isFullyQueued ?? true, !loop.hasStopped else { return false }
         return transfer.context.uploadProgress == nil && transfer.context.downloadProgress == nil
     }
+
+    /// The TLS checks this transport's configuration turns off.
+    public var disabledSecurityChecks: [String] { configuration.tls.disabledChecks }
 
     /// Whether some request may go through a proxy (one configured, or the environment's when it was created).
     package var mayUseProxy: Bool { proxyRouter.mayUseProxy }

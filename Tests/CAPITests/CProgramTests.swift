@@ -28,6 +28,30 @@ struct CProgramTests {
         try await runProgram("test_send")
     }
 
+    /// Slow on_data readers hold only their own threads, should_cancel stops a blocking send
+    /// (ABI 1.2), and a server's escape bytes reach error messages escaped; on both transports.
+    @Test func slowReadersCancelChecksAndHostileServerBytes() async throws {
+        try await runProgram("test_hostile")
+    }
+
+    /// The fork rule: in a forked worker, the parent's clients refuse every call at once with
+    /// COURIER_E_FORKED and clients the worker makes get their own answers (ABI 1.2). Run natively,
+    /// three times (each forks its workers while sends are under way): valgrind's leak check in a
+    /// child reports as lost what only the parent's threads referred to, and gcc's AddressSanitizer
+    /// runtime is not fork-safe (a worker inherited its allocator's spin lock held and hung).
+    @Test func aForkedWorkerRefusesItsParentsClientsAndUsesItsOwn() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest("test_fork")
+        for _ in 0..<3 {
+            let outcome = try await withTestServer { server in
+                try await artifacts.runNative(program, [server.baseURL.absoluteString])
+            }
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(outcome.output.contains("test_fork: "), "\(outcome)")
+            #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+        }
+    }
+
     @Test func interceptorsTakeEveryActionAndNeverDeadlock() async throws {
         try await runProgram("test_interceptors")
     }

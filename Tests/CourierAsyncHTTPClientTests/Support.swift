@@ -85,10 +85,10 @@ final class Recorder<Value: Sendable>: Sendable {
 
     init(_ value: Value) { storage = Mutex(value) }
 
-    var value: Value { storage.withCheckedLock { $0 } }
+    var value: Value { storage.withLock { $0 } }
 
     func update<Result: Sendable>(_ change: @Sendable (inout Value) -> Result) -> Result {
-        storage.withCheckedLock { change(&$0) }
+        storage.withLock { change(&$0) }
     }
 }
 

@@ -10,14 +10,14 @@ import Testing
 final class CapturedConsole: Sendable {
     private let streams = Mutex<(out: Data, err: Data)>((Data(), Data()))
 
-    var out: String { String(decoding: streams.withCheckedLock { $0.out }, as: UTF8.self) }
-    var err: String { String(decoding: streams.withCheckedLock { $0.err }, as: UTF8.self) }
+    var out: String { String(decoding: streams.withLock { $0.out }, as: UTF8.self) }
+    var err: String { String(decoding: streams.withLock { $0.err }, as: UTF8.self) }
 
     func console(isTerminal: Bool) -> Console {
         Console(
             isOutTerminal: isTerminal, isErrTerminal: isTerminal,
-            writeOut: { data in self.streams.withCheckedLock { $0.out.append(data) } },
-            writeErr: { data in self.streams.withCheckedLock { $0.err.append(data) } })
+            writeOut: { data in self.streams.withLock { $0.out.append(data) } },
+            writeErr: { data in self.streams.withLock { $0.err.append(data) } })
     }
 }
 

@@ -116,6 +116,27 @@ struct OutputFormattingTests {
                 == "index")
     }
 
+    /// HTTPie's rule and more: a server's name never makes a dotfile, climbs out of the folder by
+    /// either separator, or carries a control character into a file name or a terminal.
+    @Test func aServersFileNameIsReducedToASafeBaseName() throws {
+        let url = try #require(URL(string: "http://h/files/report.pdf"))
+        let cases: [(String, String)] = [
+            (".bashrc", "bashrc"), ("...profile", "profile"), ("..", "report.pdf"),
+            ("../.ssh/authorized_keys", "authorized_keys"),
+            (#"..\..\win.ini"#, "win.ini"), ("a\u{1B}[2J\u{07}b.txt", "a[2Jb.txt"), ("  spaced.txt ", "spaced.txt"),
+            ("\u{9B}31mred", "31mred"), ("/", "report.pdf"),
+            (String(repeating: "n", count: 300), String(repeating: "n", count: 255)),
+        ]
+        for (suggested, expected) in cases {
+            let name = Downloader.suggestedFilename(
+                contentDisposition: "attachment; filename=\"\(suggested)\"", url: url)
+            #expect(name == expected, "\(suggested.debugDescription)")
+        }
+        #expect(
+            Downloader.suggestedFilename(contentDisposition: nil, url: try #require(URL(string: "http://h/.env")))
+                == "env")
+    }
+
     @Test func exitStatusFollowsHTTPie() {
         #expect(ExitStatus.checking(statusCode: 200) == .success)
         #expect(ExitStatus.checking(statusCode: 302) == .redirection)

@@ -248,12 +248,12 @@ final class SleepRecorder: Sendable {
     private let recorded = Mutex<[Duration]>([])
 
     /// The waits asked for so far.
-    var delays: [Duration] { recorded.withCheckedLock { $0 } }
+    var delays: [Duration] { recorded.withLock { $0 } }
 
     /// A policy that records its waits here and returns at once, configured by `configure`.
     func policy(_ configure: (inout ReconnectionPolicy) -> Void = { _ in }) -> ReconnectionPolicy {
         var policy = ReconnectionPolicy()
-        policy.sleep = { delay in self.recorded.withCheckedLock { $0.append(delay) } }
+        policy.sleep = { delay in self.recorded.withLock { $0.append(delay) } }
         configure(&policy)
         return policy
     }

@@ -148,7 +148,7 @@ struct CourierClientTransportTests {
     func courierInterceptorsRunForEveryOperationAndSeeItsID(kind: TransportKind) async throws {
         let seen = Mutex<[String]>([])
         let stamp = ClosureInterceptor("stamp") { request, _, next in
-            seen.withCheckedLock { $0.append(request.options[OpenAPIOperationID.self] ?? "none") }
+            seen.withLock { $0.append(request.options[OpenAPIOperationID.self] ?? "none") }
             return try await next(try request.updating { Header.custom("X-Stamped").setValue("yes") })
         }
         var policy = RetryInterceptor.Policy()
@@ -161,7 +161,7 @@ struct CourierClientTransportTests {
             _ = try await client.getStatus(path: .init(code: 503))
             #expect(server.receivedRequests.filter { $0.path == "/status/503" }.count == 2, "retried once by Courier")
         }
-        #expect(seen.withCheckedLock { $0 } == ["getItem", "getStatus", "getStatus"])
+        #expect(seen.withLock { $0 } == ["getItem", "getStatus", "getStatus"])
     }
 
     @Test(arguments: TransportKind.allCases)

@@ -127,4 +127,67 @@ import Testing
         #expect(jar.cookies.map(\.name) == ["from_curl"])
         #expect(jar.cookieHeader(for: URL(string: "http://127.0.0.1:8080/cookies")!) == "from_curl=yes")
     }
+
+    // MARK: - Bounds (RFC 6265 §6.1)
+
+    @Test func aDomainKeepsItsNewestCookiesUpToItsLimitEvictingTheOldestFirst() {
+        let jar = CookieJar()
+        for index in 0..<120 {
+            jar.insert(StoredCookie(name: "c\(index)", value: "v", domain: "www.example.com"), now: now)
+        }
+        let names = Set(jar.cookies.map(\.name))
+        #expect(names.count == 50)
+        #expect(names == Set((70..<120).map { "c\($0)" }))
+        jar.insert(StoredCookie(name: "c70", value: "again", domain: "www.example.com"), now: now)
+        jar.insert(StoredCookie(name: "new", value: "v", domain: "www.example.com"), now: now)
+        #expect(!jar.cookies.contains { $0.name == "c71" }, "the oldest goes; setting c70 again made it new")
+        #expect(jar.cookies.contains { $0.name == "c70" && $0.value == "again" })
+    }
+
+    @Test func theJarKeepsItsTotalEvictingTheOldestCookieOfAnyDomain() {
+        var limits = CookieJar.Limits()
+        limits.maxCookies = 10
+        let jar = CookieJar(limits: limits)
+        for index in 0..<25 {
+            jar.insert(StoredCookie(name: "c", value: "\(index)", domain: "host\(index).example"), now: now)
+        }
+        #expect(jar.cookies.count == 10)
+        #expect(Set(jar.cookies.map(\.domain)) == Set((15..<25).map { "host\($0).example" }))
+    }
+
+    @Test func aCookieLargerThanItsLimitIsIgnoredAndLeavesTheOneItWouldReplace() {
+        let jar = CookieJar()
+        jar.store(fields("big=small; Path=/"), from: site, now: now)
+        jar.store(fields("big=\(String(repeating: "x", count: 4093)); Path=/"), from: site, now: now)
+        #expect(jar.cookies.first { $0.name == "big" }?.value.count == 4093, "name and value within 4,096 bytes")
+        jar.store(fields("big=\(String(repeating: "x", count: 4094)); Path=/"), from: site, now: now)
+        #expect(
+            jar.cookies.first { $0.name == "big" } == nil, "a too large cookie replaces nothing, as RFC 6265bis says")
+    }
+
+    @Test func theCookieFieldStaysWithinItsLimitLeavingOutTheCookiesThatComeLast() throws {
+        let jar = CookieJar()
+        for index in 0..<50 {
+            jar.insert(
+                StoredCookie(
+                    name: "c\(index)", value: String(repeating: "v", count: 1000), domain: "www.example.com",
+                    created: now.addingTimeInterval(Double(index))), now: now)
+        }
+        let header = try #require(jar.cookieHeader(for: site, now: now))
+        #expect(header.utf8.count <= 8190)
+        #expect(header.hasPrefix("c0=") && header.contains("c7=") && !header.contains("c8="), "oldest first")
+    }
+
+    @Test func aRequestReadsOnlyTheCookiesOfItsHostAndTheNamesAboveIt() {
+        #expect(
+            CookieStore.domains(containing: "a.b.example.com") == [
+                "a.b.example.com", "b.example.com", "example.com", "com",
+            ])
+        #expect(CookieStore.domains(containing: "127.0.0.1") == ["127.0.0.1"])
+        #expect(CookieStore.domains(containing: "::1") == ["::1"])
+        let jar = CookieJar()
+        jar.store(fields("top=1; Domain=example.com; Path=/", "own=2; Path=/"), from: site, now: now)
+        jar.insert(StoredCookie(name: "other", value: "3", domain: "example.org"), now: now)
+        #expect(jar.cookieHeader(for: site, now: now) == "top=1; own=2")
+    }
 }

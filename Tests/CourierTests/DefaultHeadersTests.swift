@@ -32,7 +32,7 @@ import Testing
         let seenByInterceptor = Seen()
         let client = Client(
             transport: mock,
-            interceptors: [Recorder { fields in seenByInterceptor.fields.withCheckedLock { $0 = fields } }],
+            interceptors: [Recorder { fields in seenByInterceptor.fields.withLock { $0 = fields } }],
             configuration: configuration)
         _ = try await client.send(
             try Request {
@@ -43,6 +43,6 @@ import Testing
         #expect(sent[.userAgent] == "courier-tests/1")
         #expect(sent[HTTPField.Name("X-Api-Key")!] == "k1")
         #expect(sent[values: .accept] == ["text/plain"], "the request's own field wins and is not doubled")
-        #expect(seenByInterceptor.fields.withCheckedLock { $0 } == sent)
+        #expect(seenByInterceptor.fields.withLock { $0 } == sent)
     }
 }

@@ -17,6 +17,24 @@ struct EventStreamParserTests {
         return events
     }
 
+    @Test func anEventsDataMayReachItsLimitButNotPassIt() throws {
+        var parser = EventStreamParser(maxLineBytes: 100, maxEventBytes: 9)
+        #expect(try parser.parse(Array("data: abcd\ndata: efgh\n\n".utf8)).map(\.data) == ["abcd\nefgh"])
+        var over = EventStreamParser(maxLineBytes: 100, maxEventBytes: 9)
+        #expect(throws: CourierError.self) { try over.parse(Array("data: abcd\ndata: efghi\n".utf8)) }
+    }
+
+    @Test func dataLinesWithoutABlankLineStopAtTheEventLimit() throws {
+        var parser = EventStreamParser(maxLineBytes: 200, maxEventBytes: 64 * 1024)
+        let line = Array("data: \(String(repeating: "x", count: 99))\n".utf8)
+        var failure: CourierError?
+        for _ in 0..<10_000 where failure == nil {
+            do { _ = try parser.parse(line) } catch { failure = error }
+        }
+        #expect(failure?.code == .limitExceeded)
+        #expect(failure?.source == "Limits.maxEventBytes")
+    }
+
     @Test func aBlankLineDispatchesAMessageEvent() throws {
         #expect(try events("data: hello\n\n") == [ServerSentEvent(data: "hello")])
     }

@@ -7,8 +7,8 @@ import Testing
 /// Records the order stages see the request and the response.
 final class Trace: Sendable {
     private let events = Mutex<[String]>([])
-    func add(_ event: String) { events.withCheckedLock { $0.append(event) } }
-    var all: [String] { events.withCheckedLock { $0 } }
+    func add(_ event: String) { events.withLock { $0.append(event) } }
+    var all: [String] { events.withLock { $0 } }
 }
 
 struct Tagging: Interceptor {

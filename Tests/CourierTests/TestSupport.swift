@@ -20,6 +20,6 @@ func lines(_ fields: HTTPFields) -> [String] {
 /// A thread-safe counter for callbacks observed by tests.
 final class Counter: Sendable {
     private let storage = Mutex(0)
-    func increment() { storage.withCheckedLock { $0 += 1 } }
-    var value: Int { storage.withCheckedLock { $0 } }
+    func increment() { storage.withLock { $0 += 1 } }
+    var value: Int { storage.withLock { $0 } }
 }

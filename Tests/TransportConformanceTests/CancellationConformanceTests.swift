@@ -113,6 +113,6 @@ struct CancellationConformanceTests {
 /// The largest progress figure a callback reported.
 final class ProgressRecord: Sendable {
     private let value = Mutex<Int64>(0)
-    func record(_ figure: Int64) { value.withCheckedLock { $0 = max($0, figure) } }
-    var largest: Int64 { value.withCheckedLock { $0 } }
+    func record(_ figure: Int64) { value.withLock { $0 = max($0, figure) } }
+    var largest: Int64 { value.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import Courier
 import CourierTestServer
 import Foundation
+import HTTPTypes
 import Testing
 
 /// A client's cookie jar on both transports, against the test server's cookie routes: a cookie
@@ -42,6 +43,28 @@ struct CookieConformanceTests {
         try await transport.withClient { client, server in
             let set = try await client.send(try server.request("/cookies/set?flavour=oat"))
             #expect(try JSONDecoder().decode(Seen.self, from: set.body).cookies == [:])
+        }
+    }
+
+    /// A server flooding the jar (60 responses of 200 new cookies each, 12,000 in all) leaves it
+    /// holding one domain's limit, and every later request head small.
+    @Test(arguments: TransportUnderTest.all)
+    func aServerFloodingTheJarLeavesItWithinItsLimits(transport: TransportUnderTest) async throws {
+        var configuration = Client.Configuration()
+        let jar = CookieJar()
+        configuration.cookieJar = jar
+        try await transport.withClient(configuration: configuration) { client, server in
+            for round in 0..<60 {
+                let response = try await client.send(try server.request("/hostile/cookies?count=200&prefix=r\(round)"))
+                #expect(response.status == .ok)
+            }
+            #expect(jar.cookies.count == 50)
+            #expect(Set(jar.cookies.map(\.name)) == Set((150..<200).map { "r59-\($0)" }))
+            let echoed = try await client.send(try server.request("/headers"))
+            struct Echo: Decodable { var headers: [String: String] }
+            let cookie = try JSONDecoder().decode(Echo.self, from: echoed.body).headers["Cookie"] ?? ""
+            #expect(cookie.utf8.count <= jar.limits.maxCookieHeaderBytes)
+            #expect(cookie.hasPrefix("r59-150="))
         }
     }
 }

@@ -41,6 +41,22 @@ struct ServerSentEventsConformanceTests {
         }
     }
 
+    /// A server sending `data:` lines and never the blank line that ends an event: the event's
+    /// data stops at `Limits.maxEventBytes` with `limitExceeded`, and the stream is not reopened.
+    @Test(arguments: TransportUnderTest.all)
+    func anEventThatNeverEndsStopsAtItsLimit(transport: TransportUnderTest) async throws {
+        var configuration = Client.Configuration()
+        configuration.limits.maxEventBytes = 1 << 20
+        try await transport.withClient(configuration: configuration) { client, server in
+            let error = await courierError {
+                for try await _ in client.events(try server.request("/hostile/unterminated-events?lines=100000")) {}
+            }
+            #expect(error?.code == .limitExceeded)
+            #expect(error?.source == "Limits.maxEventBytes")
+            #expect(server.receivedRequests.filter { $0.path == "/hostile/unterminated-events" }.count == 1)
+        }
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func cancellingAnEventStreamEndsItWithCancelled(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in

@@ -13,14 +13,14 @@ final class BaseURLCache: Sendable {
     /// Enough for the base URLs of one process; when full, it starts again rather than growing
     /// with URLs a caller makes up per request.
     private static let capacity = 64
-    private let entries = Mutex<[String: AbsoluteURLText]>([:])
+    private let entries = Protected<[String: AbsoluteURLText]>([:])
 
     func text(for base: String) -> AbsoluteURLText? {
-        entries.withCheckedLock { $0[base] }
+        entries.withLock { $0[base] }
     }
 
     func remember(_ text: AbsoluteURLText, for base: String) {
-        entries.withCheckedLock { entries in
+        entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[base] = text
         }

@@ -14,7 +14,7 @@ package final class SharedTask<Success: Sendable>: Sendable {
         var work: Task<Void, Never>?
     }
 
-    private let guarded: Mutex<Guarded>
+    private let guarded: Protected<Guarded>
 
     /// Starts `operation` in a task of its own, with the caller as the first member.
     ///
@@ -25,7 +25,7 @@ package final class SharedTask<Success: Sendable>: Sendable {
         cancelsWhenAbandoned: Bool, operation: @escaping @Sendable () async throws -> Success,
         finished: @escaping @Sendable (SharedTask<Success>) -> Void = { _ in }
     ) {
-        guarded = Mutex(Guarded(machine: SharedTaskState(cancelsWhenAbandoned: cancelsWhenAbandoned)))
+        guarded = Protected(Guarded(machine: SharedTaskState(cancelsWhenAbandoned: cancelsWhenAbandoned)))
         let work = Task { [self] in
             let result: Result<Success, any Error>
             do {
@@ -34,25 +34,25 @@ package final class SharedTask<Success: Sendable>: Sendable {
                 result = .failure(error)
             }
             finished(self)
-            let waiters = guarded.withCheckedLock { $0.machine.finish(result) }
+            let waiters = guarded.withLock { $0.machine.finish(result) }
             for waiter in waiters { waiter.resume(with: result) }
         }
-        guarded.withCheckedLock { $0.work = work }
+        guarded.withLock { $0.work = work }
     }
 
     /// Adds a member, who must then call `value()`; `false` when every earlier member left and
     /// the work was cancelled, so the caller starts new work instead.
     package func join() -> Bool {
-        guarded.withCheckedLock { $0.machine.join() }
+        guarded.withLock { $0.machine.join() }
     }
 
     /// The work's result, for a member; throws `CancellationError` when this member's task is
     /// cancelled first, and the work's own error when it failed.
     package func value() async throws -> Success {
-        let id = guarded.withCheckedLock { $0.machine.nextWaiterID() }
+        let id = guarded.withLock { $0.machine.nextWaiterID() }
         return try await withCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
-                let (action, work) = guarded.withCheckedLock { guarded in
+                let (action, work) = guarded.withLock { guarded in
                     (guarded.machine.wait(id: id, waiter: waiter, isCancelled: Task.isCancelled), guarded.work)
                 }
                 switch action {
@@ -66,7 +66,7 @@ package final class SharedTask<Success: Sendable>: Sendable {
                 }
             }
         } onCancel: {
-            let (left, work) = guarded.withCheckedLock { guarded in (guarded.machine.cancel(id: id), guarded.work) }
+            let (left, work) = guarded.withLock { guarded in (guarded.machine.cancel(id: id), guarded.work) }
             guard let left else { return }
             if left.cancelsWork { work?.cancel() }
             left.waiter.resume(throwing: CancellationError())

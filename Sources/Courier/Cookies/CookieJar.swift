@@ -9,22 +9,50 @@ import Synchronization
 /// matching `Cookie` at each redirect hop, below the interceptors, so a cookie set by a `302` on
 /// the way is sent to where it leads, on any transport. Public suffixes are not checked: a server
 /// may set a cookie for `Domain=co.uk`, so keep a jar to the sites you trust.
+///
+/// The jar is bounded as RFC 6265 §6.1 suggests and browsers do (``Limits``): a server sending
+/// thousands of `Set-Cookie`s costs each request no more than the limits allow.
 public final class CookieJar: Sendable {
-    private let storage = Mutex<[StoredCookie]>([])
+    /// How much a jar holds, and how large a `Cookie` field it writes.
+    ///
+    /// These are the jar's own, not the client's `Limits`: one jar may serve several clients and
+    /// outlive them. Past a limit the oldest cookies go first, as in browsers.
+    public struct Limits: Sendable, Hashable {
+        /// The most cookies kept for one domain; a new one beyond it evicts the domain's oldest.
+        public var maxCookiesPerDomain = 50
+        /// The most cookies kept in all; a new one beyond it evicts the jar's oldest.
+        public var maxCookies = 3000
+        /// The largest cookie kept, its name and value in bytes; a larger one is ignored.
+        public var maxCookieBytes = 4096
+        /// The longest `Cookie` value the jar adds to a request, in bytes; the cookies that come
+        /// last in RFC 6265's order (shorter paths, then newer) are left out beyond it. Common
+        /// servers refuse a header line of more than 8 KiB (nginx, Apache).
+        public var maxCookieHeaderBytes = 8190
 
-    /// An empty jar.
-    public init() {}
+        /// The defaults: 50 cookies a domain, 3,000 in all, 4 KiB a cookie, an 8 KiB field.
+        public init() {}
+    }
+
+    private let storage: Protected<CookieStore>
+
+    /// An empty jar bounded by `limits`.
+    public init(limits: Limits = Limits()) {
+        storage = Protected(CookieStore(limits: limits))
+    }
 
     /// A jar holding the cookies of the Netscape cookie file at `path` (curl's `-b`/`-c` files).
-    public convenience init(contentsOf path: String) throws {
-        self.init()
+    public convenience init(contentsOf path: String, limits: Limits = Limits()) throws {
+        self.init(limits: limits)
         try load(from: path)
     }
+
+    /// The bounds this jar keeps.
+    public var limits: Limits { storage.withLock { $0.limits } }
 
     /// Every cookie stored and not expired.
     public var cookies: [StoredCookie] {
         let now = Date()
-        return storage.withCheckedLock { $0.filter { !$0.isExpired(at: now) } }
+        return storage.withLock { $0.cookies }.filter { !$0.isExpired(at: now) }
     }
 
     /// Stores each `Set-Cookie` of `fields` received from `url`: a cookie with the name, domain and
@@ -42,32 +70,24 @@ public final class CookieJar: Sendable {
     }
 
     private func insert(_ received: [StoredCookie], now: Date) {
-        storage.withCheckedLock { cookies in
-            for var cookie in received {
-                if let index = cookies.firstIndex(where: {
-                    $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
-                }) {
-                    cookie.created = cookies[index].created
-                    cookies.remove(at: index)
-                }
-                if !cookie.isExpired(at: now) { cookies.append(cookie) }
-            }
+        storage.withLock { store in
+            for cookie in received { store.insert(cookie, now: now) }
         }
     }
 
     /// The `Cookie` value for a request to `url` (RFC 6265 §5.4), or `nil` when no cookie matches:
-    /// longer paths first, then older cookies first.
+    /// longer paths first, then older cookies first, up to ``Limits/maxCookieHeaderBytes``.
     public func cookieHeader(for url: URL, now: Date = Date()) -> String? {
-        let matching = storage.withCheckedLock { cookies in
-            cookies.removeAll { $0.isExpired(at: now) }
-            return cookies.filter { $0.matches(url) }
-        }
+        let (matching, limit) = storage.withLock { ($0.matching(url, now: now), $0.limits.maxCookieHeaderBytes) }
         guard !matching.isEmpty else { return nil }
-        return
-            matching
-            .sorted { ($0.path.count, $1.created) > ($1.path.count, $0.created) }
-            .map { "\($0.name)=\($0.value)" }
-            .joined(separator: "; ")
+        var header = ""
+        for cookie in matching {
+            let pair = "\(cookie.name)=\(cookie.value)"
+            let length = header.utf8.count + (header.isEmpty ? 0 : 2) + pair.utf8.count
+            guard length <= limit else { continue }
+            header += header.isEmpty ? pair : "; " + pair
+        }
+        return header.isEmpty ? nil : header
     }
 
     /// Adds the jar's cookies for the request's URL to its `Cookie` field, after any it already has.
@@ -78,7 +98,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Forgets every cookie.
-    public func removeAll() { storage.withCheckedLock { $0.removeAll() } }
+    public func removeAll() { storage.withLock { $0.removeAll() } }
 
     /// Writes the cookies, session cookies included, to `path` in the Netscape format.
     public func save(to path: String) throws {
@@ -120,11 +140,6 @@ public final class CookieJar: Sendable {
                 expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)), created: now)
             if !cookie.isExpired(at: now) { loaded.append(cookie) }
         }
-        storage.withCheckedLock { cookies in
-            for cookie in loaded {
-                cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
-                cookies.append(cookie)
-            }
-        }
+        insert(loaded, now: now)
     }
 }

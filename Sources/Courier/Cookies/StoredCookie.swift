@@ -98,8 +98,12 @@ public struct StoredCookie: Sendable, Hashable, Codable {
     /// RFC 6265 §5.1.3: `host` is `domain`, or a name ending in `.domain` (never an IP address).
     static func domain(_ host: String, matches domain: String) -> Bool {
         if host == domain { return true }
-        let isIPAddress = host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":")
-        return !isIPAddress && host.hasSuffix("." + domain)
+        return !isIPAddress(host) && host.hasSuffix("." + domain)
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address, which only ever matches itself.
+    static func isIPAddress(_ host: String) -> Bool {
+        host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":")
     }
 
     /// RFC 6265 §5.1.4: `requestPath` is `cookiePath`, or below it.

@@ -72,7 +72,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     private let refresh: Refresh
     /// Time since the interceptor was made, on its clock: what `refreshWindow` is measured in.
     private let elapsed: @Sendable () -> Duration
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     /// Creates an interceptor that starts with `credential` (or refreshes before the first
     /// request when it is `nil`), puts it on requests with `apply`, and renews it with `refresh`.
@@ -92,14 +92,14 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
         self.refresh = refresh
         let start = clock.now
         self.elapsed = { start.duration(to: clock.now) }
-        self.state = Mutex(State(credential: credential))
+        self.state = Protected(State(credential: credential))
     }
 
     /// The credential requests are sent with now, if there is one.
-    public var credential: Credential? { state.withCheckedLock { $0.credential } }
+    public var credential: Credential? { state.withLock { $0.credential } }
 
     /// How many refreshes have completed successfully.
-    public var refreshCount: Int { state.withCheckedLock { $0.generation } }
+    public var refreshCount: Int { state.withLock { $0.generation } }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         let (credential, generation) = try await current(for: request)
@@ -132,7 +132,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
 
     /// The credential to send with, waiting for a refresh under way or obtaining the first one.
     private func current(for request: Request) async throws -> (Credential, Int) {
-        let step = state.withCheckedLock { state -> SendStep in
+        let step = state.withLock { state -> SendStep in
             if let refreshing = state.refreshing, refreshing.join() { return .wait(refreshing, state.generation) }
             if let credential = state.credential { return .ready(credential, state.generation) }
             return .first(state.generation)
@@ -145,7 +145,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
             return (credential, generation + 1)
         case .first(let generation):
             let credential = try await renewedCredential(after: generation - 1, refused: nil, request: request)
-            return (credential, state.withCheckedLock { $0.generation })
+            return (credential, state.withLock { $0.generation })
         }
     }
 
@@ -156,7 +156,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
     ) async throws -> Credential {
         let failingRequest = refused?.request ?? request
         let now = elapsed()
-        let step = state.withCheckedLock { state -> RefreshStep in
+        let step = state.withLock { state -> RefreshStep in
             if state.generation > generation, let credential = state.credential { return .ready(credential) }
             if let refreshing = state.refreshing, refreshing.join() { return .wait(refreshing) }
             state.recentRefreshes.removeAll { now - $0 >= policy.refreshWindow }
@@ -166,14 +166,14 @@ public final class AuthenticationInterceptor<Credential: Sendable>: Interceptor 
             let task = SharedTask<Credential>(cancelsWhenAbandoned: false) { [refresh, self] in
                 do {
                     let renewed = try await refresh(stale)
-                    self.state.withCheckedLock { state in
+                    self.state.withLock { state in
                         state.credential = renewed
                         state.generation += 1
                         state.refreshing = nil
                     }
                     return renewed
                 } catch {
-                    self.state.withCheckedLock { $0.refreshing = nil }
+                    self.state.withLock { $0.refreshing = nil }
                     throw error
                 }
             }

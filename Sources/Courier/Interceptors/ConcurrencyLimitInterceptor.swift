@@ -18,7 +18,7 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
         var nextID: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     /// The most requests in flight at once.
     public let maxConcurrentRequests: Int
@@ -35,7 +35,7 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
         self.maxConcurrentRequests = max(1, maxConcurrentRequests)
         self.maxConcurrentRequestsPerHost = max(1, maxConcurrentRequestsPerHost)
         self.holdsSlotUntilBodyIsRead = holdsSlotUntilBodyIsRead
-        self.state = Mutex(
+        self.state = Protected(
             State(
                 limiter: ConcurrencyLimiter(
                     maxTotal: maxConcurrentRequests,
@@ -43,10 +43,10 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     }
 
     /// How many requests wait for a slot now.
-    public var waitingCount: Int { state.withCheckedLock { $0.limiter.waiting.count } }
+    public var waitingCount: Int { state.withLock { $0.limiter.waiting.count } }
 
     /// How many requests hold a slot now.
-    public var runningCount: Int { state.withCheckedLock { $0.limiter.running } }
+    public var runningCount: Int { state.withLock { $0.limiter.running } }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         let host = Self.host(of: request)
@@ -74,13 +74,13 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     }
 
     private func acquire(host: String, request: Request) async throws {
-        let id = state.withCheckedLock { state in
+        let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
         try await withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = state.withCheckedLock { state -> Bool? in
+                let outcome = state.withLock { state -> Bool? in
                     if Task.isCancelled { return nil }
                     if state.limiter.acquire(id: id, host: host) { return true }
                     state.waiters[id] = continuation
@@ -93,7 +93,7 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
                 }
             }
         } onCancel: {
-            let waiter = state.withCheckedLock { state in
+            let waiter = state.withLock { state in
                 state.limiter.cancel(id: id) ? state.waiters.removeValue(forKey: id) : nil
             }
             waiter?.resume(throwing: Self.cancelled(request))
@@ -101,7 +101,7 @@ public final class ConcurrencyLimitInterceptor: Interceptor {
     }
 
     private func release(host: String) {
-        let admitted = state.withCheckedLock { state in
+        let admitted = state.withLock { state in
             state.limiter.release(host: host).compactMap { state.waiters.removeValue(forKey: $0) }
         }
         for waiter in admitted { waiter.resume() }

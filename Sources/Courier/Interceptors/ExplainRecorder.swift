@@ -13,7 +13,7 @@ public final class ExplainRecorder: Sendable {
         var steps: [Explanation.Step] = []
     }
 
-    private let records = Mutex<[Record]>([])
+    private let records = Protected<[Record]>([])
     /// What is hidden in recorded headers and URLs.
     public let redaction: Redaction
 
@@ -24,7 +24,7 @@ public final class ExplainRecorder: Sendable {
 
     /// Every send recorded so far, oldest first.
     public var explanations: [Explanation] {
-        records.withCheckedLock { $0.map { Explanation(request: $0.request, steps: $0.steps) } }
+        records.withLock { $0.map { Explanation(request: $0.request, steps: $0.steps) } }
     }
 
     /// The most recent send, if any.
@@ -32,14 +32,14 @@ public final class ExplainRecorder: Sendable {
 
     /// The send with request ID `requestID` (`InterceptorContext.requestID`).
     public func explanation(for requestID: String) -> Explanation? {
-        records.withCheckedLock { records in
+        records.withLock { records in
             records.last { $0.requestID == requestID }.map { Explanation(request: $0.request, steps: $0.steps) }
         }
     }
 
     /// Forgets everything recorded.
     public func reset() {
-        records.withCheckedLock { $0.removeAll() }
+        records.withLock { $0.removeAll() }
     }
 
     /// Opens a step for a stage that just received `request`; returns where to update it.
@@ -47,7 +47,7 @@ public final class ExplainRecorder: Sendable {
         stage: String, depth: Int, attempt: Int, request: Request, requestID: String,
         at start: ContinuousClock.Instant
     ) -> StepHandle {
-        records.withCheckedLock { records in
+        records.withLock { records in
             let recordIndex: Int
             if let index = records.lastIndex(where: { $0.requestID == requestID }) {
                 recordIndex = index
@@ -67,7 +67,7 @@ public final class ExplainRecorder: Sendable {
 
     /// Changes a step already begun.
     func update(_ handle: StepHandle, _ change: (inout Explanation.Step) -> Void) {
-        records.withCheckedLock { records in
+        records.withLock { records in
             guard handle.record < records.count, handle.step < records[handle.record].steps.count else { return }
             change(&records[handle.record].steps[handle.step])
         }

@@ -15,7 +15,7 @@ final class ExplainFrame: Sendable {
         var lastResponse: Response?
     }
 
-    let passes = Mutex(Passes())
+    let passes = Protected(Passes())
 }
 
 /// Wraps one interceptor of a client made with `Client.explaining()`: records the request it
@@ -44,7 +44,7 @@ struct ExplainingStage: Interceptor {
             result = .failure(error)
         }
         let elapsed = ContinuousClock.now - start
-        let passes = frame.passes.withCheckedLock { $0 }
+        let passes = frame.passes.withLock { $0 }
         recorder.update(handle) { step in
             step.durationMilliseconds = elapsed.milliseconds
             step.ownMilliseconds = max(0, (elapsed - passes.downstream).milliseconds)
@@ -76,20 +76,20 @@ struct ExplainProbe: Interceptor {
     func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         guard let frame = ExplainFrame.current else { return try await next(request) }
         let start = ContinuousClock.now
-        frame.passes.withCheckedLock { passes in
+        frame.passes.withLock { passes in
             passes.count += 1
             passes.lastSent = request
             passes.lastResponse = nil
         }
         do {
             let response = try await ExplainFrame.$current.withValue(nil) { try await next(request) }
-            frame.passes.withCheckedLock { passes in
+            frame.passes.withLock { passes in
                 passes.downstream += ContinuousClock.now - start
                 passes.lastResponse = response
             }
             return response
         } catch {
-            frame.passes.withCheckedLock { $0.downstream += ContinuousClock.now - start }
+            frame.passes.withLock { $0.downstream += ContinuousClock.now - start }
             throw error
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 public import Logging
+import Synchronization
 
 /// Logs each exchange through swift-log: one line per exchange at `level`, and at `debug` the
 /// full request and response heads and bodies, with secrets hidden everywhere.
@@ -19,6 +20,9 @@ public import Logging
 ///
 /// Register it first (outermost), so it logs the exchange once, as the caller sees it, however
 /// often inner stages retry.
+///
+/// A transport set up to skip a security check (TLS verification off) gets one `warning` line the
+/// first time this interceptor sees it, naming the check, as curl's `-k` shows in `--verbose`.
 public struct LoggingInterceptor: Interceptor {
     /// Where lines go; `nil` uses the client's logger (`InterceptorContext.logger`).
     public var logger: Logger?
@@ -30,23 +34,34 @@ public struct LoggingInterceptor: Interceptor {
     public var logsCurlCommand: Bool
     /// The most body bytes written to one log entry; longer bodies are cut with a note.
     public var maxLoggedBodyBytes: Int
+    /// Whether a transport that skips a security check gets its warning line (on by default; off
+    /// for a caller that shows the warning its own way, as `courier` does).
+    public var warnsAboutDisabledSecurityChecks: Bool
+    /// The transports already warned about.
+    private let warned = WarnedTransports()
 
     /// Creates a logging interceptor.
     public init(
         logger: Logger? = nil, level: Logger.Level = .info, redaction: Redaction = Redaction(),
-        logsCurlCommand: Bool = false, maxLoggedBodyBytes: Int = 4096
+        logsCurlCommand: Bool = false, maxLoggedBodyBytes: Int = 4096, warnsAboutDisabledSecurityChecks: Bool = true
     ) {
         self.logger = logger
         self.level = level
         self.redaction = redaction
         self.logsCurlCommand = logsCurlCommand
         self.maxLoggedBodyBytes = maxLoggedBodyBytes
+        self.warnsAboutDisabledSecurityChecks = warnsAboutDisabledSecurityChecks
     }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         var logger = self.logger ?? context.logger
         let verbose = logger.logLevel <= .debug
         // Nothing would be written: skip the redaction work, which parses the URL.
+        if warnsAboutDisabledSecurityChecks, let transport = context.transport, logger.logLevel <= .warning,
+            warned.isFirstSight(of: transport)
+        {
+            for check in transport.disabledSecurityChecks { logger.warning("\(check)") }
+        }
         guard verbose || logger.logLevel <= level else { return try await next(request) }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         let shown = redaction.redacting(request)
@@ -120,5 +135,19 @@ public struct LoggingInterceptor: Interceptor {
 
     static func milliseconds(_ duration: Duration) -> String {
         String(format: "%.1f", duration.seconds * 1000)
+    }
+}
+
+/// The transports a `LoggingInterceptor` has warned about, so each is warned about once: by
+/// identity for a class (one per client's transport), by type for a value.
+private final class WarnedTransports: Sendable {
+    private let seen = Protected<Set<ObjectIdentifier>>([])
+
+    func isFirstSight(of transport: any Transport) -> Bool {
+        guard !transport.disabledSecurityChecks.isEmpty else { return false }
+        let identity =
+            type(of: transport) is AnyObject.Type
+            ? ObjectIdentifier(transport as AnyObject) : ObjectIdentifier(type(of: transport))
+        return seen.withLock { $0.insert(identity).inserted }
     }
 }

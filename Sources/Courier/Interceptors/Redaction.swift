@@ -2,7 +2,7 @@ public import Foundation
 public import HTTPTypes
 
 /// Which secrets to hide before a request or response is written anywhere a person may read it:
-/// header values, URL query values and the URL's password.
+/// header values, URL query values and the URL's user and password.
 ///
 /// Logging and explaining both use it, so a secret hidden in one is hidden in the other.
 public struct Redaction: Sendable, Hashable {
@@ -36,10 +36,15 @@ public struct Redaction: Sendable, Hashable {
             })
     }
 
-    /// `url` with its password and hidden query values replaced.
+    /// `url` with its user, password and hidden query values replaced. The user goes too: a token
+    /// is often given as the user alone (`https://TOKEN@host/`, as GitHub's and npm's are).
     public func redacting(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         var changed = false
+        if components.user != nil {
+            components.user = replacement
+            changed = true
+        }
         if components.password != nil {
             components.password = replacement
             changed = true
@@ -67,7 +72,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// The hidden values that occur in `fields` and `url`: whole header values, the credential
     /// within them (what follows the scheme in `Bearer abc`, each cookie's value, a `Set-Cookie`'s
-    /// value but not its attributes), the URL's password and hidden query values.
+    /// value but not its attributes), the URL's user and password and hidden query values.
     func secrets(in fields: HTTPFields, url: URL? = nil) -> [String] {
         var secrets: [String] = []
         for field in fields where hides(field.name) {
@@ -87,6 +92,7 @@ public struct Redaction: Sendable, Hashable {
             }
         }
         if let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            if let user = components.user { secrets.append(user) }
             if let password = components.password { secrets.append(password) }
             for item in components.queryItems ?? [] where queryItems.contains(item.name.lowercased()) {
                 if let value = item.value { secrets.append(value) }

@@ -12,13 +12,13 @@ public final class RetryBudget: Sendable {
     public let maxTokens: Double
     /// What each new request adds.
     public let depositPerRequest: Double
-    private let tokens: Mutex<Double>
+    private let tokens: Protected<Double>
 
     /// A budget starting full with `maxTokens`, refilled by `depositPerRequest` per request.
     public init(maxTokens: Double = 10, depositPerRequest: Double = 0.2) {
         self.maxTokens = max(0, maxTokens)
         self.depositPerRequest = max(0, depositPerRequest)
-        self.tokens = Mutex(max(0, maxTokens))
+        self.tokens = Protected(max(0, maxTokens))
     }
 
     /// A budget that never runs out, for clients that must retry regardless of load.
@@ -26,17 +26,17 @@ public final class RetryBudget: Sendable {
 
     /// How many retries the budget allows right now.
     public var availableRetries: Int {
-        tokens.withCheckedLock { $0.isInfinite ? .max : Int($0.rounded(.down)) }
+        tokens.withLock { $0.isInfinite ? .max : Int($0.rounded(.down)) }
     }
 
     /// Credits a new request (not a retry).
     func deposit() {
-        tokens.withCheckedLock { $0 = min(maxTokens, $0 + depositPerRequest) }
+        tokens.withLock { $0 = min(maxTokens, $0 + depositPerRequest) }
     }
 
     /// Takes a token for a retry; `false` when the budget is spent.
     func withdraw() -> Bool {
-        tokens.withCheckedLock { tokens in
+        tokens.withLock { tokens in
             guard tokens >= 1 else { return false }
             tokens -= 1
             return true

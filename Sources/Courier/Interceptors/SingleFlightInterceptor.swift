@@ -19,7 +19,7 @@ import Synchronization
 /// before retry, so callers share one retry loop as well as one call. Authentication after it is
 /// safe when the client has one credential; a credential set per request is part of the key.
 public final class SingleFlightInterceptor: Interceptor {
-    private let calls = Mutex<[String: SharedTask<Response>]>([:])
+    private let calls = Protected<[String: SharedTask<Response>]>([:])
 
     /// The header fields that do not make two requests different.
     public let ignoredHeaders: Set<HTTPField.Name>
@@ -35,7 +35,7 @@ public final class SingleFlightInterceptor: Interceptor {
     }
 
     /// How many distinct calls are in flight now.
-    public var inFlightCount: Int { calls.withCheckedLock { $0.count } }
+    public var inFlightCount: Int { calls.withLock { $0.count } }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
         guard request.method == .get || request.method == .head, request.body?.isEmpty ?? true else {
@@ -43,7 +43,7 @@ public final class SingleFlightInterceptor: Interceptor {
         }
         let key = sharingKey(for: request)
         let limit = context.limits.maxBodyBytes
-        let call = calls.withCheckedLock { calls -> SharedTask<Response> in
+        let call = calls.withLock { calls -> SharedTask<Response> in
             if let existing = calls[key], existing.join() { return existing }
             let call = SharedTask<Response>(
                 cancelsWhenAbandoned: true,
@@ -52,7 +52,7 @@ public final class SingleFlightInterceptor: Interceptor {
                 },
                 finished: { [self] finished in
                     // An abandoned call may have been replaced by a fresh one, which stays.
-                    self.calls.withCheckedLock { calls in
+                    self.calls.withLock { calls in
                         if calls[key] === finished { calls[key] = nil }
                     }
                 })

@@ -6,7 +6,12 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; stable across releases, safe to switch on.
     public var code: Code
     /// A sentence for people: what was wrong and, where known, which block or stage caused it.
-    public var message: String
+    ///
+    /// Never holds a control character a terminal would act on (escape sequences, carriage
+    /// returns): it often quotes what a server sent, and it is printed and logged as it is.
+    public var message: String {
+        didSet { message = TerminalSafeText.escaping(message) }
+    }
     /// The builder block or component that raised the error (`"Header.custom"`, `"RequestBody.multipart"`).
     public var source: String?
     /// The pipeline stage the error arose in: an interceptor's name, `"redirects"`, or `"transport"`,
@@ -29,7 +34,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code
-        self.message = message
+        self.message = TerminalSafeText.escaping(message)
         self.source = source
         self.stage = nil
         self.request = request
@@ -42,7 +47,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         if let stage, stage != source { text += "[\(stage)] " }
         if let source { text += "\(source): " }
         text += message
-        if let underlying { text += " (\(underlying))" }
+        if let underlying { text += " (\(TerminalSafeText.escaping("\(underlying)")))" }
         return text
     }
 }
@@ -56,7 +61,7 @@ extension CourierError {
             case invalidRequest, encodingFailed, bodyNotReplayable, cannotConnect, timedOut, cancelled
             case insecureConnection, invalidResponse, unacceptableStatus, unacceptableContentType
             case decodingFailed, limitExceeded, tooManyRedirects, authenticationFailed, interceptorFailed
-            case pluginFailed, unknown
+            case pluginFailed, usedAfterFork, unknown
         }
 
         /// Which code this is.
@@ -96,6 +101,10 @@ extension CourierError {
         public static let interceptorFailed = Code(.interceptorFailed)
         /// An interceptor plugin could not be loaded: a missing file or symbol, another ABI, or a failed init.
         public static let pluginFailed = Code(.pluginFailed)
+        /// A transport or C client was used in a process `fork()` made after it was created: its
+        /// connections and threads belong to the parent, so the send was refused at once. Make a
+        /// new one in the child.
+        public static let usedAfterFork = Code(.usedAfterFork)
         /// None of the above: an error that was not Courier's, seen where a `CourierError` must be given
         /// (`Client.load(_:)`); its `underlying` is the original.
         public static let unknown = Code(.unknown)

@@ -14,7 +14,7 @@ package final class ReceivedHeaderLines: Sendable {
     private let lines: [UInt8]
     /// Makes the fields from `lines`: the transport's own parser, a function with no captures.
     private let parse: @Sendable (UnsafeRawBufferPointer) -> HTTPFields
-    private let parsed = Mutex<HTTPFields?>(nil)
+    private let parsed = Protected<HTTPFields?>(nil)
 
     /// Keeps `lines` (see ``lines``) until the first read of ``fields`` hands them to `parse`.
     package init(lines: [UInt8], parse: @escaping @Sendable (UnsafeRawBufferPointer) -> HTTPFields) {

@@ -84,7 +84,7 @@ public struct Client: Sendable {
     ) async throws -> Response {
         let context = InterceptorContext(
             attempt: 1, requestID: RequestID.next(), logger: configuration.logger,
-            limits: configuration.limits)
+            limits: configuration.limits, transport: transport)
         let perRequest = request.options[InterceptorsOption.self]
         let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
         let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)

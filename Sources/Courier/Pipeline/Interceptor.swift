@@ -43,11 +43,13 @@ public struct InterceptorContext: Sendable {
         let requestID: RequestID
         let logger: Logger
         let limits: Limits
+        let transport: (any Transport)?
 
-        init(requestID: RequestID, logger: Logger, limits: Limits) {
+        init(requestID: RequestID, logger: Logger, limits: Limits, transport: (any Transport)?) {
             self.requestID = requestID
             self.logger = logger
             self.limits = limits
+            self.transport = transport
         }
     }
 
@@ -60,20 +62,33 @@ public struct InterceptorContext: Sendable {
     /// An identifier unique to this `send`, shared by every attempt and stage.
     public var requestID: String {
         get { shared.requestID.text }
-        set { shared = Shared(requestID: .named(newValue), logger: shared.logger, limits: shared.limits) }
+        set {
+            shared = Shared(
+                requestID: .named(newValue), logger: shared.logger, limits: shared.limits, transport: shared.transport)
+        }
     }
 
     /// The client's logger.
     public var logger: Logger {
         get { shared.logger }
-        set { shared = Shared(requestID: shared.requestID, logger: newValue, limits: shared.limits) }
+        set {
+            shared = Shared(
+                requestID: shared.requestID, logger: newValue, limits: shared.limits, transport: shared.transport)
+        }
     }
 
     /// The bounds the client enforces.
     public var limits: Limits {
         get { shared.limits }
-        set { shared = Shared(requestID: shared.requestID, logger: shared.logger, limits: newValue) }
+        set {
+            shared = Shared(
+                requestID: shared.requestID, logger: shared.logger, limits: newValue, transport: shared.transport)
+        }
     }
+
+    /// The transport the client sends through (to read what it was set up to do, such as
+    /// ``Transport/disabledSecurityChecks``); `nil` in a context made for testing.
+    public var transport: (any Transport)? { shared.transport }
 
     /// Creates a context, for testing interceptors in isolation.
     public init(
@@ -84,9 +99,9 @@ public struct InterceptorContext: Sendable {
     }
 
     /// A context whose identifier is `requestID`: a client's counted one is spelled only when read.
-    init(attempt: Int, requestID: RequestID, logger: Logger, limits: Limits) {
+    init(attempt: Int, requestID: RequestID, logger: Logger, limits: Limits, transport: (any Transport)? = nil) {
         self.attempt = attempt
-        self.shared = Shared(requestID: requestID, logger: logger, limits: limits)
+        self.shared = Shared(requestID: requestID, logger: logger, limits: limits, transport: transport)
     }
 }
 

@@ -14,6 +14,10 @@ public struct Limits: Sendable, Hashable {
     public var maxDecompressionRatio: Int = 100
     /// The longest line in a Server-Sent Events stream, in bytes without its line ending.
     public var maxEventLineBytes: Int = 1024 * 1024
+    /// The most `data` one Server-Sent Event may gather before the blank line that dispatches it,
+    /// in bytes (its lines and the line feeds joining them): a server that never ends an event
+    /// would otherwise grow it without bound.
+    public var maxEventBytes: Int = 16 * 1024 * 1024
     /// The most redirects followed for one request.
     public var maxRedirects: Int = 10
 

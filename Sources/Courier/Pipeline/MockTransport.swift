@@ -25,23 +25,23 @@ public final class MockTransport: Transport {
         var requests: [Request] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     /// A transport with an empty script; `handler` answers what the script does not.
     public init(handler: Handler? = nil) {
-        state.withCheckedLock { $0.handler = handler }
+        state.withLock { $0.handler = handler }
     }
 
     /// Adds a response to the end of the script.
     public func enqueue(_ response: MockResponse) {
-        state.withCheckedLock { $0.script.append(response) }
+        state.withLock { $0.script.append(response) }
     }
 
     /// Every request sent so far, in order, as the transport received it.
-    public var requests: [Request] { state.withCheckedLock { $0.requests } }
+    public var requests: [Request] { state.withLock { $0.requests } }
 
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
-        let (scripted, handler) = state.withCheckedLock { state -> (MockResponse?, Handler?) in
+        let (scripted, handler) = state.withLock { state -> (MockResponse?, Handler?) in
             state.requests.append(request)
             return (state.script.isEmpty ? nil : state.script.removeFirst(), state.handler)
         }

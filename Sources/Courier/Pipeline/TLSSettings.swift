@@ -60,4 +60,17 @@ public struct TLSSettings: Sendable, Hashable {
 
     /// The defaults: system authorities, chain and host name verified, no client certificate.
     public init() {}
+
+    /// The checks these settings turn off, each a sentence a person should see (as curl's `-k` is
+    /// visible in `--verbose`); empty by default. A transport reports them as
+    /// ``Transport/disabledSecurityChecks``.
+    public var disabledChecks: [String] {
+        if !verifiesPeer {
+            return ["TLS certificate verification is off: any server can pose as the one asked for"]
+        }
+        if !verifiesHost {
+            return ["TLS host name verification is off: a trusted certificate for any host is accepted"]
+        }
+        return []
+    }
 }

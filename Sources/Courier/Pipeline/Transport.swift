@@ -18,6 +18,16 @@ public protocol Transport: Sendable {
     ///
     /// Runs on the caller's executor; hand blocking or long work to the transport's own threads.
     nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response
+
+    /// The security checks this transport was told to skip, each a sentence for people ("TLS
+    /// certificate verification is off: …"), so that `LoggingInterceptor` and `courier` can warn
+    /// once per client instead of letting the setting pass unseen. Empty by default.
+    var disabledSecurityChecks: [String] { get }
+}
+
+extension Transport {
+    /// None: a transport that can skip a check reports it.
+    public var disabledSecurityChecks: [String] { [] }
 }
 
 /// What a transport needs to know about one send beyond the request itself.

@@ -45,7 +45,7 @@ public final class CassetteTransport: Transport {
     private let upstream: (any Transport)?
     private let recordsEverything: Bool
     private let replayableCount: Int
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     /// Opens the cassette at `file`.
     ///
@@ -70,7 +70,7 @@ public final class CassetteTransport: Transport {
         self.upstream = upstream
         recordsEverything = mode == .once && !exists
         replayableCount = archive.log.entries.count
-        state = Mutex(State(archive: archive))
+        state = Protected(State(archive: archive))
         if upstream == nil, recordsEverything || mode == .newEpisodes {
             throw CourierError(
                 .invalidRequest, "recording into \(file.lastPathComponent) needs a transport to record through",
@@ -79,7 +79,7 @@ public final class CassetteTransport: Transport {
     }
 
     /// The cassette's exchanges as they are now, recorded ones included.
-    public var archive: HTTPArchive { state.withCheckedLock { $0.archive } }
+    public var archive: HTTPArchive { state.withLock { $0.archive } }
 
     /// Whether this cassette records every request (mode `once` and no file when it was opened).
     public var isRecording: Bool { recordsEverything }
@@ -100,7 +100,7 @@ public final class CassetteTransport: Transport {
         let incoming = transcriber.request(
             request, body: body,
             secrets: transcriber.secrets(in: request.headerFields, url: request.url))
-        let answer = state.withCheckedLock { state -> Result<HTTPArchive.Entry, UnmatchedCassetteRequest> in
+        let answer = state.withLock { state -> Result<HTTPArchive.Entry, UnmatchedCassetteRequest> in
             let entries = state.archive.log.entries.prefix(replayableCount)
             if let index = entries.indices.first(where: {
                 !state.replayed.contains($0)
@@ -141,7 +141,7 @@ public final class CassetteTransport: Transport {
 
     /// Adds a recorded episode and saves the cassette, so a test that stops early keeps what it recorded.
     private func append(_ entry: HTTPArchive.Entry) throws(CourierError) {
-        try state.withCheckedLock { state throws(CourierError) in
+        try state.withLock { state throws(CourierError) in
             state.archive.log.entries.append(entry)
             try state.archive.write(to: file)
         }

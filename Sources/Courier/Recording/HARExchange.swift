@@ -19,7 +19,7 @@ final class HARExchange: ResponseBodyObserver {
     private let transcriber: HARTranscriber
     private let secrets: [String]
     private let completion: Completion
-    private let body = Mutex(Body())
+    private let body = Protected(Body())
 
     /// An exchange whose head arrived at `headArrived`, `entry` holding everything but the body.
     init(
@@ -47,7 +47,7 @@ final class HARExchange: ResponseBodyObserver {
     }
 
     func received(_ chunk: Data) {
-        body.withCheckedLock { body in
+        body.withLock { body in
             body.size += chunk.count
             let room = transcriber.maxBodyBytes - body.kept.count
             if room > 0 { body.kept.append(chunk.prefix(room)) }
@@ -56,7 +56,7 @@ final class HARExchange: ResponseBodyObserver {
 
     func ended(with error: CourierError?) throws(CourierError) {
         let receive = HARTranscriber.milliseconds(ContinuousClock.now - headArrived)
-        let (kept, size) = body.withCheckedLock { ($0.kept, $0.size) }
+        let (kept, size) = body.withLock { ($0.kept, $0.size) }
         var finished = entry
         finished.response.content = transcriber.content(
             kept: kept, size: size, mimeType: entry.response.content.mimeType,

@@ -39,7 +39,7 @@ public final class HARRecorder: Interceptor {
     /// The application named in the archive.
     public let creator: HTTPArchive.Creator
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     /// Creates a recorder.
     ///
@@ -57,7 +57,7 @@ public final class HARRecorder: Interceptor {
 
     /// The exchanges recorded so far, in the order they started.
     public var entries: [HTTPArchive.Entry] {
-        state.withCheckedLock { $0.entries }.sorted { $0.order < $1.order }.map(\.entry)
+        state.withLock { $0.entries }.sorted { $0.order < $1.order }.map(\.entry)
     }
 
     /// The archive of the exchanges recorded so far.
@@ -72,18 +72,18 @@ public final class HARRecorder: Interceptor {
 
     /// Forgets the exchanges recorded so far.
     public func removeAll() {
-        state.withCheckedLock { $0.entries.removeAll() }
+        state.withLock { $0.entries.removeAll() }
     }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
-        let order = state.withCheckedLock { state in
+        let order = state.withLock { state in
             state.started += 1
             return state.started
         }
         let transcriber = HARTranscriber(redaction: redaction, maxBodyBytes: maxBodyBytes)
         return try await HARExchange.recording(request, transcriber: transcriber, send: { try await next($0) }) {
             entry, _ in
-            self.state.withCheckedLock { $0.entries.append((order, entry)) }
+            self.state.withLock { $0.entries.append((order, entry)) }
         }
     }
 }

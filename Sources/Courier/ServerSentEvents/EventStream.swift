@@ -12,7 +12,7 @@ import Logging
 /// - ends (returns `nil`) when the server answers 204, or the policy gives up after a clean close;
 /// - throws `CourierError`: `unacceptableStatus` or `unacceptableContentType` (with the response)
 ///   for an answer that is not a 2xx `text/event-stream`, `limitExceeded` for a line longer than
-///   `Limits.maxEventLineBytes`, `cancelled` when the task is cancelled, or any error of the
+///   `Limits.maxEventLineBytes` or an event past `Limits.maxEventBytes`, `cancelled` when the task is cancelled, or any error of the
 ///   pipeline that a reconnection cannot cure.
 ///
 /// Cancelling the task, or leaving the loop early, aborts the transfer.
@@ -46,7 +46,8 @@ public struct EventStream: AsyncSequence, Sendable {
 
         fileprivate init(stream: EventStream) {
             self.stream = stream
-            self.parser = EventStreamParser(maxLineBytes: stream.client.configuration.limits.maxEventLineBytes)
+            let limits = stream.client.configuration.limits
+            self.parser = EventStreamParser(maxLineBytes: limits.maxEventLineBytes, maxEventBytes: limits.maxEventBytes)
         }
 
         /// The next event, after as many reconnections as it takes.

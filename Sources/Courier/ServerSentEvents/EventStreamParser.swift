@@ -20,6 +20,8 @@
 public struct EventStreamParser: Sendable {
     /// The longest line accepted, in bytes without its line ending.
     public let maxLineBytes: Int
+    /// The most data an event may gather before it is dispatched, in bytes.
+    public let maxEventBytes: Int
     /// The last event ID as of the latest dispatched event (what `Last-Event-ID` sends); empty when none.
     public private(set) var lastEventID: String
     /// The reconnection delay set by the latest valid `retry` field, if any.
@@ -36,17 +38,23 @@ public struct EventStreamParser: Sendable {
     ///
     /// - Parameters:
     ///   - maxLineBytes: the longest line accepted (`Limits.maxEventLineBytes`).
+    ///   - maxEventBytes: the most data one event gathers (`Limits.maxEventBytes`).
     ///   - lastEventID: the ID carried over from an earlier connection; the spec starts each stream
     ///     with an empty ID buffer, but browsers keep the ID across reconnections, and so does this.
-    public init(maxLineBytes: Int = Limits().maxEventLineBytes, lastEventID: String = "") {
+    public init(
+        maxLineBytes: Int = Limits().maxEventLineBytes, maxEventBytes: Int = Limits().maxEventBytes,
+        lastEventID: String = ""
+    ) {
         self.maxLineBytes = maxLineBytes
+        self.maxEventBytes = maxEventBytes
         self.lastEventID = lastEventID
         self.lastEventIDBuffer = lastEventID
     }
 
     /// Consumes the next chunk of the stream and returns the events it completes, in order.
     ///
-    /// - Throws: `limitExceeded` as soon as a line grows past `maxLineBytes`; the stream is then unusable.
+    /// - Throws: `limitExceeded` as soon as a line grows past `maxLineBytes`, or an event's data
+    ///   past `maxEventBytes`; the stream is then unusable.
     public mutating func parse<Bytes: Collection<UInt8>>(_ chunk: Bytes) throws(CourierError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var index = chunk.startIndex
@@ -64,7 +72,7 @@ public struct EventStreamParser: Sendable {
             }
             try append(chunk[index..<end])
             afterCR = chunk[end] == Self.cr
-            if let event = processLine() { events.append(event) }
+            if let event = try processLine() { events.append(event) }
             index = chunk.index(after: end)
         }
         return events
@@ -99,7 +107,7 @@ public struct EventStreamParser: Sendable {
     }
 
     /// Interprets the line just ended; returns the event a blank line dispatches.
-    private mutating func processLine() -> ServerSentEvent? {
+    private mutating func processLine() throws(CourierError) -> ServerSentEvent? {
         var content = line[...]
         if atStreamStart {
             atStreamStart = false
@@ -118,14 +126,21 @@ public struct EventStreamParser: Sendable {
             field = content
             value = []
         }
-        process(field: field, value: value)
+        try process(field: field, value: value)
         return nil
     }
 
-    private mutating func process(field: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {
+    private mutating func process(field: ArraySlice<UInt8>, value: ArraySlice<UInt8>) throws(CourierError) {
         if field.elementsEqual(Self.event) {
             eventTypeBuffer = String(decoding: value, as: UTF8.self)
         } else if field.elementsEqual(Self.data) {
+            // The line feed joining the next line does not count: the dispatched data has none at its end.
+            guard dataBuffer.count + value.count <= maxEventBytes else {
+                throw CourierError(
+                    .limitExceeded,
+                    "a Server-Sent Event's data grew past the limit of \(maxEventBytes) bytes before a blank line ended it",
+                    source: "Limits.maxEventBytes")
+            }
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(Self.lf)
         } else if field.elementsEqual(Self.id) {

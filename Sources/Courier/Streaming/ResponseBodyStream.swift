@@ -225,7 +225,7 @@ extension ResponseBodyStream {
             var iteratorCreated = false
         }
 
-        let state: Mutex<State>
+        let state: Protected<State>
         let onResume: @Sendable () -> Void
         let onAbort: @Sendable () -> Void
 
@@ -233,13 +233,13 @@ extension ResponseBodyStream {
             buffer: ResponseBodyBuffer, onResume: @escaping @Sendable () -> Void,
             onAbort: @escaping @Sendable () -> Void
         ) {
-            state = Mutex(State(buffer: buffer))
+            state = Protected(State(buffer: buffer))
             self.onResume = onResume
             self.onAbort = onAbort
         }
 
         func write(_ chunk: Data) -> Writer.WriteResult {
-            let (action, wake) = state.withCheckedLock {
+            let (action, wake) = state.withLock {
                 state -> (ResponseBodyBuffer.WriteAction, (CheckedContinuation<Data?, any Error>, Data)?) in
                 let action = state.buffer.write(chunk)
                 guard let waiter = state.waiter, case .deliver(let data, _) = state.buffer.read() else {
@@ -257,7 +257,7 @@ extension ResponseBodyStream {
         }
 
         func finish(_ outcome: ResponseBodyBuffer.Termination, error: CourierError?) {
-            let wake = state.withCheckedLock {
+            let wake = state.withLock {
                 state -> (CheckedContinuation<Data?, any Error>, Result<Data?, CourierError>)? in
                 guard state.buffer.termination == nil else { return nil }
                 state.buffer.finish(outcome)
@@ -288,7 +288,7 @@ extension ResponseBodyStream {
         /// Called first without a continuation, so a body that arrived with its head is read without
         /// suspending or leaving the caller's executor.
         private func take(orPark continuation: CheckedContinuation<Data?, any Error>?) -> Result<Data?, CourierError>? {
-            let (ready, resume) = state.withCheckedLock { state -> (Result<Data?, CourierError>?, Bool) in
+            let (ready, resume) = state.withLock { state -> (Result<Data?, CourierError>?, Bool) in
                 let action = state.buffer.read()
                 switch action {
                 case .wait:
@@ -306,7 +306,7 @@ extension ResponseBodyStream {
 
         /// The consumer is gone: fail a waiting read and tell the producer to abort, once.
         func abandon(error: CourierError) {
-            let (mustAbort, waiter) = state.withCheckedLock { state -> (Bool, CheckedContinuation<Data?, any Error>?) in
+            let (mustAbort, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Data?, any Error>?) in
                 let mustAbort = state.buffer.abandon()
                 if mustAbort { state.error = error }
                 let waiter = state.waiter
@@ -319,7 +319,7 @@ extension ResponseBodyStream {
 
         /// Marks the single iterator as created; a second one reads nothing but an error.
         func claimIterator() -> Bool {
-            state.withCheckedLock { state in
+            state.withLock { state in
                 defer { state.iteratorCreated = true }
                 return !state.iteratorCreated
             }

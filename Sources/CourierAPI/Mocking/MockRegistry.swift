@@ -5,19 +5,19 @@ import Synchronization
 ///
 /// Thread-safe, so a mock can be shared by concurrent tests and called from any task.
 public final class MockRegistry: Sendable {
-    private let handlers = Mutex<[String: any Sendable]>([:])
+    private let handlers = Protected<[String: any Sendable]>([:])
 
     /// An empty registry: every endpoint throws `MockNotSet` until mocked.
     public init() {}
 
     /// Answers calls of `endpoint` with `handler` from now on.
     public func set(_ endpoint: String, _ handler: any Sendable) {
-        handlers.withCheckedLock { $0[endpoint] = handler }
+        handlers.withLock { $0[endpoint] = handler }
     }
 
     /// The handler for `endpoint`, or `MockNotSet` naming it and the mock function to call.
     public func handler<Handler>(_ endpoint: String, mockFunction: String, as type: Handler.Type) throws -> Handler {
-        let handler = handlers.withCheckedLock { $0[endpoint] }
+        let handler = handlers.withLock { $0[endpoint] }
         guard let handler = handler as? Handler else {
             throw MockNotSet(endpoint: endpoint, mockFunction: mockFunction)
         }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import Logging
 import Synchronization
@@ -16,7 +17,7 @@ final class LogLineWriter: Sendable {
 
     private let descriptor: Int32
     private let ownsDescriptor: Bool
-    private let writing = Mutex(())
+    private let writing = Protected(())
 
     /// Opens `destination`; a file that cannot be opened throws, naming it and why.
     init(_ destination: Destination) throws(LogDestinationError) {

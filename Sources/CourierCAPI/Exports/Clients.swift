@@ -44,6 +44,12 @@ public func courier_client_new(
 public func courier_client_free(_ client: OpaquePointer?) -> courier_code {
     guard let client else { return COURIER_OK }
     guard let box = HandleRegistry.shared.remove(client, as: ClientBox.self) else { return COURIER_E_INVALID_HANDLE }
+    guard box.forkGeneration == ForkGeneration.current else {
+        // Made before the fork that made this process: its threads are the parent's and gone, its
+        // connections the parent's. Closing would wait for them, or close the parent's sockets.
+        ForkGeneration.setAside(box)
+        return COURIER_OK
+    }
     box.close()
     return COURIER_OK
 }
@@ -91,10 +97,14 @@ private func completionQueue(of box: ClientBox, in function: StaticString = #fun
     return queue
 }
 
-/// Looks up a client handle or fails naming the function.
+/// Looks up a client handle or fails naming the function: `COURIER_E_FORKED` for a client made
+/// before the fork that made this process (see `ForkGeneration`), touching nothing of it.
 func clientBox(_ handle: OpaquePointer?, in function: StaticString = #function) throws -> ClientBox {
     guard let box = HandleRegistry.shared.object(handle, as: ClientBox.self) else {
         throw CAPIFailure.invalidHandle("client", in: function)
+    }
+    if let refusal = ForkGeneration.refusal(madeIn: box.forkGeneration, what: "the client") {
+        throw CAPIFailure(refusal, in: "\(function)")
     }
     return box
 }

@@ -32,6 +32,7 @@ private func description(of code: courier_code) -> StaticString {
     case COURIER_E_UNACCEPTABLE_CONTENT_TYPE: "unacceptable content type"
     case COURIER_E_DECODING: "decoding failed"
     case COURIER_E_AUTHENTICATION: "authentication failed"
+    case COURIER_E_FORKED: "used in a process made by fork after it was created"
     default: "unknown error code"
     }
 }

@@ -39,7 +39,9 @@ public func courier_client_send_with(
         // Counted as under way, so that a courier_client_free racing it waits for it to finish.
         guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client") }
         defer { client.pool.end() }
-        let result = ThreadRole.current.sendWorker.run { try await operation.run(drivingCurlHere: true) }
+        let result = ThreadRole.current.sendWorker.run(checking: operation.shouldCancel) {
+            try await operation.run(drivingCurlHere: true)
+        }
         response.pointee = try register(ResponseBox(try result.get()))
     }
 }
@@ -57,6 +59,11 @@ public func courier_client_send_async(
         let request = try requestBox(request)
         guard let completion else { throw CAPIFailure.invalidArgument("completion is NULL") }
         let operation = try SendOperation(client: client.snapshot, request: request.request, options: options)
+        guard operation.shouldCancel == nil else {
+            throw CAPIFailure.invalidArgument(
+                "courier_send_options.should_cancel is for blocking sends; cancel an asynchronous send with courier_call_cancel"
+            )
+        }
         let pool = client.pool
         let queue = client.completionQueue
         // A courier_client_free racing this call either waits for this send or refuses it here:
@@ -101,19 +108,14 @@ public func courier_client_send_async(
 public func courier_call_cancel(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code
 {
     reporting(error) {
-        guard let box = HandleRegistry.shared.object(call, as: CallBox.self) else {
-            throw CAPIFailure.invalidHandle("call")
-        }
-        box.cancel()
+        try callBox(call).cancel()
     }
 }
 
 @c @implementation
 public func courier_call_wait(_ call: OpaquePointer?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> courier_code {
     reporting(error) {
-        guard let box = HandleRegistry.shared.object(call, as: CallBox.self) else {
-            throw CAPIFailure.invalidHandle("call")
-        }
+        let box = try callBox(call)
         guard !ThreadRole.isInsideCallback else {
             throw CAPIFailure(COURIER_E_WOULD_BLOCK, detail: "waiting from inside a Courier callback would deadlock")
         }
@@ -125,6 +127,18 @@ public func courier_call_wait(_ call: OpaquePointer?, _ error: UnsafeMutablePoin
 public func courier_call_free(_ call: OpaquePointer?) -> courier_code {
     guard let call else { return COURIER_OK }
     return HandleRegistry.shared.remove(call, as: CallBox.self) == nil ? COURIER_E_INVALID_HANDLE : COURIER_OK
+}
+
+/// Looks up a call handle or fails naming the function: `COURIER_E_FORKED` for a send of the
+/// process this one was forked from, which runs (or ran) there, never here.
+private func callBox(_ handle: OpaquePointer?, in function: StaticString = #function) throws -> CallBox {
+    guard let box = HandleRegistry.shared.object(handle, as: CallBox.self) else {
+        throw CAPIFailure.invalidHandle("call", in: function)
+    }
+    if let refusal = ForkGeneration.refusal(madeIn: box.forkGeneration, what: "the call's send") {
+        throw CAPIFailure(refusal, in: "\(function)")
+    }
+    return box
 }
 
 /// Runs an asynchronous send and gives its outcome as the handles its completion receives.

@@ -11,7 +11,7 @@ struct CAPIFailure: Error {
 
     init(_ code: courier_code, _ message: String, stage: String? = nil, status: Int = 0) {
         self.code = code
-        self.message = cNames(in: message)
+        self.message = cNames(in: TerminalSafeText.escaping(message))
         self.stage = stage
         self.status = status
     }
@@ -79,6 +79,7 @@ struct CAPIFailure: Error {
         case .authenticationFailed: COURIER_E_AUTHENTICATION
         case .interceptorFailed: COURIER_E_INTERCEPTOR
         case .pluginFailed: COURIER_E_PLUGIN
+        case .usedAfterFork: COURIER_E_FORKED
         // An error that was not Courier's, as a failure outside any CourierError is.
         case .unknown: COURIER_E_INTERNAL
         }
@@ -102,6 +103,7 @@ struct CAPIFailure: Error {
         case COURIER_E_TOO_MANY_REDIRECTS: .tooManyRedirects
         case COURIER_E_AUTHENTICATION: .authenticationFailed
         case COURIER_E_PLUGIN: .pluginFailed
+        case COURIER_E_FORKED: .usedAfterFork
         default: .interceptorFailed
         }
     }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// What a `courier_call` handle names: an asynchronous send, to cancel or wait for.
@@ -26,6 +27,8 @@ final class CallBox: HandleObject, @unchecked Sendable {
 
     private let condition = NSCondition()
     private var phase = Phase.starting(cancelled: false)
+    /// The process the send runs in; a process fork() made later can neither cancel nor wait for it.
+    let forkGeneration = ForkGeneration.current
 
     /// Records the worker running the send; cancels it at once if a cancel came first.
     func started(_ worker: Task<Void, Never>) {

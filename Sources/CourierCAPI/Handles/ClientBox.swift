@@ -28,6 +28,8 @@ final class ClientBox: HandleObject {
     private let cookieFile: String?
     /// Shuts down the transport this box created, if it created one.
     private let shutdownOwnedTransport: (@Sendable () async -> Void)?
+    /// The process the client was made in; in another (made by fork) it refuses every call.
+    let forkGeneration = ForkGeneration.current
 
     init(
         client: Client, pool: CallbackPool, completionQueue: CompletionQueue? = nil,

@@ -1,5 +1,4 @@
 import Courier
-import Synchronization
 
 /// The kinds of object a C handle can name; encoded in the handle, so a request handle passed
 /// where a client is expected is refused. Each kind belongs to exactly one final class.
@@ -35,12 +34,19 @@ final class HandleRegistry: Sendable {
     }
 
     private static let indexBits: UInt64 = 24
-    private let table = Mutex(Table())
+    /// A lock no fork leaves held: a process made by fork() must look a handle up to refuse it.
+    private let lock = ForkSafeLock()
+    nonisolated(unsafe) private var storage = Table()
+
+    /// Runs `body` on the table, under the lock.
+    private func withTable<T>(_ body: (inout Table) -> T) -> T {
+        lock.withLock { body(&storage) }
+    }
 
     /// Registers `object` and returns its new handle, or `nil` when 16 million handles are live.
     func register(_ object: some HandleObject) -> OpaquePointer? {
         let kind = type(of: object).handleKind.rawValue
-        return table.withCheckedLock { table -> OpaquePointer? in
+        return withTable { table -> OpaquePointer? in
             let index: Int
             if let reused = table.free.popLast() {
                 index = reused
@@ -58,7 +64,7 @@ final class HandleRegistry: Sendable {
     /// The live object of type `T` that `handle` names, or `nil` for any other handle.
     func object<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
         guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
-        return table.withCheckedLock { table -> T? in
+        return withTable { table -> T? in
             guard index < table.slots.count, table.slots[index].generation == generation,
                 table.slots[index].kind == T.handleKind.rawValue
             else { return nil }
@@ -77,7 +83,7 @@ final class HandleRegistry: Sendable {
     {
         let firstSlot = Self.decode(first, kind: A.handleKind.rawValue)
         let secondSlot = Self.decode(second, kind: B.handleKind.rawValue)
-        return table.withCheckedLock { table in
+        return withTable { table in
             (
                 Self.renew(firstSlot, kind: A.handleKind, in: &table),
                 Self.renew(secondSlot, kind: B.handleKind, in: &table)
@@ -101,7 +107,7 @@ final class HandleRegistry: Sendable {
     @discardableResult
     func remove<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
         guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
-        return table.withCheckedLock { table -> T? in
+        return withTable { table -> T? in
             guard index < table.slots.count, table.slots[index].generation == generation,
                 table.slots[index].kind == T.handleKind.rawValue,
                 let object = table.slots[index].object

@@ -6,7 +6,7 @@ import Synchronization
 /// The handle objects subclass it, so the lock and the state live in the object itself: a C
 /// interceptor crossing creates two such objects and no separate lock allocations.
 class Locked<State>: @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
+    private let mutex = Protected<Void>(())
     /// Only touched under `mutex`, which already gives exclusive access: the runtime's exclusivity
     /// check on this class property would cost a thread-local lookup on every call.
     @exclusivity(unchecked) private var lockedState: State
@@ -14,6 +14,6 @@ class Locked<State>: @unchecked Sendable {
     init(_ state: State) { self.lockedState = state }
 
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try mutex.withCheckedLock { _ in try body(&self.lockedState) }
+        try mutex.withLock { _ in try body(&self.lockedState) }
     }
 }

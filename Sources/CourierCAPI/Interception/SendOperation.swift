@@ -12,6 +12,8 @@ struct SendOperation: @unchecked Sendable {
     private let onData: courier_data_fn?
     private let onHead: courier_head_fn?
     private let userData: UnsafeMutableRawPointer?
+    /// The caller's `should_cancel`, for a blocking send to ask while it waits.
+    let shouldCancel: (@Sendable () -> Bool)?
 
     init(
         client: Client, request: Request, options: UnsafePointer<courier_send_options>?,
@@ -21,6 +23,7 @@ struct SendOperation: @unchecked Sendable {
         var onData: courier_data_fn?
         var onHead: courier_head_fn?
         var userData: UnsafeMutableRawPointer?
+        var shouldCancel: (@Sendable () -> Bool)?
         if let pointer = options {
             var defaults = courier_send_options()
             courier_send_options_init(&defaults)
@@ -31,6 +34,13 @@ struct SendOperation: @unchecked Sendable {
             onData = options.on_data
             onHead = options.on_head
             userData = options.user_data
+            if let check = options.should_cancel {
+                let call = UncheckedBox((check, options.user_data))
+                shouldCancel = {
+                    let (check, userData) = call.value
+                    return ThreadRole.inCallback { check(userData) } != 0
+                }
+            }
             if let onProgress = options.on_progress {
                 let progress = ProgressReporter(callback: onProgress, userData: userData)
                 request.options[UploadProgressOption.self] = { sent, total in progress.sent(sent, of: total) }
@@ -44,6 +54,7 @@ struct SendOperation: @unchecked Sendable {
         self.onData = onData
         self.onHead = onHead
         self.userData = userData
+        self.shouldCancel = shouldCancel
     }
 
     /// Sends the request; hands the head to `on_head` when set; with `on_data`, streams the body to
@@ -55,7 +66,8 @@ struct SendOperation: @unchecked Sendable {
     func run(drivingCurlHere: Bool = false) async throws -> Response {
         guard onData != nil || onHead != nil else {
             guard drivingCurlHere else { return try await client.send(request) }
-            let driving = CurlCallerDriving(maxBodyBytes: client.configuration.limits.maxBodyBytes)
+            let driving = CurlCallerDriving(
+                maxBodyBytes: client.configuration.limits.maxBodyBytes, shouldCancel: shouldCancel)
             return try await CurlCallerDriving.$current.withValue(driving) { try await client.send(request) }
         }
         var response = try await client.stream(request)
@@ -101,7 +113,7 @@ extension SendOperation {
 private final class ProgressReporter: @unchecked Sendable {
     private let callback: courier_progress_fn
     private let userData: UnsafeMutableRawPointer?
-    private let counts = Mutex((sent: Int64(0), sendTotal: Int64(-1), received: Int64(0), receiveTotal: Int64(-1)))
+    private let counts = Protected((sent: Int64(0), sendTotal: Int64(-1), received: Int64(0), receiveTotal: Int64(-1)))
 
     init(callback: courier_progress_fn, userData: UnsafeMutableRawPointer?) {
         self.callback = callback
@@ -110,7 +122,7 @@ private final class ProgressReporter: @unchecked Sendable {
 
     func sent(_ bytes: Int64, of total: Int64?) {
         report(
-            counts.withCheckedLock { counts in
+            counts.withLock { counts in
                 counts.sent = bytes
                 counts.sendTotal = total ?? -1
                 return counts
@@ -119,7 +131,7 @@ private final class ProgressReporter: @unchecked Sendable {
 
     func received(_ bytes: Int64, of total: Int64?) {
         report(
-            counts.withCheckedLock { counts in
+            counts.withLock { counts in
                 counts.received = bytes
                 counts.receiveTotal = total ?? -1
                 return counts

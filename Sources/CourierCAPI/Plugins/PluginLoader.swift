@@ -5,6 +5,13 @@ import Foundation
 /// Opens plugin libraries and runs their init, each failure a `COURIER_E_PLUGIN` that says which step failed.
 enum PluginLoader {
     static func load(path: String, config: String?, defaultTimeout: Duration?) throws -> InterceptorPlugin {
+        // dlopen searches the loader's path (LD_LIBRARY_PATH, the cache, /lib…) for a name without
+        // a slash, so the file checked here and the one loaded could differ: such names are refused.
+        guard path.contains("/") else {
+            throw failure(
+                "the plugin path \(path) has no slash, so dlopen would search the system's library path for it; "
+                    + "write ./\(path) for the file in the current directory, or give its full path")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw failure("no plugin file at \(path)")

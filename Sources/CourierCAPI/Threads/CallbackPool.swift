@@ -6,28 +6,55 @@ import Synchronization
 ///
 /// These threads are Courier's own, never Swift's cooperative pool: a C callback that blocks holds
 /// one of them and nothing else. A thread waiting inside a callback (a blocking `proceed`) drains
-/// the pool's queue meanwhile, so all threads waiting at once still make progress.
+/// the pool's queue meanwhile, so all threads waiting at once still make progress; and while every
+/// thread is inside a callback and work waits, the pool starts another (`JobQueue.Growth`, up to
+/// `maxThreads`), so callbacks that block without draining (a slow `on_data`) hold only themselves.
 final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     /// The pool for work not tied to a client: callback bodies and `around` interceptors reached
-    /// from Swift callers.
-    static let shared = CallbackPool(threads: 4, name: "courier-cb")
+    /// from Swift callers. One per process: a process made by fork() makes its own.
+    static var shared: CallbackPool { sharedPerProcess.value }
 
-    private let queue = JobQueue()
+    private static let sharedPerProcess = PerProcess { CallbackPool(threads: 4, name: "courier-cb") }
+
+    /// The most threads a pool runs at once, those added for blocked callbacks included.
+    static let maxThreads = 256
+
+    private let queue: JobQueue
+    private let name: String
+    /// Numbers the threads, for their names.
+    private let threadsMade = Atomic(0)
     /// Bit 0: stopped. The rest: twice the sends begun and not yet ended. One word, so that a
     /// `begin()` racing `stop()` either counts before the stop or is refused, never lost.
     private let state = Atomic(0)
     /// Runs once, when the pool is stopped and its last send has ended.
-    private let whenFinished = Mutex<(@Sendable () -> Void)?>(nil)
+    private let whenFinished = Protected<(@Sendable () -> Void)?>(nil)
 
     init(threads: Int, name: String) {
-        for index in 0..<max(1, threads) {
-            let threadName = "\(name)-\(index)"  // Linux keeps a name only up to 15 bytes: keep `name` short
-            let thread = Thread { [self] in
-                ThreadName.setCurrent(threadName)
-                queue.drain(as: self, until: { self.isFinished })
-            }
-            thread.start()
+        let base = max(1, threads)
+        self.name = name
+        queue = JobQueue()
+        queue.allowGrowth(
+            JobQueue.Growth(
+                baseThreads: base, maxThreads: max(base, Self.maxThreads),
+                startThread: { [weak self] in self?.startThread() }))
+        for _ in 0..<base {
+            queue.threadStarted()
+            startThread()
         }
+    }
+
+    /// Starts a thread that drains the queue until the pool has finished (or, an extra one, until
+    /// it has been idle a while).
+    private func startThread() {
+        let index = threadsMade.add(1, ordering: .relaxed).oldValue
+        let threadName = "\(name)-\(index)"  // Linux keeps a name only up to 15 bytes: keep `name` short
+        let thread = Thread { [self] in
+            ThreadName.setCurrent(threadName)
+            let member = ForkGate.shared.join()
+            defer { ForkGate.shared.leave(member) }
+            queue.drain(as: self, until: { self.isFinished }, forkGate: member)
+        }
+        thread.start()
     }
 
     /// Marks a send that will use the client; the threads, and what `stop` runs at the end, wait
@@ -56,14 +83,14 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     /// Lets the threads exit once every send begun has ended and no work is left, then runs
     /// `whenFinished` (at once when nothing is under way), on the thread that ended the last send.
     func stop(whenFinished action: (@Sendable () -> Void)? = nil) {
-        whenFinished.withCheckedLock { $0 = action }
+        whenFinished.withLock { $0 = action }
         let after = state.bitwiseOr(1, ordering: .acquiringAndReleasing).newValue
         queue.wake()
         if after == 1 { finish() }
     }
 
     private func finish() {
-        whenFinished.withCheckedLock { $0.take() }?()
+        whenFinished.withLock { $0.take() }?()
     }
 
     private var isFinished: Bool { state.load(ordering: .acquiring) == 1 }
@@ -77,6 +104,10 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     }
 
     func wake() { queue.wake() }
+
+    func callbackWillRun() { queue.callbackWillRun() }
+
+    func callbackDidReturn() { queue.callbackDidReturn() }
 
     /// Runs `body` on a pool thread and returns its result: for C code that may block.
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {

@@ -20,25 +20,30 @@ final class CallerThreadExecutor: DrainingExecutor, @unchecked Sendable {
         queue.drain(as: self, until: isDone)
     }
 
+    /// `drain(until:)`, running `check` every `interval` seconds the thread waits for work.
+    func drain(until isDone: () -> Bool, checkingEvery interval: Double, _ check: @escaping () -> Void) {
+        queue.drain(as: self, until: isDone, idleCheck: JobQueue.IdleCheck(interval: interval, check: check))
+    }
+
     func wake() { queue.wake() }
 }
 
 /// A result set once by one thread and read by another after it is set.
 ///
-/// A `Mutex` rather than an `NSLock`: made once per blocking send, and a `Mutex` lives inside
+/// A `Protected` rather than an `NSLock`: made once per blocking send, and a `Protected` lives inside
 /// the object instead of being two more allocations.
 final class ResultSlot<T: Sendable>: Sendable {
-    private let stored = Mutex<Result<T, any Error>?>(nil)
+    private let stored = Protected<Result<T, any Error>?>(nil)
 
     func set(_ result: Result<T, any Error>) {
-        stored.withCheckedLock { $0 = result }
+        stored.withLock { $0 = result }
     }
 
     var isSet: Bool {
-        stored.withCheckedLock { $0 != nil }
+        stored.withLock { $0 != nil }
     }
 
     var value: Result<T, any Error>? {
-        stored.withCheckedLock { $0 }
+        stored.withLock { $0 }
     }
 }

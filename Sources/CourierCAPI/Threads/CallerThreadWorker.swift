@@ -38,13 +38,33 @@ final class CallerThreadWorker: @unchecked Sendable {
     }
 
     /// Runs `operation` on the worker's task, on this thread, and returns its result.
-    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+    ///
+    /// With `shouldCancel`, the operation runs in a task of its own (the worker's must live on),
+    /// and the thread asks `shouldCancel` every 100 ms it waits: `true` cancels that task once.
+    func run<T: Sendable>(
+        checking shouldCancel: (@Sendable () -> Bool)? = nil, _ operation: @escaping @Sendable () async throws -> T
+    ) -> Result<T, any Error> {
         let slot = ResultSlot<T>()
-        work = {
-            do { slot.set(.success(try await operation())) } catch { slot.set(.failure(error)) }
+        guard let shouldCancel else {
+            work = {
+                do { slot.set(.success(try await operation())) } catch { slot.set(.failure(error)) }
+            }
+            resume(with: true)
+            executor.drain(until: { slot.isSet && waiting != nil })
+            return slot.value!
+        }
+        let cancellable = CancellableRun<T>()
+        work = { [executor] in
+            let task = Task(executorPreference: executor) { try await operation() }
+            cancellable.task = task
+            if cancellable.isCancelled { task.cancel() }
+            do { slot.set(.success(try await task.value)) } catch { slot.set(.failure(error)) }
         }
         resume(with: true)
-        executor.drain(until: { slot.isSet && waiting != nil })
+        executor.drain(until: { slot.isSet && waiting != nil }, checkingEvery: 0.1) {
+            guard !cancellable.isCancelled, shouldCancel() else { return }
+            cancellable.cancel()
+        }
         return slot.value!
     }
 
@@ -59,5 +79,16 @@ final class CallerThreadWorker: @unchecked Sendable {
         let continuation = waiting
         waiting = nil
         continuation?.resume(returning: hasWork)
+    }
+}
+
+/// The task of one cancellable blocking send, touched only by the thread that runs it.
+private final class CancellableRun<T: Sendable>: @unchecked Sendable {
+    @exclusivity(unchecked) var task: Task<T, any Error>?
+    @exclusivity(unchecked) private(set) var isCancelled = false
+
+    func cancel() {
+        isCancelled = true
+        task?.cancel()
     }
 }

@@ -85,11 +85,17 @@ final class ThreadRole {
     }
 
     /// Runs `body`, a call into C code, marked as a callback; for a caller that already holds
-    /// the current thread's role.
+    /// the current thread's role. The executor this thread drains is told when the outermost
+    /// callback starts and ends, since C code may block there (a pool then adds a thread).
     @inline(__always)
     func inCallback<T>(_ body: () throws -> T) rethrows -> T {
         callbackDepth += 1
-        defer { callbackDepth -= 1 }
+        let draining = callbackDepth == 1 ? executors.last : nil
+        draining?.callbackWillRun()
+        defer {
+            draining?.callbackDidReturn()
+            callbackDepth -= 1
+        }
         return try body()
     }
 }
@@ -101,4 +107,13 @@ protocol DrainingExecutor: TaskExecutor {
     func drain(until isDone: () -> Bool)
     /// Wakes a drain so it checks its condition again.
     func wake()
+    /// A thread draining this executor is about to call C code that may block.
+    func callbackWillRun()
+    /// The C code announced by `callbackWillRun` returned.
+    func callbackDidReturn()
+}
+
+extension DrainingExecutor {
+    func callbackWillRun() {}
+    func callbackDidReturn() {}
 }

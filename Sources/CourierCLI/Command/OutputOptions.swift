@@ -35,7 +35,7 @@ struct OutputOptions: ParsableArguments, Sendable {
     @Flag(
         name: [.customShort("S"), .long],
         help:
-            "Print the response body line by line as it arrives, each line formatted on its own (SSE, NDJSON), as tail -f does."
+            "Print the response body line by line as it arrives, each line formatted on its own (SSE, NDJSON), as tail -f does; a line may be at most 16 MiB."
     )
     var stream = false
 

@@ -145,7 +145,10 @@ struct PipelineOptions: ParsableArguments, Sendable {
         var stages: [any Interceptor] = []
         if let credentials { stages.append(CredentialsStage.interceptor(credentials)) }
         if let digestAuthentication { stages.append(digestAuthentication) }
-        if let logger = logger(console: console) { stages.append(LoggingInterceptor(logger: logger, level: .info)) }
+        if let logger = logger(console: console) {
+            // `withClient` prints the transport's disabled checks itself, once, at any verbosity.
+            stages.append(LoggingInterceptor(logger: logger, level: .info, warnsAboutDisabledSecurityChecks: false))
+        }
         if retry > 0 {
             var policy = RetryInterceptor.Policy()
             policy.maxAttempts = retry + 1
@@ -199,6 +202,9 @@ struct PipelineOptions: ParsableArguments, Sendable {
             let ahc = AsyncHTTPClientTransport(configuration: try network.asyncHTTPClientConfiguration())
             transport = ahc
             shutdown = { try? await ahc.shutdown() }
+        }
+        for check in transport.disabledSecurityChecks {
+            console.err("courier: warning: \(check) (--verify \(network.verify))\n")
         }
         let client = Client(transport: transport, interceptors: interceptors, configuration: configuration)
         do {

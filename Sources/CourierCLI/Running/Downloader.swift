@@ -90,7 +90,7 @@ public struct Downloader: Sendable {
     }
 
     /// The file name a response suggests: `Content-Disposition`'s `filename`, else the URL's last
-    /// path segment, else `index`; always a plain name, never a path.
+    /// path segment, else `index`; always a safe plain name, never a path (`safeName`).
     static func suggestedFilename(contentDisposition: String?, url: URL) -> String {
         if let disposition = contentDisposition,
             let marker = disposition.range(of: "filename=", options: .caseInsensitive)
@@ -99,13 +99,21 @@ public struct Downloader: Sendable {
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                 value = String(value.dropFirst().dropLast())
             }
-            if let name = plainName(value) { return name }
+            if let name = safeName(value) { return name }
         }
-        return plainName(url.lastPathComponent) ?? "index"
+        return safeName(url.lastPathComponent) ?? "index"
     }
 
-    private static func plainName(_ text: String) -> String? {
-        let name = (text as NSString).lastPathComponent
-        return name.isEmpty || name == "/" || name == "." || name == ".." ? nil : name
+    /// What a server suggests, reduced to a name that writes a plain file in the download folder:
+    /// the last segment after `/` or `\\`, without control characters, without leading dots (no
+    /// dotfiles, no `..`: HTTPie's rule) or surrounding spaces, at most 255 bytes; `nil` when
+    /// nothing is left.
+    static func safeName(_ suggested: String) -> String? {
+        let lastSegment = suggested.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var name = String(
+            String.UnicodeScalarView(lastSegment.unicodeScalars.filter { !TerminalSafeText.isControl($0) }))
+        name = String(name.drop { $0 == "." || $0.isWhitespace }).trimmingCharacters(in: .whitespaces)
+        while name.utf8.count > 255 { name.removeLast() }
+        return name.isEmpty ? nil : name
     }
 }

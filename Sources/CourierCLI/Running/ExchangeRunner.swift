@@ -25,7 +25,8 @@ public struct ExchangeRunner: Sendable {
     /// or the same as `selection`); `nil` prints only the final exchange.
     public var historySelection: PrintSelection?
     /// `--stream`: the body is printed line by line as it arrives, each line laid out on its own
-    /// (a JSON line of NDJSON formatted, an SSE field as it is), instead of buffered to format.
+    /// (a JSON line of NDJSON formatted, an SSE field as it is), instead of buffered to format; a
+    /// line may be at most `formatLimit` bytes long.
     public var streamsLines = false
 
     /// A runner printing `selection` of each exchange with `printer` to `console`.
@@ -103,15 +104,22 @@ public struct ExchangeRunner: Sendable {
 
     /// `--stream`: prints each line of `stream` as soon as its newline arrives, laid out as a body
     /// of `contentType` would be, and a last line without a newline when the body ends.
+    ///
+    /// Each byte is searched for a newline once, so a line arriving in many chunks costs its
+    /// length, not its length times its chunks; a line longer than `formatLimit` fails with
+    /// `limitExceeded` instead of growing without bound.
     private func printLines(of stream: ResponseBodyStream, contentType: String?) async throws -> UInt8? {
         var pending = Data()
+        var searched = 0
         var last: UInt8?
         for try await chunk in stream {
             pending.append(chunk)
             var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var from = pending.startIndex + searched
+            while let newline = pending[from...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Data(pending[start..<newline])
                 start = pending.index(after: newline)
+                from = start
                 guard !printer.isTerminal || !line.contains(0) else {
                     stream.discard()
                     return write(printer.body(line, contentType: contentType))
@@ -120,6 +128,14 @@ public struct ExchangeRunner: Sendable {
             }
             // The printed lines go once per chunk, not once per line.
             pending.removeSubrange(..<start)
+            searched = pending.count
+            guard pending.count <= formatLimit else {
+                stream.discard()
+                throw CourierError(
+                    .limitExceeded,
+                    "a line of the streamed body is longer than \(formatLimit) bytes; without --stream the body is printed as it arrives",
+                    source: "--stream")
+            }
         }
         if !pending.isEmpty { last = write(layOut(line: pending, contentType: contentType)) }
         return last

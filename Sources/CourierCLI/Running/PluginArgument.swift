@@ -4,7 +4,9 @@ import CourierCAPI
 /// One `--plugin path.so[=config]`: a C interceptor plugin to load, and the text passed to its init.
 ///
 /// The path ends at the first `=`; everything after it, `=` included, is the config, so a config
-/// may hold a URL or `key=value` pairs, and a path may not hold `=`.
+/// may hold a URL or `key=value` pairs, and a path may not hold `=`. A path without a slash names a
+/// file in the current directory, as any path on a command line does (never a library that
+/// `dlopen` would search the system for).
 struct PluginArgument: Sendable, Equatable {
     /// Where the shared object is.
     var path: String
@@ -20,6 +22,7 @@ struct PluginArgument: Sendable, Equatable {
             path = argument
             config = nil
         }
+        if !path.contains("/") { path = "./" + path }
     }
 
     /// Loads the plugin and returns its interceptors, in the order it registered them.

@@ -19,12 +19,12 @@ enum SignalWaiter {
         let waiter = Waiter()
         var sources: [any DispatchSourceSignal] = []
         let received = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            waiter.continuation.withCheckedLock { $0 = continuation }
+            waiter.continuation.withLock { $0 = continuation }
             for number in signals {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler {
-                    waiter.continuation.withCheckedLock { $0.take() }?.resume(returning: number)
+                    waiter.continuation.withLock { $0.take() }?.resume(returning: number)
                 }
                 source.resume()
                 sources.append(source)
@@ -36,6 +36,6 @@ enum SignalWaiter {
 
     /// The continuation to resume once, by whichever signal comes first.
     private final class Waiter: Sendable {
-        let continuation = Mutex<CheckedContinuation<Int32, Never>?>(nil)
+        let continuation = Protected<CheckedContinuation<Int32, Never>?>(nil)
     }
 }

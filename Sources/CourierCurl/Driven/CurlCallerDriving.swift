@@ -13,11 +13,15 @@ package struct CurlCallerDriving: Sendable {
     let thread: pthread_t
     /// The most response body bytes kept (`Limits.maxBodyBytes` of the caller).
     let maxBodyBytes: Int64
+    /// Asked while the transfer waits (every 100 ms, and when a signal interrupts the wait)
+    /// whether the caller gives up: `true` aborts the transfer with `cancelled`.
+    let shouldCancel: (@Sendable () -> Bool)?
 
     /// Names the current thread as the one that drives its transfers.
-    package init(maxBodyBytes: Int64) {
+    package init(maxBodyBytes: Int64, shouldCancel: (@Sendable () -> Bool)? = nil) {
         thread = pthread_self()
         self.maxBodyBytes = maxBodyBytes
+        self.shouldCancel = shouldCancel
     }
 
     /// Set around a blocking send; `nil` everywhere else.

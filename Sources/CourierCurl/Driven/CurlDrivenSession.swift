@@ -34,7 +34,10 @@ final class CurlDrivenSession {
     /// throws what the I/O thread's transfer would have thrown. Synchronous, as `curl_easy_perform`
     /// is: the calling task keeps its thread and job from the request to the response, and the
     /// outcome is read from the transfer rather than passed through a continuation.
-    func perform(_ transfer: CurlTransfer, loop: CurlLoop, bodyLimit: Int64) throws -> Response {
+    /// `shouldCancel`, when given, is asked while curl waits; `true` aborts with `cancelled`.
+    func perform(
+        _ transfer: CurlTransfer, loop: CurlLoop, bodyLimit: Int64, shouldCancel: (@Sendable () -> Bool)? = nil
+    ) throws -> Response {
         let easy: EasyHandle
         if let spare {
             easy = spare
@@ -64,9 +67,13 @@ final class CurlDrivenSession {
                     .cannotConnect, "curl could not add the transfer: \(String(cString: curl_multi_strerror(added)))"))
             return try outcome(of: state)
         }
-        let code = run(easy)
+        let code = run(easy, shouldCancel: shouldCancel)
         loop.connectionsOpened.add(easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, easy.raw)
+        guard let code else {
+            state.fail(transfer.error(.cancelled, "the send was cancelled while it waited (its caller asked to stop)"))
+            return try outcome(of: state)
+        }
         state.complete(code)
         var noTasks = ResumeBatch()  // a driven transfer's waiter is its caller, never a task
         state.handOverHead(resumingIn: &noTasks)
@@ -82,8 +89,11 @@ final class CurlDrivenSession {
         return try outcome.get()
     }
 
-    /// Drives the multi handle until its one transfer is done; its result code.
-    private func run(_ easy: EasyHandle) -> CURLcode {
+    /// Drives the multi handle until its one transfer is done; its result code, or `nil` when
+    /// `shouldCancel` said to stop.
+    private func run(_ easy: EasyHandle, shouldCancel: (@Sendable () -> Bool)?) -> CURLcode? {
+        // With a check to ask, the wait is cut to 100 ms; a signal (EINTR) ends it at once either way.
+        let longestWait: Int32 = shouldCancel == nil ? 1000 : 100
         var running: Int32 = 1
         while true {
             let performed = curl_multi_perform(multi, &running)
@@ -95,14 +105,17 @@ final class CurlDrivenSession {
                 }
             }
             // curl's own timeout bounds the wait; it returns early when a socket is ready.
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            _ = curl_multi_poll(multi, nil, 0, longestWait, nil)
+            if let shouldCancel, shouldCancel() { return nil }
         }
     }
 }
 
 /// The driven sessions of one transport: taken by a blocking caller for one send and given back,
 /// at most `limit` of them at once, so that blocking callers on many threads cannot open
-/// connections without bound; each keeps its own connections between sends.
+/// connections without bound; each keeps its own connections between sends. None when the
+/// transport limits its connections in total (`Configuration.maxConnections`): that limit holds
+/// for every send only when every send goes through the I/O thread's multi handle.
 final class CurlDrivenSessions: Sendable {
     private struct State {
         var idle: [CurlDrivenSessionBox] = []
@@ -110,21 +123,23 @@ final class CurlDrivenSessions: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let configuration: CurlTransport.Configuration
     private let limit: Int
 
     init(configuration: CurlTransport.Configuration) {
         self.configuration = configuration
+        // A limit on all connections must count every one of them, and a session's connections are
+        // its own, out of the I/O thread's sight: with one, blocking sends go through the I/O thread.
         let perHost = configuration.maxConnectionsPerHost > 0 ? configuration.maxConnectionsPerHost : 8
-        limit = configuration.maxConnections > 0 ? min(perHost, configuration.maxConnections) : perHost
+        limit = configuration.maxConnections > 0 ? 0 : perHost
     }
 
     /// A session for this thread's send; `nil` when `limit` are in use or the transport shut down
     /// (the send then goes through the I/O thread, which queues it or refuses it).
     func take() -> CurlDrivenSession? {
         enum Taken { case idle(CurlDrivenSessionBox), make, none }
-        let taken = state.withCheckedLock { state -> Taken in
+        let taken = state.withLock { state -> Taken in
             guard !state.closed else { return .none }
             if let box = state.idle.popLast() { return .idle(box) }
             guard state.made < limit else { return .none }
@@ -136,7 +151,7 @@ final class CurlDrivenSessions: Sendable {
             return box.session
         case .make:
             if let session = CurlDrivenSession(configuration: configuration) { return session }
-            state.withCheckedLock { $0.made -= 1 }
+            state.withLock { $0.made -= 1 }
             return nil
         case .none:
             return nil
@@ -146,7 +161,7 @@ final class CurlDrivenSessions: Sendable {
     /// Gives `session` back for the next send; after `close()` it is freed instead.
     func giveBack(_ session: CurlDrivenSession) {
         let box = CurlDrivenSessionBox(session: session)
-        state.withCheckedLock { state in
+        state.withLock { state in
             if state.closed {
                 state.made -= 1
             } else {
@@ -157,7 +172,7 @@ final class CurlDrivenSessions: Sendable {
 
     /// Frees the idle sessions and their connections, and makes no more (the transport shut down).
     func close() {
-        let closing = state.withCheckedLock { state -> [CurlDrivenSessionBox] in
+        let closing = state.withLock { state -> [CurlDrivenSessionBox] in
             state.closed = true
             state.made -= state.idle.count
             defer { state.idle.removeAll() }

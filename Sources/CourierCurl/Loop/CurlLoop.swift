@@ -18,7 +18,7 @@ final class CurlLoop: Sendable {
     nonisolated(unsafe) let multi: UnsafeMutableRawPointer?
     /// Rung by `submit` and friends while the I/O thread sleeps.
     let wakeup: LoopWakeup?
-    private let state = Mutex(State())
+    private let state = Protected(State())
     /// The I/O thread's identity once it runs (0 before): its members check they are called there.
     private let ioThread = Atomic<UInt>(0)
     private let lastID = Atomic<UInt64>(0)
@@ -40,7 +40,7 @@ final class CurlLoop: Sendable {
     }
 
     deinit {
-        let driverOwnsMulti = state.withCheckedLock { $0.driverOwnsMulti }
+        let driverOwnsMulti = state.withLock { $0.driverOwnsMulti }
         if !driverOwnsMulti, let multi { curl_multi_cleanup(multi) }
     }
 
@@ -48,15 +48,15 @@ final class CurlLoop: Sendable {
     func makeID() -> UInt64 { lastID.add(1, ordering: .relaxed).newValue }
 
     /// Whether the loop has stopped for good (shut down): later requests are refused.
-    var hasStopped: Bool { state.withCheckedLock { $0.hasStopped } }
+    var hasStopped: Bool { state.withLock { $0.hasStopped } }
 
     /// Whether the I/O thread is running (for tests: it must stop once the transport is gone).
-    var isRunning: Bool { state.withCheckedLock { $0.isRunning } }
+    var isRunning: Bool { state.withLock { $0.isRunning } }
 
     /// Queues `command` for the I/O thread, starting the thread on first use; never blocks.
     func submit(_ command: CurlLoopCommand) {
         let canStart = multi != nil && wakeup != nil
-        let action = state.withCheckedLock { state in
+        let action = state.withLock { state in
             let action = state.submit(command, canStart: canStart)
             if case .queued = action { hasCommands.store(true, ordering: .releasing) }
             return action
@@ -71,7 +71,7 @@ final class CurlLoop: Sendable {
     /// Stops the I/O thread: transfers still running fail with `cancelled`. Returns once the thread is done.
     func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            switch state.withCheckedLock({ $0.shutdown(continuation) }) {
+            switch state.withLock({ $0.shutdown(continuation) }) {
             case .resumeNow(let waiter): waiter.resume()
             case .wait(let ring): if ring { wakeup?.ring() }
             }
@@ -80,7 +80,7 @@ final class CurlLoop: Sendable {
 
     /// The transport is gone: the thread stops once its last transfer has ended.
     func ownerReleased() {
-        if state.withCheckedLock({ $0.ownerReleased() }) { wakeup?.ring() }
+        if state.withLock({ $0.ownerReleased() }) { wakeup?.ring() }
     }
 
     // MARK: - Called by the driver on the I/O thread
@@ -96,7 +96,7 @@ final class CurlLoop: Sendable {
     /// with the commands; its storage goes back to the queue, so neither side allocates.
     func takeCommands(into batch: inout [CurlLoopCommand]) {
         assertOnIOThread()
-        state.withCheckedLock { state in
+        state.withLock { state in
             hasCommands.store(false, ordering: .relaxed)
             state.takeCommands(into: &batch)
         }
@@ -108,19 +108,19 @@ final class CurlLoop: Sendable {
     /// Decides, atomically with respect to `submit`, whether the thread works on, sleeps or stops.
     func nextStep(activeTransfers: Int) -> NextStep {
         assertOnIOThread()
-        return state.withCheckedLock { $0.nextStep(activeTransfers: activeTransfers) }
+        return state.withLock { $0.nextStep(activeTransfers: activeTransfers) }
     }
 
     /// The thread is back from `SocketPoller.wait`.
     func didWake() {
         assertOnIOThread()
-        state.withCheckedLock { $0.didWake() }
+        state.withLock { $0.didWake() }
     }
 
     /// The I/O thread could not make its poller (no descriptor left): stop as a shutdown would,
     /// refusing what is queued; the multi handle goes with this object.
     private func abandonStart() {
-        let (leftovers, waiters) = state.withCheckedLock { $0.abandonStart() }
+        let (leftovers, waiters) = state.withLock { $0.abandonStart() }
         leftovers.forEach(Self.refuse)
         for waiter in waiters { waiter.resume() }
     }
@@ -142,7 +142,10 @@ final class CurlLoop: Sendable {
                 abandonStart()
                 return
             }
-            driver.run()
+            let member = ForkGate.shared.join()
+            defer { ForkGate.shared.leave(member) }
+            ForkGate.shared.beginWork(member)
+            driver.run(forkGate: member)
         }
         thread.start()
     }

@@ -57,7 +57,9 @@ final class CurlLoopDriver {
         readySockets.reserveCapacity(64)
     }
 
-    func run() {
+    /// Runs the loop until the transport stops; between rounds, while it sleeps in the poller, it
+    /// is off `forkGate`'s work, so a fork need not wait for it.
+    func run(forkGate member: ForkGate.Member) {
         loop.assertOnIOThread()
         installMultiCallbacks()
         while true {
@@ -80,7 +82,9 @@ final class CurlLoopDriver {
             case .work:
                 continue
             case .poll:
+                ForkGate.shared.endWork(member)
                 poller.wait(milliseconds: pollTimeout(), into: &readySockets)
+                ForkGate.shared.beginWork(member)
                 loop.didWake()
             case .exit(let failTransfers, let leftovers, let waiters):
                 if failTransfers {

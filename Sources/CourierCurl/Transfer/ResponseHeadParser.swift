@@ -183,14 +183,16 @@ struct ResponseHeadParser {
             bytes.count >= firstSpace + 4, bytes[(firstSpace + 1)...(firstSpace + 3)].allSatisfy(isDigit),
             bytes.count == firstSpace + 4 || bytes[firstSpace + 4] == space
         else {
-            let text = String(decoding: bytes.prefix(80), as: UTF8.self)
+            let text = TerminalSafeText.escaping(
+                String(decoding: bytes.prefix(80), as: UTF8.self), keepingLineBreaks: false)
             return .failed(
                 code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
         }
         let digit = { (offset: Int) in Int(bytes[firstSpace + offset] - UInt8(ascii: "0")) }
         let code = digit(1) * 100 + digit(2) * 10 + digit(3)
         guard code >= 100 else {
-            let text = String(decoding: bytes.prefix(80), as: UTF8.self)
+            let text = TerminalSafeText.escaping(
+                String(decoding: bytes.prefix(80), as: UTF8.self), keepingLineBreaks: false)
             return .failed(
                 code: .invalidResponse, message: "the response does not start with a valid status line: \(text)")
         }
@@ -258,7 +260,8 @@ struct ResponseHeadParser {
     }
 
     private static func invalidLine(_ bytes: UnsafeRawBufferPointer) -> Outcome {
-        let text = String(decoding: bytes.prefix(80), as: UTF8.self)
+        let text = TerminalSafeText.escaping(
+            String(decoding: bytes.prefix(80), as: UTF8.self), keepingLineBreaks: false)
         return .failed(code: .invalidResponse, message: "the response has an invalid header line: \(text)")
     }
 

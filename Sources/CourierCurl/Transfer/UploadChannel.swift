@@ -35,7 +35,7 @@ final class UploadChannel: Sendable {
         var pump: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let expectedLength: Int64?
     private let capacity: Int
     private let wakeReader: @Sendable () -> Void
@@ -51,10 +51,10 @@ final class UploadChannel: Sendable {
     }
 
     /// Whether the whole body is queued and nothing more will come: reading it never waits.
-    var isFullyQueued: Bool { state.withCheckedLock { $0.finished && $0.failure == nil } }
+    var isFullyQueued: Bool { state.withLock { $0.finished && $0.failure == nil } }
 
     /// The failure the body ended with, once it has one.
-    var failure: CourierError? { state.withCheckedLock { $0.failure } }
+    var failure: CourierError? { state.withLock { $0.failure } }
 
     /// Queues a whole in-memory body at once, so no producing task is needed.
     func fill(with chunks: [Data]) {
@@ -79,7 +79,7 @@ final class UploadChannel: Sendable {
                         source: "CurlTransport", underlying: error))
             }
         }
-        let cancelNow = state.withCheckedLock { state in
+        let cancelNow = state.withLock { state in
             state.pump = task
             return state.closed
         }
@@ -88,10 +88,10 @@ final class UploadChannel: Sendable {
 
     /// Queues `chunk`, then waits while the queue is full; `false` once the transfer no longer wants the body.
     func push(_ chunk: Data) async -> Bool {
-        guard !chunk.isEmpty else { return !state.withCheckedLock { $0.closed } }
+        guard !chunk.isEmpty else { return !state.withLock { $0.closed } }
         guard enqueue(chunk) else { return false }
         return await withCheckedContinuation { continuation in
-            let resumeNow: Bool? = state.withCheckedLock { state in
+            let resumeNow: Bool? = state.withLock { state in
                 if state.closed { return false }
                 if state.queuedBytes <= capacity { return true }
                 state.producerWaiting = continuation
@@ -104,7 +104,7 @@ final class UploadChannel: Sendable {
     /// Copies queued bytes into curl's buffer; called only on the thread driving the transfer
     /// (the I/O thread, or a blocking caller's own, which drives only a body already fully queued).
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-        let (result, producer) = state.withCheckedLock { state -> (ReadResult, CheckedContinuation<Bool, Never>?) in
+        let (result, producer) = state.withLock { state -> (ReadResult, CheckedContinuation<Bool, Never>?) in
             if state.failure != nil { return (.failed, nil) }
             var copied = 0
             while copied < buffer.count, state.head < state.chunks.count {
@@ -143,7 +143,7 @@ final class UploadChannel: Sendable {
 
     /// Stops the body: the transfer ended. Wakes a waiting producer and cancels the pump.
     func close() {
-        let (producer, pump) = state.withCheckedLock {
+        let (producer, pump) = state.withLock {
             state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
             state.closed = true
             state.chunks.removeAll()
@@ -157,7 +157,7 @@ final class UploadChannel: Sendable {
 
     /// Appends a chunk, failing the body when it grows past the announced length.
     private func enqueue(_ chunk: Data) -> Bool {
-        let (accepted, wake) = state.withCheckedLock { state -> (Bool, Bool) in
+        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
             guard !state.closed, !state.finished else { return (false, false) }
             state.producedBytes += Int64(chunk.count)
             if let expectedLength, state.producedBytes > expectedLength {
@@ -179,7 +179,7 @@ final class UploadChannel: Sendable {
 
     /// Ends the body, successfully (`nil`) or with `error`; a short body is an error too.
     private func end(with error: CourierError?) {
-        let wake = state.withCheckedLock { state -> Bool in
+        let wake = state.withLock { state -> Bool in
             guard !state.closed, !state.finished else { return false }
             state.finished = true
             if let error {

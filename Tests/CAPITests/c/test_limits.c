@@ -16,6 +16,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 
+#include <pthread.h>
+
 enum { SENDS = 6 };
 
 static courier_error *error;
@@ -66,6 +68,58 @@ static int burst(const courier_client_options *options, const char *path)
     for (size_t index = 0; index < SENDS; index++)
         CHECK_OK(courier_client_send_async(client, request, NULL, keep, &responses[index], &calls[index], &error));
     for (size_t index = 0; index < SENDS; index++) {
+        CHECK_OK(courier_call_wait(calls[index], &error));
+        courier_call_free(calls[index]);
+    }
+    int most = most_in_flight(responses, SENDS);
+    for (size_t index = 0; index < SENDS; index++) courier_response_free(responses[index]);
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+    return most;
+}
+
+/* A blocking send on a thread of its own, for mixed_burst. */
+struct blocking_send {
+    courier_client *client;
+    courier_request *request;
+    courier_response *response;
+};
+
+static void *send_blocking(void *argument)
+{
+    struct blocking_send *send = argument;
+    courier_error *failure = NULL;
+    if (courier_client_send(send->client, send->request, &send->response, &failure) != COURIER_OK) {
+        fprintf(stderr, "test_limits: a blocking send failed: %s\n", courier_error_message(failure));
+        CHECK(0);
+    }
+    courier_error_free(failure);
+    return NULL;
+}
+
+/* SENDS requests at once, half asynchronous and half blocking (each on its own thread), through
+ * one client with `options`: the most requests the server saw at once. max_connections counts
+ * both kinds: on curl, blocking sends otherwise drive connections of their own. */
+static int mixed_burst(const courier_client_options *options, const char *path)
+{
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *responses[SENDS] = {NULL};
+    courier_call *calls[SENDS / 2] = {NULL};
+    struct blocking_send sends[SENDS / 2];
+    pthread_t threads[SENDS / 2];
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", base, path);
+    CHECK_OK(courier_client_new(options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url, &request, &error));
+    for (size_t index = 0; index < SENDS / 2; index++) {
+        sends[index] = (struct blocking_send){client, request, NULL};
+        CHECK(pthread_create(&threads[index], NULL, send_blocking, &sends[index]) == 0);
+        CHECK_OK(courier_client_send_async(client, request, NULL, keep, &responses[index], &calls[index], &error));
+    }
+    for (size_t index = 0; index < SENDS / 2; index++) {
+        pthread_join(threads[index], NULL);
+        responses[SENDS / 2 + index] = sends[index].response;
         CHECK_OK(courier_call_wait(calls[index], &error));
         courier_call_free(calls[index]);
     }
@@ -144,6 +198,12 @@ int main(int argc, char **argv)
         options.max_connections = 1;
         most = burst(&options, "/inflight/50");
         CHECK_INT(most, 1);
+
+        /* Two connections in all, for blocking and asynchronous sends together. */
+        options.max_connections = 2;
+        most = mixed_burst(&options, "/inflight/150");
+        CHECK(most >= 1 && most <= 2);
+        if (most > 2) fprintf(stderr, "test_limits: transport %zu had %d in flight with 2 in all\n", index, most);
     }
     return check_finish("test_limits");
 }

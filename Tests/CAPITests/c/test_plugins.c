@@ -252,6 +252,10 @@ static void broken_plugins_are_refused(void)
     CHECK(load_fails(client, plugin_path(path, sizeof path, "does_not_exist.so"), NULL, &failure) != NULL);
     courier_error_free(failure);
     failure = NULL;
+    /* A name without a slash is refused: dlopen would find the system's libc.so.6, not a file here. */
+    CHECK_CONTAINS(load_fails(client, "libc.so.6", NULL, &failure), "write ./libc.so.6");
+    courier_error_free(failure);
+    failure = NULL;
 
     char junk[] = "/tmp/courier-not-a-plugin-XXXXXX";
     int fd = mkstemp(junk);

@@ -102,11 +102,11 @@ func courierError(
 final class ProgressLog: Sendable {
     private let values = Mutex<[(Int64, Int64?)]>([])
 
-    func record(_ value: Int64, _ total: Int64?) { values.withCheckedLock { $0.append((value, total)) } }
+    func record(_ value: Int64, _ total: Int64?) { values.withLock { $0.append((value, total)) } }
 
-    var last: (Int64, Int64?)? { values.withCheckedLock { $0.last } }
-    var count: Int { values.withCheckedLock { $0.count } }
-    var latest: Int64 { values.withCheckedLock { $0.last?.0 ?? 0 } }
+    var last: (Int64, Int64?)? { values.withLock { $0.last } }
+    var count: Int { values.withLock { $0.count } }
+    var latest: Int64 { values.withLock { $0.last?.0 ?? 0 } }
 }
 
 /// A loopback port with nothing listening: bound (so no one else takes it) but not listening.

@@ -126,10 +126,10 @@ final class RawServer: Sendable {
     func url(_ path: String = "/") -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// Notes that something happened, for the test to wait for.
-    func record(_ event: String) { events.withCheckedLock { $0.append(event) } }
+    func record(_ event: String) { events.withLock { $0.append(event) } }
 
     /// Everything recorded so far, in order.
-    var recorded: [String] { events.withCheckedLock { $0 } }
+    var recorded: [String] { events.withLock { $0 } }
 
     /// Waits up to `timeout` for `event` to have been recorded `count` times.
     func wait(for event: String, count: Int = 1, timeout: Duration = .seconds(20)) async -> Bool {

@@ -45,7 +45,7 @@ struct ConcurrencyLimitInterceptorTests {
                 let gateOpen = Mutex(false)
                 let gate = ClosureInterceptor("Gate") { request, _, next in
                     if request.url.port == busy.baseURL.port {
-                        while !gateOpen.withCheckedLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+                        while !gateOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
                     }
                     return try await next(request)
                 }
@@ -92,7 +92,7 @@ struct ConcurrencyLimitInterceptorTests {
                 #expect(otherCounts?.count == 4, "the other host's requests waited behind the busy host's")
                 #expect(limit.waitingCount == 1)
 
-                gateOpen.withCheckedLock { $0 = true }
+                gateOpen.withLock { $0 = true }
                 let counts = try await busyCounts.value
                 #expect(counts.count == 3 && counts.map(\.maxInFlight).max()! <= 2)
                 #expect(limit.runningCount == 0 && limit.waitingCount == 0)

@@ -39,16 +39,16 @@ enum ServerTransport: String, CaseIterable, Sendable, CustomStringConvertible {
 /// Records the waits a retry interceptor asks for, instead of waiting.
 final class SleepRecorder: Sendable {
     private let waits = Mutex<[Duration]>([])
-    var all: [Duration] { waits.withCheckedLock { $0 } }
+    var all: [Duration] { waits.withLock { $0 } }
     var sleep: RetryInterceptor.Sleep {
-        { [self] duration in self.waits.withCheckedLock { $0.append(duration) } }
+        { [self] duration in self.waits.withLock { $0.append(duration) } }
     }
 }
 
 /// Keeps every log entry written through loggers it makes, rendered with metadata.
 final class LogCapture: Sendable {
     private let entries = Mutex<[String]>([])
-    var all: [String] { entries.withCheckedLock { $0 } }
+    var all: [String] { entries.withLock { $0 } }
 
     func logger(level: Logger.Level) -> Logger {
         var logger = Logger(label: "test") { [self] _ in Handler(capture: self) }
@@ -56,7 +56,7 @@ final class LogCapture: Sendable {
         return logger
     }
 
-    fileprivate func append(_ line: String) { entries.withCheckedLock { $0.append(line) } }
+    fileprivate func append(_ line: String) { entries.withLock { $0.append(line) } }
 
     private struct Handler: LogHandler {
         let capture: LogCapture
@@ -79,17 +79,17 @@ final class LogCapture: Sendable {
 /// Counts the times the stages after it are reached, and how many are in flight at once.
 final class PassCounter: Sendable {
     private let counts = Mutex((total: 0, current: 0, max: 0))
-    var total: Int { counts.withCheckedLock { $0.total } }
-    var maxInFlight: Int { counts.withCheckedLock { $0.max } }
+    var total: Int { counts.withLock { $0.total } }
+    var maxInFlight: Int { counts.withLock { $0.max } }
 
     var interceptor: ClosureInterceptor {
         ClosureInterceptor("PassCounter") { [self] request, _, next in
-            self.counts.withCheckedLock { counts in
+            self.counts.withLock { counts in
                 counts.total += 1
                 counts.current += 1
                 counts.max = max(counts.max, counts.current)
             }
-            defer { self.counts.withCheckedLock { $0.current -= 1 } }
+            defer { self.counts.withLock { $0.current -= 1 } }
             return try await next(request)
         }
     }

@@ -42,7 +42,9 @@ struct LoggingInterceptorTests {
         let url = try #require(URL(string: "https://ada:hunter2-long@api.example.com/x?token=abc123456&q=swift"))
         #expect(
             redaction.redacting(url).absoluteString
-                == "https://ada:%3Credacted%3E@api.example.com/x?token=%3Credacted%3E&q=swift")
+                == "https://%3Credacted%3E:%3Credacted%3E@api.example.com/x?token=%3Credacted%3E&q=swift")
+        let token = try #require(URL(string: "https://ghp_token0042secret@api.example.com/repos"))
+        #expect(redaction.redacting(token).absoluteString == "https://%3Credacted%3E@api.example.com/repos")
         var fields = HTTPFields()
         fields[.authorization] = "Bearer abcdef123456"
         fields[.accept] = "text/plain"
@@ -143,6 +145,30 @@ struct LoggingInterceptorTests {
             #expect(response.isStreaming)
             #expect(try await response.collectingBody(upTo: 1000).body.count == 100)
             #expect(capture.all.first?.contains("(100 bytes, ") == true)
+        }
+    }
+
+    /// A token given as the URL's user (`https://TOKEN@host/`) reaches no log line, HAR entry or
+    /// explanation, as a password there does not.
+    @Test(arguments: ServerTransport.all)
+    func aTokenInTheURLsUserPartIsHiddenWhereverPasswordsAre(transport: ServerTransport) async throws {
+        let token = "ghp-token-secret-0042"
+        let capture = LogCapture()
+        try await withTestServer { server in
+            let url = try #require(URL(string: "http://\(token)@127.0.0.1:\(server.port)/status/200"))
+            let recorder = HARRecorder()
+            let logging = LoggingInterceptor(logger: capture.logger(level: .debug), logsCurlCommand: true)
+            let (client, explained) = transport.client(interceptors: [logging, recorder]).explaining()
+            let response = try await client.send(Request(url: url))
+            #expect(response.status == .ok)
+            let har = String(decoding: try recorder.archive.jsonData(), as: UTF8.self)
+            let explanation = try #require(explained.last).text
+            for (place, text) in [("log", capture.all.joined(separator: "\n")), ("HAR", har), ("explain", explanation)]
+            {
+                #expect(!text.contains(token), "the token leaked in the \(place): \(text)")
+                #expect(!text.isEmpty)
+            }
+            #expect(capture.all.joined().contains("%3Credacted%3E@127.0.0.1"))
         }
     }
 

@@ -32,10 +32,10 @@ final class RequestGate: Sendable {
     private let state = Mutex(State())
 
     /// The requests held now.
-    var held: Int { state.withCheckedLock { $0.held } }
+    var held: Int { state.withLock { $0.held } }
 
     /// The most requests held at once so far.
-    var peak: Int { state.withCheckedLock { $0.peak } }
+    var peak: Int { state.withLock { $0.peak } }
 
     /// `/gate/{name}`, any method: held until released, then answered with `passed {name}`.
     var route: Route {
@@ -47,7 +47,7 @@ final class RequestGate: Sendable {
 
     /// Lets the `count` longest-held requests go, or the next ones to arrive when fewer are held.
     func release(_ count: Int = 1) {
-        let leaving = state.withCheckedLock { state in
+        let leaving = state.withLock { state in
             let leaving = Array(state.waiting.prefix(count))
             state.waiting.removeFirst(leaving.count)
             state.held -= leaving.count
@@ -59,7 +59,7 @@ final class RequestGate: Sendable {
 
     /// Lets every held request go, and every later one through without stopping.
     func open() {
-        let leaving = state.withCheckedLock { state in
+        let leaving = state.withLock { state in
             state.isOpen = true
             state.held -= state.waiting.count
             defer { state.waiting = [] }
@@ -84,7 +84,7 @@ final class RequestGate: Sendable {
     /// Holds the calling handler until a release or `open()` covers it.
     private func pass() async {
         await withCheckedContinuation { (request: CheckedContinuation<Void, Never>) in
-            let passes = state.withCheckedLock { state in
+            let passes = state.withLock { state in
                 if state.isOpen { return true }
                 if state.permits > 0 {
                     state.permits -= 1

@@ -149,3 +149,50 @@ def test_async_stream_has_its_head_inside_async_with(server) -> None:
     import asyncio
 
     assert asyncio.run(_async_head(server.url)) == (200, "application/octet-stream", 100000)
+
+
+def test_iter_lines_takes_a_long_line_in_many_pieces_at_the_cost_of_its_length(client: courier.Client) -> None:
+    # 8 MiB arriving in 4 KiB pieces: joining the pieces once per piece copied 16 GiB, 29 s.
+    size = 8 * 1024 * 1024
+    with client.stream("GET", "/hostile/long-line", params={"bytes": size, "chunk_size": 4096}) as response:
+        lines = list(response.iter_lines())
+    assert [len(line) for line in lines] == [size, 3]
+    assert lines[1] == "end"
+
+
+def test_a_line_past_the_limit_is_an_error_and_stops_the_download(client: courier.Client) -> None:
+    with client.stream("GET", "/hostile/long-line", params={"bytes": 1 << 20}) as response:
+        with pytest.raises(courier.LimitExceeded, match="max_line_length"):
+            for _ in response.iter_lines(max_line_length=64 * 1024):
+                pass
+    # The limit counts the line without its ending: a line of exactly the limit is fine.
+    with client.stream("GET", "/hostile/long-line", params={"bytes": 4096}) as response:
+        assert [len(line) for line in response.iter_lines(max_line_length=4096)] == [4096, 3]
+
+
+def test_aiter_lines_is_bounded_too(server) -> None:
+    import asyncio
+
+    async def run() -> None:
+        async with courier.AsyncClient(base_url=server.url) as client:
+            async with client.stream("GET", "/hostile/long-line", params={"bytes": 2 << 20}) as response:
+                lines = [line async for line in response.aiter_lines()]
+                assert [len(line) for line in lines] == [2 << 20, 3]
+            async with client.stream("GET", "/hostile/long-line", params={"bytes": 1 << 20}) as response:
+                with pytest.raises(courier.LimitExceeded):
+                    async for _ in response.aiter_lines(max_line_length=1000):
+                        pass
+
+    asyncio.run(run())
+
+
+def test_the_line_splitter_keeps_crlf_and_bare_pieces_apart() -> None:
+    from courier._streaming import _LineSplitter
+
+    splitter = _LineSplitter(max_length=10)
+    assert splitter.feed("ab") == []
+    assert splitter.feed("c\r\nde\n\nf") == ["abc", "de", ""]
+    assert splitter.finish() == ["f"]
+    assert splitter.feed("0123456789\r\n") == ["0123456789"], "its CR is not part of the line"
+    with pytest.raises(courier.LimitExceeded):
+        splitter.feed("0123456789" + "xy")

@@ -34,7 +34,7 @@ public final class DigestAuthenticationInterceptor: Interceptor {
     private let user: String
     private let password: String
     private let makeClientNonce: @Sendable () -> String
-    private let remembered = Mutex<[String: Remembered]>([:])
+    private let remembered = Protected<[String: Remembered]>([:])
 
     /// Creates an interceptor that answers Digest challenges as `user` with `password`.
     public convenience init(user: String, password: String) {
@@ -94,7 +94,7 @@ public final class DigestAuthenticationInterceptor: Interceptor {
 
     /// The origin's remembered challenge with its nonce count advanced, if there is one.
     private func nextUse(of origin: String) -> Remembered? {
-        remembered.withCheckedLock { remembered -> Remembered? in
+        remembered.withLock { remembered -> Remembered? in
             guard var entry = remembered[origin] else { return nil }
             entry.nonceCount += 1
             remembered[origin] = entry
@@ -105,7 +105,7 @@ public final class DigestAuthenticationInterceptor: Interceptor {
     /// Keeps `challenge` as the origin's latest, its nonce used once.
     private func remember(_ challenge: DigestChallenge, for origin: String) -> Remembered {
         let entry = Remembered(challenge: challenge, nonceCount: 1)
-        remembered.withCheckedLock { $0[origin] = entry }
+        remembered.withLock { $0[origin] = entry }
         return entry
     }
 

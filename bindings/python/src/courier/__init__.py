@@ -27,6 +27,7 @@ from ._errors import (
     ConnectError,
     CourierError,
     DecodingError,
+    ForkError,
     HTTPStatusError,
     InterceptorError,
     InvalidRequest,
@@ -61,5 +62,5 @@ __all__ = [
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
     "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",
     "BodyNotReplayable", "HTTPStatusError", "AuthenticationError", "UnacceptableContentType", "InvalidRequest", "PluginError",
-    "WouldBlock", "ClosedError", "StreamError", "library_path", "library_version", "abi_version",
+    "WouldBlock", "ClosedError", "StreamError", "ForkError", "library_path", "library_version", "abi_version",
 ]

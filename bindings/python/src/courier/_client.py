@@ -27,6 +27,7 @@ from ._core import (
 from ._courier_cffi import ffi
 from ._errors import check, encode, invoke
 from ._exchange import register
+from ._interrupt import raise_if_interrupted, send_options
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Response, garbage
 from ._options import CertTypes, Limits
@@ -110,9 +111,10 @@ class Client:
         try:
             out = out_parameters
             started = perf_counter()
-            code = lib.courier_client_send(core.live(), pointer, out.response, out.error)
+            code = lib.courier_client_send_with(core.live(), pointer, send_options(), out.response, out.error)
             elapsed = perf_counter() - started
             if code:
+                raise_if_interrupted()
                 check(code, out.error, snapshot if owned else snapshot._copy())
             return received_response(out.response[0], snapshot, elapsed, not owned)
         finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import sys
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, TypedDict, Union
@@ -89,6 +90,46 @@ def _free_dropped() -> None:
         state.release()
     for pointer in dropped:
         lib.courier_client_free(pointer)
+
+
+# fork(): a client belongs to the process that created it. The library refuses the parent's
+# clients in a child (ForkError) without touching their connections or threads; this side makes
+# sure the child never waits on a lock a vanished thread held, and forgets the parent's clients,
+# sends and callbacks so that the child's exit neither frees nor waits for them.
+def _module_locks() -> list[Any]:
+    # Read from sys.modules, not imported: the import system takes locks of its own.
+    locks = [_registry_lock, handles._lock]
+    for module, name in (("courier._errors", "_pending_lock"), ("courier._models", "_lazy_lock"),
+                         ("courier._sending", "_inboxes_lock")):
+        lock = getattr(sys.modules.get(module), name, None)
+        if lock is not None:
+            locks.append(lock)
+    return locks
+
+
+def _before_fork() -> None:
+    for lock in _module_locks():
+        lock.acquire()
+
+
+def _after_fork_in_parent() -> None:
+    for lock in reversed(_module_locks()):
+        lock.release()
+
+
+def _after_fork_in_child() -> None:
+    for lock in reversed(_module_locks()):
+        lock.release()
+    with _registry_lock:
+        _live_clients.clear()
+        _dropped.clear()
+        _in_flight.clear()
+        _dropped_calls.clear()
+    handles.forget_all()
+
+
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                    after_in_child=_after_fork_in_child)
 
 
 @atexit.register

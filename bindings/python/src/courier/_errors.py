@@ -114,6 +114,12 @@ class StreamError(CourierError, RuntimeError):
     """A streaming response was used in a way its state does not allow."""
 
 
+class ForkError(CourierError, RuntimeError):
+    """A client was used in a process made by fork() after the client was created
+    (COURIER_E_FORKED): its connections and threads stay with the parent. Create clients in the
+    child: in multiprocessing's initializer, gunicorn's post_fork, or lazily per process."""
+
+
 _CLASSES: dict[int, type[CourierError]] = {
     1: InvalidRequest,
     2: ClosedError,
@@ -137,6 +143,7 @@ _CLASSES: dict[int, type[CourierError]] = {
     20: UnacceptableContentType,
     21: DecodingError,
     22: AuthenticationError,
+    23: ForkError,
 }
 
 # Python exceptions raised in callbacks, keyed by the token their failure message carries, so

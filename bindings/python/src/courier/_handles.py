@@ -48,6 +48,12 @@ class HandleTable:
                 self._changed.wait(left)
         return True
 
+    def forget_all(self) -> None:
+        """Drops every entry: in a process made by fork(), they are the parent's to release."""
+        with self._lock:
+            self._objects.clear()
+            self._changed.notify_all()
+
     def __len__(self) -> int:
         return len(self._objects)
 

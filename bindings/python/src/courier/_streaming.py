@@ -11,28 +11,62 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from ._core import _ClientCore, _dropped_calls, _registry_lock
-from ._errors import CourierError, StreamError
+from ._errors import CourierError, LimitExceeded, StreamError
 from ._models import Headers, Request, Response
 from ._sending import _Inbox, _SendState, _start
 
 
-class _LineSplitter:
-    """Splits text arriving in pieces into lines ended by \n or \r\n."""
+MAX_LINE_LENGTH = 16 * 1024 * 1024
+"""The longest line iter_lines() and aiter_lines() yield by default, in characters."""
 
-    def __init__(self) -> None:
-        self.buffer = ""
+
+class _LineSplitter:
+    """Splits text arriving in pieces into lines ended by \n or \r\n.
+
+    A line that arrives in many pieces is kept as the list of its pieces and joined once, when its
+    newline comes, so its cost is its length, not its length times its pieces. A line longer than
+    `max_length` characters raises LimitExceeded instead of growing without bound.
+    """
+
+    def __init__(self, max_length: int = MAX_LINE_LENGTH) -> None:
+        self.max_length = max_length
+        self.pieces: list[str] = []
+        self.pending = 0
 
     def feed(self, text: str) -> list[str]:
-        *complete, self.buffer = (self.buffer + text).split("\n")
-        return [line[:-1] if line.endswith("\r") else line for line in complete]
+        if "\n" not in text:
+            self._keep(text)
+            return []
+        first, *middle, rest = text.split("\n")
+        self._keep(first)
+        lines = ["".join(self.pieces)]
+        lines.extend(middle)
+        self.pieces, self.pending = [], 0
+        self._keep(rest)
+        for line in middle:
+            self._check(len(line))
+        return [line[:-1] if line.endswith("\r") else line for line in lines]
 
     def finish(self) -> list[str]:
-        rest, self.buffer = self.buffer, ""
+        rest = "".join(self.pieces)
+        self.pieces, self.pending = [], 0
         return [rest[:-1] if rest.endswith("\r") else rest] if rest else []
 
+    def _keep(self, piece: str) -> None:
+        if piece:
+            self.pieces.append(piece)
+            self.pending += len(piece)
+            self._check(self.pending)
 
-def _lines(texts: Iterator[str]) -> Iterator[str]:
-    splitter = _LineSplitter()
+    def _check(self, length: int) -> None:
+        # A CR ending the line is not part of it; one character of slack keeps that exact.
+        if length > self.max_length + 1:
+            raise LimitExceeded(f"a line of the body is longer than {self.max_length} characters "
+                                "(max_line_length)", code=12)
+
+
+def _lines(texts: Iterator[str], max_length: int = MAX_LINE_LENGTH) -> Iterator[str]:
+    splitter = _LineSplitter(max_length)
     for text in texts:
         yield from splitter.feed(text)
     yield from splitter.finish()
@@ -122,9 +156,19 @@ class StreamingResponse:
         if tail:
             yield tail
 
-    def iter_lines(self, encoding: str = "utf-8") -> Iterator[str]:
-        """The body's lines as they complete, without their line endings (\n or \r\n)."""
-        return _lines(self.iter_text(encoding))
+    def iter_lines(self, encoding: str = "utf-8", max_line_length: int = MAX_LINE_LENGTH) -> Iterator[str]:
+        """The body's lines as they complete, without their line endings (\n or \r\n).
+
+        A line longer than `max_line_length` characters (16 MiB by default) raises LimitExceeded
+        and stops the download."""
+        return self._bounded(_lines(self.iter_text(encoding), max_line_length))
+
+    def _bounded(self, lines: Iterator[str]) -> Iterator[str]:
+        try:
+            yield from lines
+        except LimitExceeded:
+            self.close()
+            raise
 
     def _head(self) -> Response:
         """The head once it has arrived; the send's error when it failed before one did."""
@@ -301,12 +345,19 @@ class AsyncStreamingResponse:
         if tail:
             yield tail
 
-    async def aiter_lines(self, encoding: str = "utf-8") -> AsyncIterator[str]:
-        """The body's lines as they complete, without their line endings."""
-        splitter = _LineSplitter()
-        async for text in self.aiter_text(encoding):
-            for line in splitter.feed(text):
-                yield line
+    async def aiter_lines(self, encoding: str = "utf-8", max_line_length: int = MAX_LINE_LENGTH) -> AsyncIterator[str]:
+        """The body's lines as they complete, without their line endings.
+
+        A line longer than `max_line_length` characters (16 MiB by default) raises LimitExceeded
+        and stops the download."""
+        splitter = _LineSplitter(max_line_length)
+        try:
+            async for text in self.aiter_text(encoding):
+                for line in splitter.feed(text):
+                    yield line
+        except LimitExceeded:
+            await self.aclose()
+            raise
         for line in splitter.finish():
             yield line
 
