@@ -50,8 +50,17 @@ extension CourierExecutableTests {
                 let untrusted = try await CourierProcess.run(["--print", "b", url])
                 #expect(untrusted.status != 0, "an unknown authority is refused: \(untrusted.out)")
 
+                // Turning verification off is visible: one warning line, as curl's -k shows in --verbose.
                 let unverified = try await CourierProcess.run(["--print", "b", "--verify", "no", url])
                 #expect(unverified.status == 0 && unverified.out.contains("[]"), "\(unverified.err)")
+                #expect(
+                    unverified.errLines == [
+                        "courier: warning: TLS certificate verification is off: any server can pose as the one asked for (--verify no)"
+                    ], "\(unverified.err)")
+                let verbose = try await CourierProcess.run(["--print", "b", "-v", "--verify", "no", url])
+                #expect(verbose.errLines.filter { $0.contains("verification is off") }.count == 1, "\(verbose.err)")
+                let quiet = try await CourierProcess.run(["--print", "b", "-qq", "--verify", "no", url])
+                #expect(quiet.err.isEmpty, "-qq prints errors only: \(quiet.err)")
 
                 let trusted = try await CourierProcess.run([
                     "--print", "b", "--verify", certificates.authority.path, url,

@@ -135,6 +135,13 @@ struct OutputFormattingTests {
         #expect(
             Downloader.suggestedFilename(contentDisposition: nil, url: try #require(URL(string: "http://h/.env")))
                 == "env")
+        #expect(
+            Downloader.suggestedFilename(
+                contentDisposition: #"attachment; filename="a; \"b\".txt"; filename*=UTF-8''%E2%82%AC%20rates.txt"#,
+                url: url) == "€ rates.txt", "filename* (RFC 8187) comes first")
+        #expect(
+            Downloader.suggestedFilename(contentDisposition: #"attachment; filename="a; \"b\".txt""#, url: url)
+                == #"a; "b".txt"#)
     }
 
     @Test func exitStatusFollowsHTTPie() {

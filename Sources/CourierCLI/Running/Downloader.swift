@@ -89,19 +89,58 @@ public struct Downloader: Sendable {
         return candidate
     }
 
-    /// The file name a response suggests: `Content-Disposition`'s `filename`, else the URL's last
-    /// path segment, else `index`; always a safe plain name, never a path (`safeName`).
+    /// The file name a response suggests: `Content-Disposition`'s `filename*` (RFC 6266 and
+    /// 8187: `UTF-8''percent-encoded`) or `filename` (a token or a quoted string), else the URL's
+    /// last path segment, else `index`; always a safe plain name, never a path (`safeName`).
     static func suggestedFilename(contentDisposition: String?, url: URL) -> String {
-        if let disposition = contentDisposition,
-            let marker = disposition.range(of: "filename=", options: .caseInsensitive)
-        {
-            var value = disposition[marker.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-                value = String(value.dropFirst().dropLast())
+        if let disposition = contentDisposition {
+            let parameters = dispositionParameters(disposition)
+            let extended = parameters["filename*"].flatMap { value -> String? in
+                let parts = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+                guard parts.count == 3, parts[0].lowercased() == "utf-8" else { return nil }
+                return String(parts[2]).removingPercentEncoding
             }
-            if let name = safeName(value) { return name }
+            for candidate in [extended, parameters["filename"]] {
+                if let candidate, let name = safeName(candidate) { return name }
+            }
         }
         return safeName(url.lastPathComponent) ?? "index"
+    }
+
+    /// The `name=value` parameters after a disposition's type, names lowercased; a quoted value
+    /// may hold `;` and backslash-escaped characters.
+    static func dispositionParameters(_ disposition: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        var rest = Substring(disposition)
+        guard let firstSemicolon = rest.firstIndex(of: ";") else { return [:] }
+        rest = rest[rest.index(after: firstSemicolon)...]
+        while !rest.isEmpty {
+            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == ";" }
+            guard let equals = rest.firstIndex(of: "=") else { break }
+            let name = rest[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            rest = rest[rest.index(after: equals)...].drop { $0 == " " }
+            var value = ""
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                while let character = rest.first, character != "\"" {
+                    rest = rest.dropFirst()
+                    if character == "\\", let escaped = rest.first {
+                        value.append(escaped)
+                        rest = rest.dropFirst()
+                    } else {
+                        value.append(character)
+                    }
+                }
+                rest = rest.dropFirst()
+                rest = rest.drop { $0 != ";" }
+            } else {
+                let end = rest.firstIndex(of: ";") ?? rest.endIndex
+                value = rest[..<end].trimmingCharacters(in: .whitespaces)
+                rest = rest[end...]
+            }
+            if parameters[name] == nil { parameters[name] = value }
+        }
+        return parameters
     }
 
     /// What a server suggests, reduced to a name that writes a plain file in the download folder:

@@ -117,6 +117,7 @@ public struct ExchangeRunner: Sendable {
             var start = pending.startIndex
             var from = pending.startIndex + searched
             while let newline = pending[from...].firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline - start <= formatLimit else { throw lineTooLong(stream) }
                 let line = Data(pending[start..<newline])
                 start = pending.index(after: newline)
                 from = start
@@ -129,16 +130,19 @@ public struct ExchangeRunner: Sendable {
             // The printed lines go once per chunk, not once per line.
             pending.removeSubrange(..<start)
             searched = pending.count
-            guard pending.count <= formatLimit else {
-                stream.discard()
-                throw CourierError(
-                    .limitExceeded,
-                    "a line of the streamed body is longer than \(formatLimit) bytes; without --stream the body is printed as it arrives",
-                    source: "--stream")
-            }
+            guard pending.count <= formatLimit else { throw lineTooLong(stream) }
         }
         if !pending.isEmpty { last = write(layOut(line: pending, contentType: contentType)) }
         return last
+    }
+
+    /// The error for a line longer than `formatLimit`, the rest of the body discarded.
+    private func lineTooLong(_ stream: ResponseBodyStream) -> CourierError {
+        stream.discard()
+        return CourierError(
+            .limitExceeded,
+            "a line of the streamed body is longer than \(formatLimit) bytes; without --stream the body is printed as it arrives",
+            source: "--stream")
     }
 
     /// One line of a streamed body laid out on its own, without a trailing newline.

@@ -1,3 +1,4 @@
+import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
 import Foundation
@@ -170,6 +171,55 @@ struct LoggingInterceptorTests {
             }
             #expect(capture.all.joined().contains("%3Credacted%3E@127.0.0.1"))
         }
+    }
+
+    /// A transport with TLS verification off gets one warning line, the first time the
+    /// interceptor sees it, as curl's `-k` shows in `--verbose`; another such transport its own.
+    @Test(arguments: ServerTransport.all)
+    func turningTLSVerificationOffIsWarnedAboutOncePerTransport(transport: ServerTransport) async throws {
+        let capture = LogCapture()
+        var tls = TLSSettings()
+        tls.verifiesPeer = false
+        func makeTransport() -> any Transport {
+            switch transport {
+            case .curl:
+                var configuration = CurlTransport.Configuration()
+                configuration.tls = tls
+                return CurlTransport(configuration: configuration)
+            case .asyncHTTPClient:
+                var configuration = AsyncHTTPClientTransport.Configuration()
+                configuration.tls = tls
+                return AsyncHTTPClientTransport(configuration: configuration)
+            }
+        }
+        let logging = LoggingInterceptor(logger: capture.logger(level: .info))
+        let first = makeTransport()
+        let second = makeTransport()
+        try await withTestServer { server in
+            for client in [
+                Client(transport: first, interceptors: [logging]), Client(transport: second, interceptors: [logging]),
+            ] {
+                for _ in 0..<3 { _ = try await client.send(Request(url: server.url("/status/204"))) }
+            }
+        }
+        let warnings = capture.all.filter { $0.hasPrefix("warning ") }
+        #expect(warnings.count == 2, "\(capture.all)")
+        #expect(
+            warnings.allSatisfy {
+                $0.hasPrefix("warning TLS certificate verification is off: any server can pose as the one asked for")
+            }, "\(warnings)")
+        #expect(capture.all.count == 8, "six summaries and two warnings: \(capture.all)")
+        let quiet = LogCapture()
+        let unwarned = LoggingInterceptor(logger: quiet.logger(level: .info), warnsAboutDisabledSecurityChecks: false)
+        try await withTestServer { server in
+            _ = try await Client(transport: first, interceptors: [unwarned]).send(
+                Request(url: server.url("/status/204")))
+        }
+        #expect(!quiet.all.contains { $0.hasPrefix("warning ") })
+        await (first as? CurlTransport)?.shutdown()
+        await (second as? CurlTransport)?.shutdown()
+        try? await (first as? AsyncHTTPClientTransport)?.shutdown()
+        try? await (second as? AsyncHTTPClientTransport)?.shutdown()
     }
 
     @Test func aFailureIsOneLineNamingTheErrorCodeWithoutSecrets() async throws {

@@ -95,6 +95,22 @@ def test_logging_writes_redacted_lines_to_a_file(server, tmp_path: Path) -> None
     assert "<redacted>" in text
 
 
+@pytest.mark.parametrize("transport", ["curl", "ahc"])
+def test_logging_warns_once_when_tls_verification_is_off(server, tmp_path: Path, transport: str) -> None:
+    log = tmp_path / "insecure.log"
+    with courier.Client(base_url=server.url, verify=False, transport=transport,
+                        interceptors=[courier.Logging(file=log)]) as client:
+        for _ in range(3):
+            client.get("/status/204")
+    lines = log.read_text().splitlines()
+    warnings = [line for line in lines if "TLS certificate verification is off" in line]
+    assert len(warnings) == 1, lines
+    assert len([line for line in lines if "/status/204" in line]) == 3
+    with courier.Client(base_url=server.url, interceptors=[courier.Logging(file=log)]) as client:
+        client.get("/status/204")
+    assert len([line for line in log.read_text().splitlines() if "verification is off" in line]) == 1
+
+
 def test_logging_to_an_open_file(server, tmp_path: Path) -> None:
     path = tmp_path / "open.log"
     with open(path, "w") as file:

@@ -196,3 +196,42 @@ def test_the_line_splitter_keeps_crlf_and_bare_pieces_apart() -> None:
     assert splitter.feed("0123456789\r\n") == ["0123456789"], "its CR is not part of the line"
     with pytest.raises(courier.LimitExceeded):
         splitter.feed("0123456789" + "xy")
+
+
+def test_unread_async_streams_hold_only_themselves(server) -> None:
+    # Two bodies nobody reads fill their pipes, and their on_data callbacks wait on the client's
+    # two callback threads; every other request of the client must still go through, at once.
+    import asyncio
+    import time
+
+    async def run() -> float:
+        async with courier.AsyncClient(base_url=server.url) as client:
+            streams = [client.stream("GET", "/bytes/104857600") for _ in range(2)]
+            for stream in streams:
+                await stream.__aenter__()
+            await asyncio.sleep(0.5)
+            started = time.monotonic()
+            answers = await asyncio.wait_for(asyncio.gather(*(client.get("/anything") for _ in range(4))), 30)
+            waited = time.monotonic() - started
+            assert [answer.status_code for answer in answers] == [200] * 4
+            for stream in streams:
+                await stream.__aexit__(None, None, None)
+            return waited
+
+    assert asyncio.run(run()) < 10
+
+
+def test_unread_sync_streams_hold_only_themselves(server) -> None:
+    import time
+
+    with courier.Client(base_url=server.url) as client:
+        unread = [client.stream("GET", "/bytes/104857600") for _ in range(2)]
+        for stream in unread:
+            assert stream.status_code == 200
+        time.sleep(0.5)
+        started = time.monotonic()
+        with client.stream("GET", "/bytes/1000") as third:
+            assert len(third.read()) == 1000
+        assert time.monotonic() - started < 10
+        for stream in unread:
+            stream.close()
