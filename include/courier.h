@@ -523,7 +523,10 @@ typedef struct courier_client_options {
     /** Verify TLS certificates (the chain, and the host name unless skip_host_verification):
      *  1 (default) or 0 (for tests only). */
     int32_t verify_tls;
-    /** Threads that run asynchronous sends and their callbacks; default 2, at most 64. */
+    /** Threads that run asynchronous sends and their callbacks; default 2, at most 64. A
+     *  callback that blocks holds its own thread only: while every one of these threads is
+     *  inside a callback and work waits, the client adds a thread (up to 256 in all), which
+     *  ends after two idle seconds. */
     int32_t callback_threads;
 
     /* Added in ABI 1.1; 0 or NULL is each field's default. */

@@ -58,3 +58,48 @@ import Testing
         body()
     }
 }
+
+/// A pool's queue adds a thread while every one is held in a callback and work waits, and the
+/// added thread ends once it has been idle: a callback that blocks holds only its own thread.
+@Suite struct JobQueueGrowthTests {
+    @Test func heldCallbacksGetAThreadAddedWhichLeavesWhenIdle() async throws {
+        let queue = JobQueue()
+        let stop = Atomic(false)
+        let drain: @Sendable () -> Void = {
+            while let work = queue.next(until: { stop.load(ordering: .acquiring) }) {
+                guard case .closure(let body) = work else { continue }
+                body()
+            }
+        }
+        queue.allowGrowth(
+            JobQueue.Growth(
+                baseThreads: 2, maxThreads: 8, idleTimeout: 1, startThread: { Thread(block: drain).start() }))
+        for _ in 0..<2 {
+            queue.threadStarted()
+            Thread(block: drain).start()
+        }
+        let release = Atomic(false)
+        let held = Atomic(0)
+        for _ in 0..<2 {
+            queue.push(
+                .closure {
+                    queue.callbackWillRun()
+                    held.add(1, ordering: .relaxed)
+                    while !release.load(ordering: .acquiring) { usleep(1000) }
+                    queue.callbackDidReturn()
+                })
+        }
+        for _ in 0..<2000 where held.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(held.load(ordering: .relaxed) == 2)
+        let ran = Atomic(false)
+        queue.push(.closure { ran.store(true, ordering: .releasing) })
+        for _ in 0..<2000 where !ran.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(ran.load(ordering: .acquiring) == true, "a closure waited behind two held callbacks")
+        #expect(queue.threadCount == 3)
+        release.store(true, ordering: .releasing)
+        for _ in 0..<4000 where queue.threadCount > 2 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(queue.threadCount == 2, "the added thread ends once idle")
+        stop.store(true, ordering: .releasing)
+        queue.wake()
+    }
+}

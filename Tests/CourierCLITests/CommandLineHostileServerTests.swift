@@ -79,6 +79,22 @@ extension CourierExecutableTests {
             }
         }
 
+        /// A token given as the URL's user never reaches `-vv`, `--explain` or an error line.
+        @Test func aTokenInTheURLsUserPartIsRedactedInEveryLine() async throws {
+            let token = "ghp-cli-token-0042"
+            try await withTestServer { server in
+                for arguments in [["-vv"], ["--explain"], ["--print", "", "--explain-json"]] {
+                    let run = try await CourierProcess.run(
+                        arguments + ["http://\(token)@127.0.0.1:\(server.port)/status/200"])
+                    #expect(run.status == 0, "\(arguments): \(run.err)")
+                    #expect(!run.err.contains(token) && !run.out.contains(token), "\(arguments): \(run.err)\(run.out)")
+                }
+                let refused = try await CourierProcess.run(["http://\(token)@127.0.0.1:1/"])
+                #expect(refused.status != 0)
+                #expect(!refused.err.contains(token), "\(refused.err)")
+            }
+        }
+
         /// `--plugin name.so` names the file in the current directory, as any path does; never a
         /// library the loader would search the system for.
         @Test func aPluginPathWithoutASlashIsAFileInTheCurrentDirectory() async throws {

@@ -16,15 +16,18 @@ import Darwin
 /// this gate and wait until every thread that joined it (the curl I/O threads, the C library's
 /// callback threads) is between two pieces of work, waiting for the next, holding nothing; a thread
 /// that would start work meanwhile parks until the fork is done. A thread held longer (a C callback
-/// that blocks) is waited for at most `longestWait`; the fork then goes ahead without it.
+/// that blocks) is waited for at most `longestWait`; the fork then goes ahead without it. A
+/// thread that works without pause (the curl I/O thread under load) passes a `checkpoint` every
+/// round, so a fork, even one that only execs a program, waits microseconds, not `longestWait`.
 ///
-/// Cost to a thread: two stores and a load per piece of work, to its own slot.
+/// Cost to a thread: two stores and a load per piece of work, to its own slot, and a load per
+/// checkpoint.
 package final class ForkGate: @unchecked Sendable {
     /// The gate every Courier thread joins.
     package static let shared = ForkGate()
 
     /// How long a fork waits for a busy thread.
-    static let longestWait: Duration = .seconds(1)
+    let longestWait: Duration
 
     /// One thread's slot: whether it is working now.
     package final class Member: Sendable {
@@ -40,7 +43,9 @@ package final class ForkGate: @unchecked Sendable {
     private let reopened: UnsafeMutablePointer<pthread_cond_t>
     private var members: [Member] = []
 
-    private init() {
+    /// A gate of its own; Courier's threads join `shared`. (Tests make their own.)
+    init(longestWait: Duration = .milliseconds(250)) {
+        self.longestWait = longestWait
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
         reopened = .allocate(capacity: 1)
@@ -73,6 +78,13 @@ package final class ForkGate: @unchecked Sendable {
         if closed.load(ordering: .sequentiallyConsistent) { park(member) }
     }
 
+    /// The thread of `member`, at work, is at a point where it holds nothing: while a fork is being
+    /// prepared, it waits there for the fork to be done.
+    @inline(__always)
+    package func checkpoint(_ member: Member) {
+        if closed.load(ordering: .sequentiallyConsistent) { park(member) }
+    }
+
     /// The thread of `member` finished its piece of work and will wait for the next.
     @inline(__always)
     package func endWork(_ member: Member) {
@@ -94,7 +106,7 @@ package final class ForkGate: @unchecked Sendable {
         closed.store(true, ordering: .sequentiallyConsistent)
         let me = pthread_self()
         let clock = ContinuousClock()
-        let deadline = clock.now + Self.longestWait
+        let deadline = clock.now + longestWait
         var pause = timespec(tv_sec: 0, tv_nsec: 20_000)
         while members.contains(where: {
             pthread_equal($0.thread, me) == 0 && $0.working.load(ordering: .sequentiallyConsistent)

@@ -1,4 +1,4 @@
-package import Synchronization
+public import Synchronization
 
 // Public imports: `withLock` is inlinable (each module specializes it; the generic entry cost more
 // than the lock), so the lock's C type must be visible where it is inlined.
@@ -21,29 +21,46 @@ public import Darwin
 /// right across `fork()`, stored in place as `Mutex` stores its lock (no allocation), and which
 /// ThreadSanitizer sees without annotations.
 package struct Protected<Value: ~Copyable>: ~Copyable {
-    @usableFromInline let mutex: _Cell<pthread_mutex_t>
+    @usableFromInline let mutex: PthreadMutex
     @usableFromInline let value: _Cell<Value>
 
     /// A lock around `initialValue`.
     package init(_ initialValue: consuming sending Value) {
-        mutex = _Cell(pthread_mutex_t())
-        pthread_mutex_init(mutex._address, nil)
+        mutex = PthreadMutex()
         value = _Cell(initialValue)
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex._address)
-    }
+    // No `deinit` here: a noncopyable struct with one of its own did not destroy its `_Cell`
+    // member, and every value behind a lock leaked. The mutex's own type destroys it.
 
     /// Runs `body` on the value while holding the lock.
     @inlinable
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        pthread_mutex_lock(mutex._address)
-        defer { pthread_mutex_unlock(mutex._address) }
+        pthread_mutex_lock(mutex.address)
+        defer { pthread_mutex_unlock(mutex.address) }
         return try body(&value._address.pointee)
     }
 }
 
 extension Protected: @unchecked Sendable where Value: ~Copyable {}
+
+/// A `pthread_mutex_t` in place (the standard library's `_Cell` keeps its address fixed),
+/// initialized when made and destroyed with its owner.
+@usableFromInline
+package struct PthreadMutex: ~Copyable {
+    @usableFromInline let cell: _Cell<pthread_mutex_t>
+
+    init() {
+        cell = _Cell(pthread_mutex_t())
+        pthread_mutex_init(cell._address, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(cell._address)
+    }
+
+    @inlinable
+    var address: UnsafeMutablePointer<pthread_mutex_t> { cell._address }
+}

@@ -84,6 +84,9 @@ public final class CassetteTransport: Transport {
     /// Whether this cassette records every request (mode `once` and no file when it was opened).
     public var isRecording: Bool { recordsEverything }
 
+    /// The checks the transport it records through skips; a replay skips none.
+    public var disabledSecurityChecks: [String] { upstream?.disabledSecurityChecks ?? [] }
+
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
         let transcriber = HARTranscriber(redaction: redaction, maxBodyBytes: Int(clamping: context.limits.maxBodyBytes))
         if recordsEverything { return try await record(request, context: context, transcriber: transcriber) }

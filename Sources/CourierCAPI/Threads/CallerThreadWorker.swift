@@ -17,9 +17,14 @@ final class CallerThreadWorker: @unchecked Sendable {
     /// allocated a box and cost about a thousand instructions on every send.
     @exclusivity(unchecked) private var waiting: UnsafeContinuation<Bool, Never>?
     @exclusivity(unchecked) private var finished = false
+    /// The worker's task, which a caller's `should_cancel` cancels (the worker is then replaced).
+    @exclusivity(unchecked) private var task: Task<Void, Never>?
+    /// Whether `should_cancel` cancelled the task: it then fails every later send, so the thread
+    /// makes a new worker (`ThreadRole.sendWorker`).
+    @exclusivity(unchecked) private(set) var isCancelled = false
 
     init() {
-        Task(executorPreference: executor) { [self] in
+        task = Task(executorPreference: executor) { [self] in
             // The executor's job queue coalesces its wakes: the curl I/O thread may resume this task itself.
             await WakeCoalescing.$taskExecutorCoalesces.withValue(true) {
                 while await nextWork() {
@@ -39,31 +44,25 @@ final class CallerThreadWorker: @unchecked Sendable {
 
     /// Runs `operation` on the worker's task, on this thread, and returns its result.
     ///
-    /// With `shouldCancel`, the operation runs in a task of its own (the worker's must live on),
-    /// and the thread asks `shouldCancel` every 100 ms it waits: `true` cancels that task once.
+    /// With `shouldCancel`, the thread asks it every 100 ms it waits for work; `true` cancels the
+    /// worker's task, and so the operation (once; the thread then makes a new worker). Nothing is
+    /// made per send for it: a send driven on this thread asks the same check while curl waits.
     func run<T: Sendable>(
         checking shouldCancel: (@Sendable () -> Bool)? = nil, _ operation: @escaping @Sendable () async throws -> T
     ) -> Result<T, any Error> {
         let slot = ResultSlot<T>()
+        work = {
+            do { slot.set(.success(try await operation())) } catch { slot.set(.failure(error)) }
+        }
+        resume(with: true)
         guard let shouldCancel else {
-            work = {
-                do { slot.set(.success(try await operation())) } catch { slot.set(.failure(error)) }
-            }
-            resume(with: true)
             executor.drain(until: { slot.isSet && waiting != nil })
             return slot.value!
         }
-        let cancellable = CancellableRun<T>()
-        work = { [executor] in
-            let task = Task(executorPreference: executor) { try await operation() }
-            cancellable.task = task
-            if cancellable.isCancelled { task.cancel() }
-            do { slot.set(.success(try await task.value)) } catch { slot.set(.failure(error)) }
-        }
-        resume(with: true)
-        executor.drain(until: { slot.isSet && waiting != nil }, checkingEvery: 0.1) {
-            guard !cancellable.isCancelled, shouldCancel() else { return }
-            cancellable.cancel()
+        executor.drain(until: { slot.isSet && waiting != nil }, checkingEvery: 0.1) { [self] in
+            guard !isCancelled, shouldCancel() else { return }
+            isCancelled = true
+            task?.cancel()
         }
         return slot.value!
     }
@@ -79,16 +78,5 @@ final class CallerThreadWorker: @unchecked Sendable {
         let continuation = waiting
         waiting = nil
         continuation?.resume(returning: hasWork)
-    }
-}
-
-/// The task of one cancellable blocking send, touched only by the thread that runs it.
-private final class CancellableRun<T: Sendable>: @unchecked Sendable {
-    @exclusivity(unchecked) var task: Task<T, any Error>?
-    @exclusivity(unchecked) private(set) var isCancelled = false
-
-    func cancel() {
-        isCancelled = true
-        task?.cancel()
     }
 }

@@ -84,6 +84,9 @@ final class JobQueue: CoalescedWaker, @unchecked Sendable {
         threadsInCallbacks.subtract(1, ordering: .relaxed)
     }
 
+    /// The threads draining this queue, those added for held callbacks included.
+    var threadCount: Int { threads.load(ordering: .relaxed) }
+
     /// Counts a thread that starts draining this queue (before it takes any work).
     func threadStarted() {
         condition.lock()

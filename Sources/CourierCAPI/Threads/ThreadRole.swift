@@ -25,9 +25,10 @@ final class ThreadRole {
     /// The task that runs this thread's blocking sends, made on the first one.
     private var worker: CallerThreadWorker?
 
-    /// This thread's send worker.
+    /// This thread's send worker; a new one when `should_cancel` cancelled the last one's task.
     var sendWorker: CallerThreadWorker {
-        if let worker { return worker }
+        if let worker, !worker.isCancelled { return worker }
+        worker?.finish()
         let created = CallerThreadWorker()
         worker = created
         return created

@@ -94,6 +94,8 @@ final class CurlDrivenSession {
     private func run(_ easy: EasyHandle, shouldCancel: (@Sendable () -> Bool)?) -> CURLcode? {
         // With a check to ask, the wait is cut to 100 ms; a signal (EINTR) ends it at once either way.
         let longestWait: Int32 = shouldCancel == nil ? 1000 : 100
+        let clock = ContinuousClock()
+        var nextCheck = clock.now + .milliseconds(100)
         var running: Int32 = 1
         while true {
             let performed = curl_multi_perform(multi, &running)
@@ -104,9 +106,15 @@ final class CurlDrivenSession {
                     return message.pointee.data.result
                 }
             }
-            // curl's own timeout bounds the wait; it returns early when a socket is ready.
-            _ = curl_multi_poll(multi, nil, 0, longestWait, nil)
-            if let shouldCancel, shouldCancel() { return nil }
+            // curl's own timeout bounds the wait; it returns early when a socket is ready. The
+            // check is asked after a wait in which none was (its time ran out, or a signal ended
+            // it) and at least every 100 ms of a busy transfer, so a quick one never asks it.
+            var ready: Int32 = 0
+            _ = curl_multi_poll(multi, nil, 0, longestWait, &ready)
+            if let shouldCancel, ready == 0 || clock.now >= nextCheck {
+                if shouldCancel() { return nil }
+                nextCheck = clock.now + .milliseconds(100)
+            }
         }
     }
 }

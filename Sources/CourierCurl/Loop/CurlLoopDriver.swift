@@ -63,6 +63,7 @@ final class CurlLoopDriver {
         loop.assertOnIOThread()
         installMultiCallbacks()
         while true {
+            ForkGate.shared.checkpoint(member)
             loop.takeCommands(into: &commands)
             for command in commands { run(command) }
             commands.removeAll(keepingCapacity: true)

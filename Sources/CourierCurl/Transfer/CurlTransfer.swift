@@ -51,7 +51,7 @@ extension CurlTransfer {
     /// body stream, an error) is `send`'s from here. ThreadSanitizer did not always see the
     /// continuation's resume as that edge: once (fresh-clone run 59) it reported a race on a body
     /// stream made on the I/O thread and read by the resumed task, most likely when the resume came
-    /// before the task reached its await. The same pair of annotations as `withLock`'s.
+    /// before the task reached its await.
     func releaseToSend() { ThreadSanitizerAnnotations.releasing(handOverAddress) }
 
     /// The other half of `releaseToSend()`, in `send` once its continuation has returned.
