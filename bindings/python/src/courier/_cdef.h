@@ -24,7 +24,8 @@ COURIER_E_UNSUPPORTED = 18,
 COURIER_E_INTERNAL = 19,
 COURIER_E_UNACCEPTABLE_CONTENT_TYPE = 20,
 COURIER_E_DECODING = 21,
-COURIER_E_AUTHENTICATION = 22
+COURIER_E_AUTHENTICATION = 22,
+COURIER_E_FORKED = 23
 } courier_code;
 typedef struct courier_error courier_error;
 const char *courier_strerror(courier_code code);
