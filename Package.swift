@@ -16,6 +16,9 @@ let package = Package(
     name: "Courier",
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        // The core's bridges to full Foundation (URLRequest, InputStream bodies, the seeds'
+        // spellings): apart, so the core runs on FoundationEssentials, without ICU.
+        .library(name: "CourierFoundation", targets: ["CourierFoundation"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
@@ -24,8 +27,12 @@ let package = Package(
         // Declarative API types (`@API`, `@GET`…); the only product that builds swift-syntax.
         .library(name: "CourierAPI", targets: ["CourierAPI"]),
         // libCourierC.so; scripts/build-libcourier.sh installs it as libcourier.so.1 (its SONAME),
-        // since the product name `courier` belongs to the command-line tool.
+        // since the product name `courier` belongs to the command-line tool. The core and the
+        // curl transport only: what a C caller uses.
         .library(name: "CourierC", type: .dynamic, targets: ["CourierCLibrary"]),
+        // The same library with the AsyncHTTPClient transport too (SwiftNIO, BoringSSL): the
+        // opt-in variant, installed instead of the default one (`build-libcourier.sh --with-async-http-client`).
+        .library(name: "CourierCWithAsyncHTTPClient", type: .dynamic, targets: ["CourierCLibraryAsyncHTTPClient"]),
         .executable(name: "courier-examples", targets: ["courier-examples"]),
         .executable(name: "courier", targets: ["CourierTool"]),
     ],
@@ -102,6 +109,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CourierFoundation",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CourierOpenAPI",
             dependencies: [
                 "Courier",
@@ -115,18 +130,35 @@ let package = Package(
             path: "include",
             publicHeadersPath: "."
         ),
+        // The optional pieces a C library may be built with, found at link time (a weak symbol).
+        .target(
+            name: "CCourierHooks",
+            path: "Sources/CCourierHooks"
+        ),
         .target(
             name: "CourierCAPI",
             dependencies: [
                 "CCourier",
+                "CCourierHooks",
                 "Courier",
                 "CourierCurl",
-                "CourierAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings,
             linkerSettings: [.linkedLibrary("dl")]
+        ),
+        // COURIER_TRANSPORT_ASYNC_HTTP_CLIENT for the C library's opt-in variant.
+        .target(
+            name: "CourierCAPIAsyncHTTPClient",
+            dependencies: [
+                "CourierCAPI",
+                "CCourier",
+                "Courier",
+                "CourierAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictSettings
         ),
         // The shared library's own target, so that its linker flags reach libCourierC.so only,
         // not the command-line tool or the tests, which link CourierCAPI statically.
@@ -137,6 +169,18 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [
                 // The ABI major in the SONAME, and only courier_* symbols exported (versioned COURIER_1).
+                .unsafeFlags([
+                    "-Xlinker", "-soname=libcourier.so.1",
+                    "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
+                ])
+            ]
+        ),
+        // The variant with AsyncHTTPClient: the same SONAME, exports and version script.
+        .target(
+            name: "CourierCLibraryAsyncHTTPClient",
+            dependencies: ["CourierCAPI", "CourierCAPIAsyncHTTPClient"],
+            swiftSettings: strictSettings,
+            linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "-soname=libcourier.so.1",
                     "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
@@ -197,7 +241,7 @@ let package = Package(
         .target(
             name: "ReadmeExamples",
             dependencies: [
-                "Courier", "CourierCurl", "CourierAsyncHTTPClient",
+                "Courier", "CourierFoundation", "CourierCurl", "CourierAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Examples/ReadmeExamples",
@@ -300,6 +344,7 @@ let package = Package(
                 "TestProcesses",
                 "ReadmeBlocks",
                 "Courier",
+                "CourierFoundation",
                 "CourierAsyncHTTPClient",
                 "CourierCurl",
                 "CourierTestServer",
@@ -414,6 +459,7 @@ let package = Package(
                 "CCourier",
                 "Courier",
                 "CourierCAPI",
+                "CourierCAPIAsyncHTTPClient",
                 "TestProcesses",
                 "ReadmeBlocks",
                 "CFFI",
@@ -431,14 +477,15 @@ let package = Package(
 // leaves out swift-syntax, the macro layer, the CLI and the fuzz targets, which those suites never run.
 if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     let needed: Set<String> = [
-        "Courier", "CCurl", "CZlib", "CourierCurl", "CourierAsyncHTTPClient", "CCourier", "CourierCAPI",
-        "CourierCLibrary",
+        "Courier", "CourierFoundation", "CCurl", "CZlib", "CourierCurl", "CourierAsyncHTTPClient", "CCourier",
+        "CCourierHooks", "CourierCAPI", "CourierCAPIAsyncHTTPClient", "CourierCLibrary", "CourierCLibraryAsyncHTTPClient",
         "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
         "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",
     ]
     package.targets.removeAll { !needed.contains($0.name) }
     let neededProducts: Set<String> = [
-        "Courier", "CourierCurl", "CourierAsyncHTTPClient", "CourierTestServer", "CourierC",
+        "Courier", "CourierFoundation", "CourierCurl", "CourierAsyncHTTPClient", "CourierTestServer", "CourierC",
+        "CourierCWithAsyncHTTPClient",
     ]
     package.products.removeAll { !neededProducts.contains($0.name) }
     let unneededPackages = [

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Builds Courier's C library and a pkg-config file for it.
 #
-#   scripts/build-libcourier.sh [debug|release] [PREFIX]
+#   scripts/build-libcourier.sh [--with-async-http-client] [debug|release] [PREFIX]
 #
 # SwiftPM builds the library as the product CourierC, libCourierC.so (the product name
-# `courier` is the command-line tool's); its SONAME is libcourier.so.1. Without PREFIX, the
+# `courier` is the command-line tool's); its SONAME is libcourier.so.1. It carries the core and
+# libcurl's transport: what a C caller uses. --with-async-http-client builds and installs the
+# variant with the AsyncHTTPClient transport as well (the product CourierCWithAsyncHTTPClient:
+# the same ABI and SONAME, and SwiftNIO and BoringSSL inside, about 15 MB more); without it,
+# COURIER_TRANSPORT_ASYNC_HTTP_CLIENT fails with COURIER_E_UNSUPPORTED, naming this option. Without PREFIX, the
 # library stays in the build directory (.build/debug or .build/release), where this script adds
 # libcourier.so.1 and libcourier.so pointing to it, and pkgconfig/courier.pc, whose flags compile
 # against include/ and link with an rpath to the build directory, so programs run without
@@ -27,24 +31,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
+product=CourierC
+if [[ ${1:-} == --with-async-http-client ]]; then
+    product=CourierCWithAsyncHTTPClient
+    shift
+fi
 configuration=${1:-debug}
 prefix=${2:-}
 case $configuration in
     debug) build_flags=() ;;
     release) build_flags=(-c release) ;;
-    *) echo "usage: $0 [debug|release] [PREFIX]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--with-async-http-client] [debug|release] [PREFIX]" >&2; exit 2 ;;
 esac
 
 if [[ -n ${COURIER_BUILD_DIR:-} ]]; then
     bin=$(cd "$COURIER_BUILD_DIR" && pwd)
 else
-    swift build "${build_flags[@]}" --product CourierC
+    swift build "${build_flags[@]}" --product "$product"
     bin=$(swift build "${build_flags[@]}" --show-bin-path)
 fi
-[[ -f $bin/libCourierC.so ]] || { echo "$0: $bin/libCourierC.so was not built" >&2; exit 1; }
+built=lib$product.so
+[[ -f $bin/$built ]] || { echo "$0: $bin/$built was not built" >&2; exit 1; }
 # -lcourier finds libcourier.so; programs then record the SONAME, libcourier.so.1.
-ln -sf libCourierC.so "$bin/libcourier.so"
-ln -sf libCourierC.so "$bin/libcourier.so.1"
+ln -sf "$built" "$bin/libcourier.so"
+ln -sf "$built" "$bin/libcourier.so.1"
 
 # The release version, asked of the library itself (which also proves that it loads).
 probe_dir=$(mktemp -d "${TMPDIR:-/tmp}/courier-version.XXXXXX")
@@ -73,12 +83,12 @@ PC
 }
 
 write_pc "$bin/pkgconfig/courier.pc" "" "$repo/include" "$bin"
-echo "built $bin/libCourierC.so ($version); pkg-config: PKG_CONFIG_PATH=$bin/pkgconfig"
+echo "built $bin/$built ($version); pkg-config: PKG_CONFIG_PATH=$bin/pkgconfig"
 
 if [[ -n $prefix ]]; then
     mkdir -p "$prefix/lib" "$prefix/include"
     prefix=$(cd "$prefix" && pwd)
-    install -m 0755 "$bin/libCourierC.so" "$prefix/lib/libcourier.so.1"
+    install -m 0755 "$bin/$built" "$prefix/lib/libcourier.so.1"
     strip --strip-unneeded "$prefix/lib/libcourier.so.1"
     ln -sf libcourier.so.1 "$prefix/lib/libcourier.so"
     install -m 0644 include/courier.h include/courier_plugin.h "$prefix/include/"
@@ -87,12 +97,12 @@ if [[ -n $prefix ]]; then
     # The Swift runtime, privately: every library ldd resolves inside the toolchain's runtime
     # directories (the library's own RUNPATH entries), and nothing else.
     # shellcheck disable=SC2016 # a literal $ORIGIN
-    runtime_dirs=$(readelf -d "$bin/libCourierC.so" | sed -n 's/.*Library runpath: \[\(.*\)\]/\1/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
-    [[ -n $runtime_dirs ]] || { echo "$0: $bin/libCourierC.so names no toolchain runtime directory" >&2; exit 1; }
+    runtime_dirs=$(readelf -d "$bin/$built" | sed -n 's/.*Library runpath: \[\(.*\)\]/\1/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
+    [[ -n $runtime_dirs ]] || { echo "$0: $bin/$built names no toolchain runtime directory" >&2; exit 1; }
     private="$prefix/lib/courier"
     rm -rf "$private"
     mkdir -p "$private"
-    ldd "$bin/libCourierC.so" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
+    ldd "$bin/$built" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
         while read -r dir; do
             if [[ $path == "$dir"/* ]]; then
                 install -m 0755 "$(readlink -f "$path")" "$private/$name"

@@ -11,7 +11,9 @@
 #   libcourier-dev_VERSION_ARCH.deb  /usr/include/courier.h, courier_plugin.h, the CCourier module
 #                                    map for Swift plugins (/usr/include/courier/module.modulemap),
 #                                    /usr/lib/MULTIARCH/libcourier.so and pkgconfig/courier.pc
-#   courier_VERSION_ARCH.deb         /usr/bin/courier, whose RUNPATH is the same private runtime
+#   courier_VERSION_ARCH.deb         /usr/bin/courier, whose RUNPATH is the same private runtime,
+#                                    and /usr/lib/MULTIARCH/courier-cli/: the runtime libraries
+#                                    the tool needs beyond the library's (full Foundation, ICU)
 #
 # then install them with `apt install ./libcourier1_*.deb ./libcourier-dev_*.deb ./courier_*.deb`.
 # VERSION is the library's own (courier_version(), as build-libcourier.sh reads it), so a debug
@@ -71,10 +73,26 @@ mkdir -p "$lib/DEBIAN" "$lib/$libdir" "$dev/DEBIAN" "$dev/$libdir/pkgconfig" "$d
 cp -a "$stage/lib/libcourier.so.1" "$stage/lib/courier" "$lib/$libdir/"
 install -m 0755 "$bin/courier" "$cli/usr/bin/courier"
 strip --strip-unneeded "$cli/usr/bin/courier"
-patchelf --set-rpath "\$ORIGIN/../lib/$multiarch/courier" "$cli/usr/bin/courier"
-# The tool shares the library's private runtime, so whatever it loads must be there.
-missing=$(LD_LIBRARY_PATH=$lib/$libdir/courier ldd "$cli/usr/bin/courier" | awk '$3 == "not" { print $1 }')
-[[ -z $missing ]] || { echo "$0: the courier tool needs runtime libraries the library does not: $missing" >&2; exit 1; }
+# The tool shares the library's private runtime, and carries in its own private directory the
+# runtime libraries the library does without (full Foundation and ICU: the library runs on
+# FoundationEssentials alone, the tool on Foundation).
+cli_private=$cli/$libdir/courier-cli
+mkdir -p "$cli_private"
+toolchain_dirs=$(readelf -d "$bin/courier" | sed -n 's/.*Library runpath: \[\(.*\)\]/\1/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
+ldd "$bin/courier" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
+    [[ -e $lib/$libdir/courier/$name ]] && continue
+    while read -r dir; do
+        if [[ -n $dir && $path == "$dir"/* ]]; then
+            install -m 0755 "$(readlink -f "$path")" "$cli_private/$name"
+            strip --strip-unneeded "$cli_private/$name"
+            patchelf --set-rpath "\$ORIGIN:\$ORIGIN/../courier" "$cli_private/$name"
+        fi
+    done <<<"$toolchain_dirs"
+done
+rmdir "$cli_private" 2>/dev/null || true
+patchelf --set-rpath "\$ORIGIN/../lib/$multiarch/courier:\$ORIGIN/../lib/$multiarch/courier-cli" "$cli/usr/bin/courier"
+missing=$(LD_LIBRARY_PATH=$lib/$libdir/courier:$cli_private ldd "$cli/usr/bin/courier" | awk '$3 == "not" { print $1 }')
+[[ -z $missing ]] || { echo "$0: the courier tool needs runtime libraries neither package carries: $missing" >&2; exit 1; }
 # The manual page (docs/courier.1, from scripts/generate-manual) and the shell completions argument-parser writes.
 install -D -m 0644 docs/courier.1 "$cli/usr/share/man/man1/courier.1"
 gzip -9n "$cli/usr/share/man/man1/courier.1"
@@ -85,7 +103,7 @@ for shell in bash zsh fish; do
         zsh) target=$cli/usr/share/zsh/vendor-completions/_courier ;;
         fish) target=$cli/usr/share/fish/vendor_completions.d/courier.fish ;;
     esac
-    LD_LIBRARY_PATH=$lib/$libdir/courier "$cli/usr/bin/courier" --generate-completion-script $shell >"$target"
+    LD_LIBRARY_PATH=$lib/$libdir/courier:$cli_private "$cli/usr/bin/courier" --generate-completion-script $shell >"$target"
     chmod 0644 "$target"
 done
 
@@ -126,12 +144,12 @@ mkdir -p "$work/shlibdeps/debian"
 printf 'Source: courier\n\nPackage: libcourier1\nArchitecture: any\n' >"$work/shlibdeps/debian/control"
 # shlibdeps FILE…: the Depends: value for FILEs.
 shlibdeps() {
-    (cd "$work/shlibdeps" && dpkg-shlibdeps -O -l"$lib/$libdir/courier" "$@" 2>"$work/shlibdeps.log") \
+    (cd "$work/shlibdeps" && dpkg-shlibdeps -O -l"$lib/$libdir/courier" -l"$cli_private" "$@" 2>"$work/shlibdeps.log") \
         | sed -n 's/^shlibs:Depends=//p' \
         || { cat "$work/shlibdeps.log" >&2; exit 1; }
 }
 lib_depends=$(shlibdeps "$lib/$libdir/libcourier.so.1" "$lib/$libdir"/courier/*.so*)
-cli_depends=$(shlibdeps "$cli/usr/bin/courier")
+cli_depends=$(shlibdeps "$cli/usr/bin/courier" $(ls "$cli_private"/*.so* 2>/dev/null))
 [[ -n $lib_depends && -n $cli_depends ]] || { cat "$work/shlibdeps.log" >&2; exit 1; }
 
 # One Swift runtime per process: a Swift plugin must be built with the Swift that built the library.
@@ -165,7 +183,8 @@ control "$dev" libdevel "libcourier1 (= $version)" "HTTP request pipeline, C dev
  for building programs and interceptor plugins against libcourier."
 control "$cli" web "libcourier1 (= $version), $cli_depends" "HTTP request pipeline, command-line tool
  courier sends one request through Courier's pipeline, in the style of HTTPie, and serves the
- project's loopback test server (courier serve). It uses libcourier1's Swift runtime."
+ project's loopback test server (courier serve). It uses libcourier1's Swift runtime, and
+ carries the parts of Foundation the library does without."
 
 for package in "$lib" "$dev" "$cli"; do
     name=$(basename "$package")

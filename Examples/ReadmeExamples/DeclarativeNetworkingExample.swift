@@ -1,4 +1,4 @@
-public import Courier
+public import CourierFoundation
 public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

@@ -1,4 +1,4 @@
-public import Courier
+public import CourierFoundation
 import Foundation
 
 // README: loaders

@@ -1,5 +1,9 @@
 public import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import Synchronization
 

@@ -1,3 +1,4 @@
+public import Courier
 import Foundation
 import HTTPTypes
 
@@ -116,14 +117,6 @@ extension Request {
         self.init(
             method: method, url: url, headerFields: fields, body: body,
             timeout: .milliseconds(Int64(urlRequest.timeoutInterval * 1000)), options: options)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as `TimeInterval`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -12,7 +12,7 @@ import Testing
         let out = artifacts.work.appendingPathComponent("abi-\(UUID())")
         let described = try await ChildProcess.run(
             artifacts.repository.appendingPathComponent("scripts/abi-describe").path,
-            [artifacts.library.path, out.path], mergingErrorIntoOutput: true)
+            [artifacts.defaultLibrary.path, out.path], mergingErrorIntoOutput: true)
         try #require(described.status == 0, "\(described)")
         return out
     }

@@ -11,16 +11,22 @@ struct CAPISetupError: Error, CustomStringConvertible {
 /// What every C test needs, built once per test process: the C library (with its SONAME link),
 /// the example and fixture plugins, and the compiler flags for programs that link the library.
 ///
-/// The library is the `CourierC` product, libCourierC.so (SONAME libcourier.so.1), which
-/// `swift build` and `swift test` build along with every other product, next to the test executable. The work directory lives in the build
-/// directory too, so runs leave nothing behind elsewhere.
+/// The programs run against the `CourierCWithAsyncHTTPClient` product,
+/// libCourierCWithAsyncHTTPClient.so (SONAME libcourier.so.1): the default library's exports and
+/// AsyncHTTPClient's transport too, since the programs send on both transports. The default
+/// library, the `CourierC` product (libCourierC.so), is the one checked against the ABI baselines
+/// and for what it carries. `swift build` and `swift test` build both next to the test
+/// executable. The work directory lives in the build directory too, so runs leave nothing
+/// behind elsewhere.
 struct CAPIArtifacts: Sendable {
     /// The repository root, found from this source file.
     let repository: URL
     /// The build directory that holds libCourierC.so and the test executable.
     let buildDirectory: URL
-    /// libCourierC.so as built.
+    /// libCourierCWithAsyncHTTPClient.so as built: what the programs link.
     let library: URL
+    /// libCourierC.so as built: the default library.
+    let defaultLibrary: URL
     /// The scratch directory of this run.
     let work: URL
     /// libcourier.so.1 (the SONAME that programs record), a copy of `library` without its DWARF
@@ -53,11 +59,13 @@ struct CAPIArtifacts: Sendable {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let buildDirectory = executable.deletingLastPathComponent()
-        let library = buildDirectory.appendingPathComponent("libCourierC.so")
-        guard FileManager.default.fileExists(atPath: library.path) else {
+        let library = buildDirectory.appendingPathComponent("libCourierCWithAsyncHTTPClient.so")
+        let defaultLibrary = buildDirectory.appendingPathComponent("libCourierC.so")
+        for built in [library, defaultLibrary] where !FileManager.default.fileExists(atPath: built.path) {
             throw CAPISetupError(description: """
-                \(library.path) is missing: the C tests need the `CourierC` product, which `swift test` \
-                builds; after `swift build --build-tests --target CAPITests` run `swift build --product CourierC`
+                \(built.path) is missing: the C tests need the `CourierC` and `CourierCWithAsyncHTTPClient` \
+                products, which `swift test` builds; after `swift build --build-tests --target CAPITests` run \
+                `swift build --product CourierC --product CourierCWithAsyncHTTPClient`
                 """)
         }
         let work = buildDirectory.appendingPathComponent("capi-tests")
@@ -74,7 +82,8 @@ struct CAPIArtifacts: Sendable {
             atPath: libraryDirectory.appendingPathComponent("libcourier.so").path, withDestinationPath: "libcourier.so.1")
         let which = try await ProcessRunner.run(["sh", "-c", "command -v valgrind"])
         let artifacts = CAPIArtifacts(
-            repository: repository, buildDirectory: buildDirectory, library: library, work: work,
+            repository: repository, buildDirectory: buildDirectory, library: library,
+            defaultLibrary: defaultLibrary, work: work,
             libraryDirectory: libraryDirectory, pluginDirectory: pluginDirectory,
             valgrind: which.status == 0 ? which.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil)
         try await artifacts.buildPlugins()

@@ -38,17 +38,20 @@ struct CHeaderTests {
         let artifacts = try await CAPIArtifacts.shared.value
         let functions = try Self.declaredFunctions(
             in: URL(fileURLWithPath: artifacts.include).appendingPathComponent("courier.h"))
-        let symbols = try artifacts.require(
-            await ProcessRunner.run(
-                ["nm", "-D", "--defined-only", artifacts.library.path]))
-        let exported = symbols.output.split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: " ")
-            guard fields.count == 3, fields[1].first?.isUppercase == true else { return nil }
-            return String(fields[2].split(separator: "@").first ?? fields[2])
+        // The default library, and the variant with AsyncHTTPClient, which must export the same.
+        for library in [artifacts.defaultLibrary, artifacts.library] {
+            let symbols = try artifacts.require(
+                await ProcessRunner.run(
+                    ["nm", "-D", "--defined-only", library.path]))
+            let exported = symbols.output.split(separator: "\n").compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                guard fields.count == 3, fields[1].first?.isUppercase == true else { return nil }
+                return String(fields[2].split(separator: "@").first ?? fields[2])
+            }
+            #expect(Set(exported.filter { !$0.hasPrefix("COURIER_1") }) == Set(functions), "\(library.path)")
+            let dynamic = try artifacts.require(await ProcessRunner.run(["readelf", "-d", library.path]))
+            #expect(dynamic.output.contains("Library soname: [libcourier.so.1]"), "\(dynamic)")
         }
-        #expect(Set(exported.filter { !$0.hasPrefix("COURIER_1") }) == Set(functions))
-        let dynamic = try artifacts.require(await ProcessRunner.run(["readelf", "-d", artifacts.library.path]))
-        #expect(dynamic.output.contains("Library soname: [libcourier.so.1]"), "\(dynamic)")
     }
 
     /// The functions ABI 1.1 added carry the version node `COURIER_1.1`, the rest `COURIER_1`: a
@@ -57,7 +60,7 @@ struct CHeaderTests {
         let artifacts = try await CAPIArtifacts.shared.value
         let symbols = try artifacts.require(
             await ProcessRunner.run(
-                ["nm", "-D", "--defined-only", "--with-symbol-versions", artifacts.library.path]))
+                ["nm", "-D", "--defined-only", "--with-symbol-versions", artifacts.defaultLibrary.path]))
         let versions = Dictionary(
             uniqueKeysWithValues: symbols.output.split(separator: "\n").compactMap { line -> (String, String)? in
                 guard let symbol = line.split(separator: " ").last, symbol.hasPrefix("courier_") else { return nil }

@@ -1,3 +1,4 @@
+public import CourierFoundation
 public import Foundation
 import HTTPTypes
 import Testing

@@ -1,3 +1,4 @@
+import CourierFoundation
 import Foundation
 import HTTPTypes
 import Testing

@@ -1,3 +1,4 @@
+import CourierFoundation
 import Courier
 import Foundation
 import HTTPTypes

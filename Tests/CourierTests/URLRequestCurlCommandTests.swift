@@ -1,3 +1,4 @@
+import CourierFoundation
 import CourierTestServer
 import Foundation
 import Testing

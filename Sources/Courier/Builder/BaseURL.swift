@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The scheme, user information, host and port of the request, and the path and query the rest
 /// of the request is relative to: `BaseURL("https://api.example.com/v1/")`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a draft keeps its URL: as text while only the builder's own blocks have shaped it from a
 /// checked `BaseURL`, as `URLComponents` once anything else has.

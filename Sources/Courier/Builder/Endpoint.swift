@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A URI reference resolved against the URL declared so far, as a browser follows a link
 /// (RFC 3986 §5.2, the same results as Python's `urllib.parse.urljoin` with the exceptions below).

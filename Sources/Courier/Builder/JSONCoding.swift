@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The `JSONEncoder` a request's `.json` bodies use; read by interceptors that re-encode.
 public enum JSONEncoderOption: RequestOptionKey {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One path segment appended to the URL's path; a bare `String` in a builder is this block.
 ///
@@ -27,7 +31,7 @@ public struct PathComponent: RequestBuildable {
         let path = draft.url.percentEncodedPath
         let staysRelative = path.isEmpty && draft.url.percentEncodedHost == nil
         if staysRelative {
-            draft.url.percentEncodedPath = encoded.replacingOccurrences(of: ":", with: "%3A")
+            draft.url.percentEncodedPath = encoded.replacing(":", with: "%3A")
             return
         }
         draft.url.percentEncodedPath = Self.appending(encoded, to: path)

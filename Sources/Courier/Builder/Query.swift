@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Query items: `Query("page", 2)` appends `page=2`; items accumulate in declaration order.
 ///

@@ -56,7 +56,7 @@ extension RequestDraft {
     }
 
     /// A field whose name and value were checked against RFC 9110, leading and trailing white space trimmed.
-    static func validatedField(_ name: String, _ value: String, block: String) throws -> HTTPField {
+    package static func validatedField(_ name: String, _ value: String, block: String) throws -> HTTPField {
         guard let fieldName = HTTPField.Name(name) else {
             throw CourierError.invalidRequest("\"\(name.debugEscaped)\" is not a valid header name", block: block)
         }
@@ -64,7 +64,7 @@ extension RequestDraft {
     }
 
     /// A field named `fieldName` whose value was checked and trimmed as `validatedField(_:_:block:)` does.
-    static func validatedField(_ fieldName: HTTPField.Name, _ value: String, block: String) throws -> HTTPField {
+    package static func validatedField(_ fieldName: HTTPField.Name, _ value: String, block: String) throws -> HTTPField {
         // The common case, a value already valid as it stands (so nothing to trim), in one scan.
         if HTTPField.isValidValue(value) { return HTTPField(name: fieldName, value: value) }
         let trimmed = value.trimmingSpaces()

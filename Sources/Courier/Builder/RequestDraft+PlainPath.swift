@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RequestDraft {
     /// Resolves the most common `Endpoint`, a plain path such as `"/v1/sessions"` or `"users/42"`,

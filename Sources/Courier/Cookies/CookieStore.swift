@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A jar's cookies by domain, within its limits: the state behind `CookieJar`'s lock.
 ///

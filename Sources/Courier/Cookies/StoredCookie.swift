@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// One cookie as a jar stores it (RFC 6265 §5.3): what a `Set-Cookie` said, resolved against the
 /// URL it came from.
@@ -46,10 +50,10 @@ public struct StoredCookie: Sendable, Hashable, Codable {
         var parts = header.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         let pair = parts.removeFirst()
         guard let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+        let name = pair[..<equals].trimmingWhitespace()
         guard !name.isEmpty else { return nil }
         var cookie = StoredCookie(
-            name: name, value: pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces),
+            name: name, value: pair[pair.index(after: equals)...].trimmingWhitespace(),
             domain: host, path: Self.defaultPath(of: url), created: now)
         var maxAge: Date?
         var expires: Date?
@@ -122,24 +126,17 @@ public struct StoredCookie: Sendable, Hashable, Codable {
 
     private static func split(_ attribute: String) -> (String, String) {
         guard let equals = attribute.firstIndex(of: "=") else {
-            return (attribute.trimmingCharacters(in: .whitespaces), "")
+            return (attribute.trimmingWhitespace(), "")
         }
         return (
-            attribute[..<equals].trimmingCharacters(in: .whitespaces),
-            attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            attribute[..<equals].trimmingWhitespace(),
+            attribute[attribute.index(after: equals)...].trimmingWhitespace()
         )
     }
 
     /// An `Expires` date: the HTTP date forms servers send (IMF-fixdate, RFC 850, asctime), and
-    /// the `Wdy, DD-Mon-YYYY` form Netscape's specification used.
+    /// the `Wdy, DD-Mon-YYYY` form Netscape's specification used (RFC 6265 §5.1.1 reads them all).
     private static func date(_ text: String) -> Date? {
-        RetryAfter.httpDate(text)
-            ?? {
-                let formatter = DateFormatter()
-                formatter.locale = Locale(identifier: "en_US_POSIX")
-                formatter.timeZone = TimeZone(identifier: "GMT")
-                formatter.dateFormat = "EEE, dd-MMM-yyyy HH:mm:ss zzz"
-                return formatter.date(from: text)
-            }()
+        HTTPDate.parse(text)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// How a multipart body holds its files: read into memory when the request is built, or read
@@ -120,7 +124,7 @@ struct MultipartEncoder: Sendable {
     /// Refuses in-memory content with a line that starts with the delimiter, which would end the part early.
     private func checkBoundaryIsAbsent(from data: Data, part: MultipartPart) throws {
         let delimiter = Data("--\(boundary)".utf8)
-        guard data.starts(with: delimiter) || data.range(of: Data("\r\n".utf8) + delimiter) != nil else { return }
+        guard data.starts(with: delimiter) || data.firstRange(of: Data("\r\n".utf8) + delimiter) != nil else { return }
         throw CourierError(
             .encodingFailed, "part \"\(part.name)\" contains the boundary \"\(boundary)\"; choose another",
             source: Self.source)

@@ -26,6 +26,9 @@ enum PercentEncoding {
         }
     }
 
+    /// ASCII letters and digits alone: what Foundation's `.alphanumerics` leaves of ASCII.
+    static let alphanumerics = AllowedSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
     /// RFC 3986 unreserved characters: `A-Z a-z 0-9 - . _ ~`.
     static let unreserved = AllowedSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -56,6 +59,34 @@ enum PercentEncoding {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `string` with every `%XX` decoded, or `nil` when a `%` is not followed by two hex digits or
+    /// the bytes are not UTF-8 (what Foundation's `removingPercentEncoding` gives; `+` stays).
+    static func decode(_ string: some StringProtocol) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(string.utf8.count)
+        var iterator = string.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// `name=value` pairs joined by `&`, in order; a `nil` value writes the name alone.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The bytes a POSIX `printf FORMAT` (with no arguments) writes, for reading back the
 /// `printf '…' | curl` pipelines ``Request/curlCommand`` writes for binary bodies.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 extension RequestBody {
     /// Form fields as an `application/x-www-form-urlencoded` body, in the order given.

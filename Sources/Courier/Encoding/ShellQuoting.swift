@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Quoting for POSIX `sh` (and bash, zsh, dash): words that survive the shell byte for byte.
 enum ShellQuoting {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Splits a POSIX shell command line into words the way bash does before it runs a simple
 /// pipeline, for reading pasted curl commands: quoting, escapes and line continuations only.

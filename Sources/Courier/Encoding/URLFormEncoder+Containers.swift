@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One value in the tree an `Encodable` writes; a class so nested containers can fill it later.
 final class FormNode {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Flattens an `Encodable` value into ordered form fields, for query strings and
 /// `application/x-www-form-urlencoded` bodies.
@@ -43,9 +47,8 @@ public struct URLFormEncoder: Sendable {
         case secondsSince1970
         /// Milliseconds since 1970-01-01 UTC; a whole number is written without a fraction.
         case millisecondsSince1970
-        /// The string the formatter gives.
-        case formatted(DateFormatter)
-        /// The string the closure returns; an error it throws fails the encoding.
+        /// The string the closure returns; an error it throws fails the encoding. (With
+        /// `import CourierFoundation`, `.formatted(DateFormatter)` makes one from a formatter.)
         case custom(@Sendable (Date) throws -> String)
     }
 
@@ -214,8 +217,6 @@ extension URLFormEncoder {
             return try wholeIfPossible(date.timeIntervalSince1970, codingPath: codingPath)
         case .millisecondsSince1970:
             return try wholeIfPossible(date.timeIntervalSince1970 * 1000, codingPath: codingPath)
-        case .formatted(let formatter):
-            return formatter.string(from: date)
         case .custom(let format):
             return try format(date)
         }

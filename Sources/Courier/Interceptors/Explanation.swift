@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// What every stage of one send did: which interceptor changed what in the request and the
 /// response, and how long each took. Produced by `ExplainRecorder` for a client made with
@@ -148,6 +152,6 @@ public struct Explanation: Codable, Sendable, Hashable {
     }
 
     static func format(_ milliseconds: Double) -> String {
-        String(format: "%.1f", milliseconds)
+        TextFormat.oneDecimal(milliseconds)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 public import Logging
 import Synchronization
@@ -134,7 +138,7 @@ public struct LoggingInterceptor: Interceptor {
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f", duration.seconds * 1000)
+        TextFormat.oneDecimal(duration.seconds * 1000)
     }
 }
 

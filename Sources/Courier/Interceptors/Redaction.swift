@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 public import HTTPTypes
 
 /// Which secrets to hide before a request or response is written anywhere a person may read it:
@@ -51,11 +55,11 @@ public struct Redaction: Sendable, Hashable {
         }
         if !queryItems.isEmpty, let items = components.percentEncodedQueryItems {
             let hidden = items.map { item in
-                guard queryItems.contains(item.name.removingPercentEncoding?.lowercased() ?? item.name.lowercased())
+                guard queryItems.contains(PercentEncoding.decode(item.name)?.lowercased() ?? item.name.lowercased())
                 else { return item }
                 changed = true
                 return URLQueryItem(
-                    name: item.name, value: replacement.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                    name: item.name, value: PercentEncoding.encode(replacement, allowing: PercentEncoding.alphanumerics))
             }
             components.percentEncodedQueryItems = hidden
         }
@@ -79,7 +83,7 @@ public struct Redaction: Sendable, Hashable {
             secrets.append(field.value)
             switch field.name {
             case .cookie, .setCookie:
-                let pairs = field.value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                let pairs = field.value.split(separator: ";").map { $0.trimmingWhitespace() }
                 for pair in field.name == .setCookie ? Array(pairs.prefix(1)) : pairs {
                     if let value = pair.split(separator: "=", maxSplits: 1).dropFirst().first {
                         secrets.append(String(value))
@@ -87,7 +91,7 @@ public struct Redaction: Sendable, Hashable {
                 }
             default:
                 if let space = field.value.firstIndex(of: " ") {
-                    secrets.append(field.value[field.value.index(after: space)...].trimmingCharacters(in: .whitespaces))
+                    secrets.append(field.value[field.value.index(after: space)...].trimmingWhitespace())
                 }
             }
         }
@@ -106,7 +110,7 @@ public struct Redaction: Sendable, Hashable {
     func scrubbing(_ text: String, secrets: [String]) -> String {
         var scrubbed = text
         for secret in secrets where scrubbed.contains(secret) {
-            scrubbed = scrubbed.replacingOccurrences(of: secret, with: replacement)
+            scrubbed = scrubbed.replacing(secret, with: replacement)
         }
         return scrubbed
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// One piece of a replayable body: bytes in memory, or a whole file read while sending.
 public enum BodySegment: Sendable, Equatable {
@@ -20,17 +24,13 @@ public enum BodySegment: Sendable, Equatable {
         guard url.isFileURL else {
             throw CourierError(.encodingFailed, "\(url) is not a file URL", source: source)
         }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        } catch {
-            throw CourierError(.encodingFailed, "cannot read file \(url.path)", source: source, underlying: error)
-        }
-        guard attributes[.type] as? FileAttributeType != .typeDirectory,
-            let size = (attributes[.size] as? NSNumber)?.int64Value
-        else {
+        switch RegularFile.kind(atPath: url.path) {
+        case .missing:
+            throw CourierError(.encodingFailed, "cannot read file \(url.path): it does not exist", source: source)
+        case .other:
             throw CourierError(.encodingFailed, "\(url.path) is not a regular file", source: source)
+        case .file(let size):
+            return size
         }
-        return size
     }
 }

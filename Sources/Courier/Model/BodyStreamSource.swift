@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// The flag a one-shot body flips when it is first sent.
@@ -7,7 +11,7 @@ private final class OneShotGate: Sendable {
 }
 
 /// Where a streamed body's bytes come from: a factory that can start over, or a sequence usable once.
-struct BodyStreamSource: Sendable {
+package struct BodyStreamSource: Sendable {
     let isRestartable: Bool
     private let gate: OneShotGate?
     private let makeIteratorBody: @Sendable () -> RequestBody.Chunks.AsyncIterator

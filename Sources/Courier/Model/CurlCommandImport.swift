@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// A curl command line read into a ``Request``: the options people paste from API documentation
@@ -287,7 +291,7 @@ struct CurlCommandReader {
         }
         if let colon = text.firstIndex(of: ":") {
             let name = String(text[..<colon])
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = text[text.index(after: colon)...].trimmingWhitespace()
             guard let fieldName = HTTPField.Name(name) else { throw .invalidHeader(text) }
             if value.isEmpty {
                 // curl: `Name:` removes a header curl would add itself; it sends nothing.
@@ -358,7 +362,7 @@ struct CurlCommandReader {
             if unreserved.contains(byte) {
                 encoded.append(byte)
             } else {
-                encoded += Data(String(format: "%%%02X", byte).utf8)
+                encoded += Data(("%" + TextFormat.hex(byte, width: 2, uppercase: true)).utf8)
             }
         }
         return encoded

@@ -1,8 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// The parts of a curl command line for one request; see `Request.curlCommand`.
-struct CurlCommandLine {
+package struct CurlCommandLine {
     /// Where curl reads the body from.
     enum BodySource: Equatable {
         /// No body, or one known to be empty.
@@ -30,12 +34,12 @@ struct CurlCommandLine {
     /// The longest text body passed as an argument; Linux refuses a single argument over 128 KiB.
     static let maximumArgumentLength = 64 * 1024
 
-    let text: String
+    package let text: String
 
     /// `minimal` leaves out the header lines curl sends identically by itself: a `Content-Length`
     /// equal to the length of the data curl is given, `Accept: */*`, and
     /// `application/x-www-form-urlencoded` as the `Content-Type` of a body (what `--data-binary` sends).
-    init(_ request: Request, minimal: Bool = false) {
+    package init(_ request: Request, minimal: Bool = false) {
         var request = request
         if let body = request.body, case .deferred = body.storage,
             let resolved = try? body.resolved(with: BodyEncodingContext(options: request.options))

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a curl command line could not become a ``Request``; each case names what it could not take.
 public enum CurlImportError: Error, Equatable, Sendable, CustomStringConvertible {

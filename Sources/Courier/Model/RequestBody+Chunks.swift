@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension RequestBody {
     /// The body's bytes as an async sequence of chunks, pulled one at a time (no read-ahead).
@@ -87,43 +98,58 @@ extension RequestBody {
     }
 }
 
-/// Reads a file in pieces and checks it still has the length the body announced.
+/// Reads a file in pieces and checks it still has the length the body announced. With POSIX
+/// calls: Foundation's `FileHandle` is in full Foundation only, which the core does without.
 private final class FileReader {
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let url: URL
     private let expectedLength: Int64
     private var delivered: Int64 = 0
 
     init(url: URL, expectedLength: Int64) throws {
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw CourierError(
-                .encodingFailed, "cannot open \(url.path)", source: "RequestBody.file", underlying: error)
+                .encodingFailed, "cannot open \(url.path): \(String(cString: strerror(errno)))",
+                source: "RequestBody.file")
         }
         self.url = url
         self.expectedLength = expectedLength
     }
 
-    deinit { try? handle.close() }
+    deinit { close(descriptor) }
 
     func read(upTo count: Int) throws -> Data? {
         let wanted = Int(min(Int64(count), expectedLength - delivered))
         guard wanted > 0 else { return nil }
-        let chunk: Data
-        do {
-            chunk = try handle.read(upToCount: wanted) ?? Data()
-        } catch {
-            throw CourierError(
-                .encodingFailed, "cannot read \(url.path)", source: "RequestBody.file", underlying: error)
+        var chunk = Data(count: wanted)
+        var got = 0
+        while got < wanted {
+            let result = chunk.withUnsafeMutableBytes { bytes in
+                systemRead(descriptor, bytes.baseAddress! + got, wanted - got)
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result >= 0 else {
+                throw CourierError(
+                    .encodingFailed, "cannot read \(url.path): \(String(cString: strerror(errno)))",
+                    source: "RequestBody.file")
+            }
+            if result == 0 { break }
+            got += result
         }
-        guard !chunk.isEmpty else {
+        guard got > 0 else {
             throw CourierError(
                 .encodingFailed,
                 "\(url.path) shrank while being sent: expected \(expectedLength) bytes, got \(delivered)",
                 source: "RequestBody.file")
         }
-        delivered += Int64(chunk.count)
+        chunk.count = got
+        delivered += Int64(got)
         return chunk
     }
+}
+
+/// `read(2)`, under a name of its own: `FileReader.read(upTo:)` would hide it.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The body of a request, and whether it can be sent more than once.
 ///
@@ -10,7 +14,7 @@ public import Foundation
 /// `.urlEncoded(_:)` with an `Encodable`, `.multipart`, `.file`) are encoded when the request
 /// is built, so their errors are thrown by the build and name the block.
 public struct RequestBody: Sendable {
-    enum Storage: Sendable {
+    package enum Storage: Sendable {
         /// Bytes and file ranges sent in order; always replayable.
         case segments([BodySegment])
         /// Bytes from an async sequence.
@@ -19,7 +23,7 @@ public struct RequestBody: Sendable {
         case deferred(source: String, @Sendable (BodyEncodingContext) throws -> RequestBody)
     }
 
-    var storage: Storage
+    package var storage: Storage
 
     /// The media type this body sets as `Content-Type` when the request has none.
     public var contentType: MIMEType?
@@ -124,7 +128,7 @@ extension RequestBody {
 
 extension RequestBody {
     /// Encodes a deferred body with `context`; any other body is returned as it is.
-    func resolved(with context: BodyEncodingContext) throws -> RequestBody {
+    package func resolved(with context: BodyEncodingContext) throws -> RequestBody {
         guard case .deferred(let source, let make) = storage else { return self }
         do {
             return try make(context).resolved(with: context)
@@ -141,13 +145,13 @@ extension RequestBody {
 ///
 /// Each is read from the options when the body asks for it: building a request with no body, or
 /// with one already in bytes, makes no encoder.
-struct BodyEncodingContext: Sendable {
-    var options: RequestOptions
+package struct BodyEncodingContext: Sendable {
+    package var options: RequestOptions
 
     /// The encoders a request's options name, or the defaults.
     init(options: RequestOptions) { self.options = options }
 
-    static var standard: BodyEncodingContext { BodyEncodingContext(options: RequestOptions()) }
+    package static var standard: BodyEncodingContext { BodyEncodingContext(options: RequestOptions()) }
 
     /// Settable: `WithJSONEncoder` pins its encoder for the body it wraps.
     var jsonEncoder: JSONEncoder {

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The proxy each request goes through, decided from ``ProxySettings`` and an environment read
 /// once: what a transport consults per request, so every transport routes alike.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A proxy to send requests through: its kind, address and credentials.
 ///
@@ -46,7 +50,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: `CourierError.invalidRequest` naming what is wrong, never showing the credentials.
     public init(_ text: String) throws(CourierError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
         guard let components = URLComponents(string: withScheme), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
@@ -71,8 +75,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         let unbracketed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         self.init(
             kind: kind, host: unbracketed, port: components.port ?? (kind == .https ? 443 : 1080),
-            username: components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 },
-            password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 })
+            username: components.percentEncodedUser.map { PercentEncoding.decode($0) ?? $0 },
+            password: components.percentEncodedPassword.map { PercentEncoding.decode($0) ?? $0 })
     }
 
     /// `scheme://host:port`, without credentials: what a transport connects to.
@@ -82,13 +86,13 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 
     /// The address, with `***@` in place of any credentials.
     public var description: String {
-        username == nil && password == nil ? address : address.replacingOccurrences(of: "://", with: "://***@")
+        username == nil && password == nil ? address : address.replacing("://", with: "://***@")
     }
 
     /// `text` with whatever sits between `://` and `@` hidden, for messages about a proxy URL that did not parse.
     static func redacting(_ text: String) -> String {
         guard let at = text.lastIndex(of: "@") else { return text }
-        let start = text.range(of: "://").map(\.upperBound) ?? text.startIndex
+        let start = text.firstRange(of: "://").map(\.upperBound) ?? text.startIndex
         guard start <= at else { return text }
         return String(text[..<start]) + "***" + String(text[at...])
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 import Synchronization
 
 /// Records the exchanges passing through it as an HTTP Archive (HAR 1.2), the format browsers'

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// Writes Courier's requests and responses as archive objects, with secrets hidden.
@@ -104,9 +108,9 @@ struct HARTranscriber: Sendable {
         let hidden = redaction?.hides(.cookie) ?? false
         return fields[values: .cookie].flatMap { $0.split(separator: ";") }.compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
-            let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let name = parts.first.map { $0.trimmingWhitespace() } ?? ""
             guard !name.isEmpty else { return nil }
-            let value = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
+            let value = parts.count > 1 ? String(parts[1]).trimmingWhitespace() : ""
             return HTTPArchive.Cookie(name: name, value: hidden ? redaction?.replacement ?? "" : value)
         }
     }
@@ -114,7 +118,7 @@ struct HARTranscriber: Sendable {
     private func responseCookies(_ fields: HTTPFields) -> [HTTPArchive.Cookie] {
         let hidden = redaction?.hides(.setCookie) ?? false
         return fields[values: .setCookie].compactMap { line in
-            let attributes = line.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let attributes = line.split(separator: ";").map { $0.trimmingWhitespace() }
             guard let first = attributes.first, let equals = first.firstIndex(of: "=") else { return nil }
             var cookie = HTTPArchive.Cookie(
                 name: String(first[..<equals]),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// An HTTP Archive (HAR 1.2) document: the format browsers' developer tools and HAR viewers
 /// import, and the format `HARRecorder` writes and `CassetteTransport` replays.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A request a `CassetteTransport` has no episode for: the `underlying` error of the
 /// `cannotConnect` `CourierError` the send throws, naming the request and the recorded requests

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Client {
     /// The Server-Sent Events of `request`, as an async sequence that reconnects like an `EventSource`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// One event of a `text/event-stream`, as an `EventSource` in a browser would dispatch it.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The state of a streamed response body between a transport that writes chunks and a consumer
 /// that reads them: a pure state machine, with no locks and no I/O, tested on its own.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 import Synchronization
 
 /// A response body arriving from the network: an async sequence of chunks, read once, with backpressure.

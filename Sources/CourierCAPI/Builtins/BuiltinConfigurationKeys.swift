@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The coding key of any JSON member, so a configuration can list the members it was given and
 /// refuse those it does not know instead of ignoring them.

@@ -1,5 +1,9 @@
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// The interceptors of the Swift core that C and the languages binding it add by name and a JSON

@@ -1,7 +1,18 @@
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes log lines for the built-in `logging` interceptor: one `write(2)` per line, so lines
 /// from concurrent sends never interleave, to a descriptor the program owns or to a file this
@@ -50,7 +61,7 @@ final class LogLineWriter: Sendable {
             bytes.withUnsafeBytes { buffer in
                 var rest = buffer
                 while let start = rest.baseAddress, !rest.isEmpty {
-                    let written = Foundation.write(descriptor, start, rest.count)
+                    let written = systemWrite(descriptor, start, rest.count)
                     if written > 0 {
                         rest = UnsafeRawBufferPointer(rebasing: rest[written...])
                     } else if written < 0 && errno == EINTR {
@@ -94,4 +105,9 @@ final class LogLineWriter: Sendable {
 /// A log destination that cannot be used.
 struct LogDestinationError: Error {
     let message: String
+}
+
+/// `write(2)`, under a name of its own: `LogLineWriter.write(_:)` would hide it.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -1,6 +1,5 @@
 public import CCourier
 import Courier
-import CourierAsyncHTTPClient
 import CourierCurl
 
 @c @implementation

@@ -1,6 +1,10 @@
 public import CCourier
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 @c @implementation
 public func courier_request_set_body_bytes(
@@ -38,9 +42,7 @@ public func courier_request_set_body_json(
     reporting(error) {
         let box = try requestBox(request)
         let json = try CInput.string(json, "json")
-        do {
-            _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
-        } catch {
+        guard JSONSyntax.isValid(Data(json.utf8)) else {
             throw CAPIFailure(COURIER_E_ENCODING, detail: "json is not valid JSON text")
         }
         try box.edit { state in try RequestBox.setBody(.json(text: json), on: &state) }
@@ -172,10 +174,7 @@ private func mediaType(
 /// A path C passed that names a readable regular file now.
 private func readableFile(_ pointer: UnsafePointer<CChar>?, in function: StaticString = #function) throws -> String {
     let path = try CInput.string(pointer, "path", in: function)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-        FileManager.default.isReadableFile(atPath: path)
-    else {
+    guard RegularFile.isReadable(atPath: path) else {
         throw CAPIFailure(COURIER_E_ENCODING, in: function, detail: "\(path) is not a readable file")
     }
     return path

@@ -1,6 +1,10 @@
 public import CCourier
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 @c @implementation

@@ -1,6 +1,10 @@
 public import CCourier
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 @c @implementation
 public func courier_send_options_init(_ options: UnsafeMutablePointer<courier_send_options>?) {

@@ -1,15 +1,15 @@
-import CCourier
+package import CCourier
 import Courier
 import HTTPTypes
 
 /// A failure on its way out to C: the code to return and what the error object will say.
-struct CAPIFailure: Error {
+package struct CAPIFailure: Error {
     var code: courier_code
     var message: String
     var stage: String?
     var status: Int = 0
 
-    init(_ code: courier_code, _ message: String, stage: String? = nil, status: Int = 0) {
+    package init(_ code: courier_code, _ message: String, stage: String? = nil, status: Int = 0) {
         self.code = code
         self.message = cNames(in: TerminalSafeText.escaping(message))
         self.stage = stage

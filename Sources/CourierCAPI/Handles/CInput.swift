@@ -1,5 +1,9 @@
 import CCourier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads what C passes in, refusing NULL and invalid UTF-8 with a message naming the argument.
 enum CInput {

@@ -1,5 +1,9 @@
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a `courier_call` handle names: an asynchronous send, to cancel or wait for.
 ///
@@ -25,7 +29,7 @@ final class CallBox: HandleObject, @unchecked Sendable {
         case cancel(Task<Void, Never>)
     }
 
-    private let condition = NSCondition()
+    private let condition = PthreadCondition()
     private var phase = Phase.starting(cancelled: false)
     /// The process the send runs in; a process fork() made later can neither cancel nor wait for it.
     let forkGeneration = ForkGeneration.current

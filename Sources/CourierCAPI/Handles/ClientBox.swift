@@ -1,7 +1,10 @@
 import Courier
-import CourierAsyncHTTPClient
 import CourierCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a `courier_client` handle names: a Swift `Client` whose interceptor list C can change,
 /// and the threads its asynchronous sends run on.
@@ -55,7 +58,7 @@ final class ClientBox: HandleObject {
             try jar.save(to: cookieFile)
         } catch {
             throw CAPIFailure.invalidArgument(
-                "cookie_file \(cookieFile) cannot be written: \(error.localizedDescription)", in: function)
+                "cookie_file \(cookieFile) cannot be written: \(TerminalSafeText.escaping("\(error)"))", in: function)
         }
     }
 

@@ -1,26 +1,28 @@
-import AsyncHTTPClient
-import CCourier
-import Courier
-import CourierAsyncHTTPClient
+package import CCourier
+package import Courier
 import CourierCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// A `courier_client_options` read into Swift: every field checked and copied (C may free its
 /// strings once `courier_client_new` returns), then made into the client it describes.
-struct ClientOptions {
-    private static let function: StaticString = "courier_client_new"
+package struct ClientOptions {
+    package static let function: StaticString = "courier_client_new"
 
-    var configuration = Client.Configuration()
+    package var configuration = Client.Configuration()
     var transport: courier_transport
-    var tls = TLSSettings()
-    var proxy = ProxySettings()
-    var httpVersion: courier_http_version
-    var maxConnectionsPerHost = 8
-    var maxConnections = 0
+    package var tls = TLSSettings()
+    package var proxy = ProxySettings()
+    package var httpVersion: courier_http_version
+    package var maxConnectionsPerHost = 8
+    package var maxConnections = 0
     var maxIdleConnections: Int?
-    var idleTimeout: Duration = .seconds(60)
-    var decompression = true
+    package var idleTimeout: Duration = .seconds(60)
+    package var decompression = true
     var cookieFile: String?
     var queuesCompletions = false
     var callbackThreads: Int
@@ -165,7 +167,7 @@ struct ClientOptions {
                     throw CAPIFailure.invalidArgument(
                         "\(argument) is not a \"Name: value\" header field: \(text)", in: function)
                 }
-                let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let value = text[text.index(after: colon)...].trimmingWhitespace()
                 configuration.defaultHeaders.append(
                     HTTPField(name: name, value: try CInput.headerValue(value, argument, in: function)))
                 line += 1
@@ -180,7 +182,7 @@ struct ClientOptions {
                     ? try CookieJar(contentsOf: cookieFile) : CookieJar()
             } catch {
                 throw CAPIFailure.invalidArgument(
-                    "cookie_file \(cookieFile) cannot be read: \(error.localizedDescription)", in: function)
+                    "cookie_file \(cookieFile) cannot be read: \(TerminalSafeText.escaping("\(error)"))", in: function)
             }
         }
     }
@@ -201,9 +203,14 @@ struct ClientOptions {
                 transport = CurlTransport.shared
             }
         } else {
-            let created = AsyncHTTPClientTransport(configuration: try asyncHTTPClientConfiguration())
-            shutdown = { try? await created.shutdown() }
-            transport = created
+            guard let factory = OptionalTransport.asyncHTTPClient else {
+                throw CAPIFailure(
+                    COURIER_E_UNSUPPORTED,
+                    "\(Self.function): this libcourier was built without the AsyncHTTPClient transport (it carries "
+                        + "libcurl's only); install the library built with it (scripts/build-libcourier.sh "
+                        + "--with-async-http-client) or use COURIER_TRANSPORT_CURL")
+            }
+            (transport, shutdown) = try factory.make(self)
         }
         let queue = queuesCompletions ? try CompletionQueue() : nil
         let pool = CallbackPool(threads: callbackThreads, name: "courier-send")
@@ -229,28 +236,5 @@ struct ClientOptions {
         curl.idleTimeout = idleTimeout
         curl.decompression = decompression
         return curl
-    }
-
-    private func asyncHTTPClientConfiguration() throws -> AsyncHTTPClientTransport.Configuration {
-        var nio = AsyncHTTPClientTransport.Configuration()
-        nio.tls = tls
-        nio.proxy = proxy
-        nio.connectTimeout = configuration.connectTimeout
-        switch httpVersion {
-        case COURIER_HTTP_VERSION_1_1:
-            nio.httpVersion = .http1Only
-        case COURIER_HTTP_VERSION_2_PRIOR_KNOWLEDGE:
-            throw CAPIFailure(
-                COURIER_E_UNSUPPORTED,
-                "\(Self.function): AsyncHTTPClient does not speak HTTP/2 with prior knowledge; use COURIER_TRANSPORT_CURL"
-            )
-        default:
-            nio.httpVersion = .automatic
-        }
-        nio.maxConnectionsPerHost = maxConnectionsPerHost
-        nio.maxConnections = maxConnections
-        nio.idleTimeout = idleTimeout
-        nio.decompressesResponses = decompression
-        return nio
     }
 }

@@ -1,5 +1,9 @@
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// What a `courier_request` handle names: a valid `Request` that C setters edit one block at a time.

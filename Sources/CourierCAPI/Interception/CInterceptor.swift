@@ -1,6 +1,10 @@
 import CCourier
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A C interceptor: its callbacks, and how the action a callback returns becomes what the chain
 /// does next.
@@ -92,7 +96,7 @@ final class CInterceptor: Interceptor, @unchecked Sendable {
         if let timeout = timeout ?? defaultTimeout, elapsed > timeout {
             var error = failure(
                 .timedOut,
-                "took \(elapsed.formatted()) in a callback, past the request's timeout of \(timeout.formatted())")
+                "took \(elapsed) in a callback, past the request's timeout of \(timeout)")
             error.request = exchange.request
             throw error
         }

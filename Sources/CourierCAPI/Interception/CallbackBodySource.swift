@@ -1,6 +1,10 @@
 import CCourier
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A request body read from a C `courier_read_fn`, once.

@@ -1,7 +1,11 @@
 import CCourier
 import Courier
 import CourierCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// One send from C: the client, the request with the caller's options applied, and the pipeline

@@ -1,6 +1,10 @@
 import CCourier
 public import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An interceptor plugin: a shared object, loaded at run time, that registers C interceptors.
 ///

@@ -1,6 +1,17 @@
 import CCourier
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Opens plugin libraries and runs their init, each failure a `COURIER_E_PLUGIN` that says which step failed.
 enum PluginLoader {
@@ -12,8 +23,7 @@ enum PluginLoader {
                 "the plugin path \(path) has no slash, so dlopen would search the system's library path for it; "
                     + "write ./\(path) for the file in the current directory, or give its full path")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard case .file = RegularFile.kind(atPath: path) else {
             throw failure("no plugin file at \(path)")
         }
         // RTLD_NODELETE: Courier never unmaps a plugin, so code a send may still run stays mapped.

@@ -1,5 +1,9 @@
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Dedicated threads for asynchronous sends and for C callbacks that may block.
@@ -48,13 +52,14 @@ final class CallbackPool: DrainingExecutor, @unchecked Sendable {
     private func startThread() {
         let index = threadsMade.add(1, ordering: .relaxed).oldValue
         let threadName = "\(name)-\(index)"  // Linux keeps a name only up to 15 bytes: keep `name` short
-        let thread = Thread { [self] in
-            ThreadName.setCurrent(threadName)
+        let started = PthreadThread.start(named: threadName) { [self] in
             let member = ForkGate.shared.join()
             defer { ForkGate.shared.leave(member) }
             queue.drain(as: self, until: { self.isFinished }, forkGate: member)
         }
-        thread.start()
+        // No thread left: the pool works with those it has (one at least: a client is made with
+        // its threads or fails; see `ClientOptions.makeClient`).
+        if !started { queue.threadEnded() }
     }
 
     /// Marks a send that will use the client; the threads, and what `stop` runs at the end, wait

@@ -1,5 +1,9 @@
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// The jobs and closures waiting for a Courier thread, and the condition threads sleep on.
@@ -32,7 +36,7 @@ final class JobQueue: CoalescedWaker, @unchecked Sendable {
         var startThread: @Sendable () -> Void
     }
 
-    private let condition = NSCondition()
+    private let condition = PthreadCondition()
     /// Set once, by `allowGrowth`, before any thread drains the queue.
     @exclusivity(unchecked) private var growth: Growth?
     /// Threads draining this queue (counted by `threadStarted`), under `condition`'s lock; read
@@ -91,6 +95,13 @@ final class JobQueue: CoalescedWaker, @unchecked Sendable {
     func threadStarted() {
         condition.lock()
         threads.add(1, ordering: .relaxed)
+        condition.unlock()
+    }
+
+    /// Uncounts a thread that was counted but could not be started.
+    func threadEnded() {
+        condition.lock()
+        threads.subtract(1, ordering: .relaxed)
         condition.unlock()
     }
 
@@ -153,7 +164,7 @@ final class JobQueue: CoalescedWaker, @unchecked Sendable {
             }
             sleeping += 1
             if let idleCheck {
-                let timedOut = !condition.wait(until: Date(timeIntervalSinceNow: idleCheck.interval))
+                let timedOut = !condition.wait(seconds: idleCheck.interval)
                 sleeping -= 1
                 if wakesOnTheirWay > 0 { wakesOnTheirWay -= 1 }
                 if timedOut {
@@ -164,7 +175,7 @@ final class JobQueue: CoalescedWaker, @unchecked Sendable {
                 continue
             }
             if let growth, threads.load(ordering: .relaxed) > growth.baseThreads {
-                let timedOut = !condition.wait(until: Date(timeIntervalSinceNow: growth.idleTimeout))
+                let timedOut = !condition.wait(seconds: growth.idleTimeout)
                 sleeping -= 1
                 if wakesOnTheirWay > 0 { wakesOnTheirWay -= 1 }
                 // An extra thread with nothing to do for a while ends; the pool is back to its size.

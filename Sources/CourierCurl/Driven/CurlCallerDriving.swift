@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Lets a send whose caller blocks anyway drive curl on the caller's own thread, as
 /// `curl_easy_perform` does, instead of handing the transfer to the I/O thread and sleeping

@@ -1,7 +1,18 @@
 import CCurl
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The thread-safe face of a transport's I/O thread: a command queue, the wakeup, and the lifecycle.
 ///
@@ -134,8 +145,7 @@ final class CurlLoop: Sendable {
     }
 
     private func startThread() {
-        let thread = Thread { [self] in
-            ThreadName.setCurrent("courier-curl-io")
+        let started = PthreadThread.start(named: "courier-curl-io") { [self] in
             ioThread.store(ThreadIdentity.current.raw, ordering: .releasing)
             guard let multi, let wakeup else { return }
             guard let driver = CurlLoopDriver(loop: self, multi: multi, wakeup: wakeup) else {
@@ -147,7 +157,8 @@ final class CurlLoop: Sendable {
             ForkGate.shared.beginWork(member)
             driver.run(forkGate: member)
         }
-        thread.start()
+        // No thread left to start (the process's limit): what was queued fails, as after a shutdown.
+        if !started { abandonStart() }
     }
 }
 

@@ -1,6 +1,13 @@
 import CCurl
 import Courier
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The body of the I/O thread: one curl multi handle driven with `curl_multi_socket_action`, the
 /// transfers on it, and a loop of commands → ready sockets and curl's timer → finished transfers →

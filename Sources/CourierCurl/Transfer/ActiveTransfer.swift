@@ -1,6 +1,10 @@
 import CCurl
 import Courier
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 
 /// The driving thread's side of one transfer: its easy handle, header list, head parser, phase,

@@ -1,5 +1,12 @@
 import CCurl
 import Courier
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One curl easy handle and its error buffer; used by one thread at a time: the I/O thread, or a
 /// blocking caller's own while it drives a transfer (`CurlDrivenSession`).

@@ -1,3 +1,4 @@
+public import Courier
 public import Foundation
 
 /// An encoder that says which media type it writes, so a body it encodes carries its

@@ -1,3 +1,4 @@
+public import Courier
 public import HTTPTypes
 
 /// The standard HTTP methods as a `String`-backed enum, written as a block: `HTTPMethod.POST`

@@ -1,3 +1,4 @@
+public import Courier
 public import Foundation
 
 /// A JSON body with `Content-Type: application/json`, encoded with the encoder given

@@ -1,3 +1,4 @@
+public import Courier
 public import Foundation
 
 /// Builds a `JSONEncoder` from its settings, written as values in any order (DeclarativeNetworking):

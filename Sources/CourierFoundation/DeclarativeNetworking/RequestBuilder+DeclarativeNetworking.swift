@@ -1,3 +1,4 @@
+public import Courier
 public import Foundation
 
 /// The shorthands DeclarativeNetworking's `updating { }` blocks use, so its code compiles as written.

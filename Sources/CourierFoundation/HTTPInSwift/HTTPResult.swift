@@ -1,3 +1,4 @@
+public import Courier
 public import Foundation
 import HTTPTypes
 

@@ -356,7 +356,7 @@ struct RetryPolicyTests {
         ("Sun Nov  6 08:49:37 1994", 784_111_777.0),
     ])
     func readsEveryHTTPDateForm(text: String, epoch: Double) {
-        #expect(RetryAfter.httpDate(text)?.timeIntervalSince1970 == epoch)
+        #expect(HTTPDate.parse(text)?.timeIntervalSince1970 == epoch)
     }
 
     @Test func readsDeltaSecondsAndRejectsNonsense() {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Formats and checks `Authorization` field values for the standard schemes.
 enum Credentials {

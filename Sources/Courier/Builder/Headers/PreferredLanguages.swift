@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The user's preferred languages as language tags, most preferred first, for `AcceptLanguage()`.
 ///
@@ -32,7 +43,7 @@ enum PreferredLanguages {
     static func tag(of locale: String) -> String {
         let withoutModifier = locale.split(separator: "@", maxSplits: 1).first.map(String.init) ?? ""
         let withoutCodeset = withoutModifier.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
-        return withoutCodeset.replacingOccurrences(of: "_", with: "-")
+        return withoutCodeset.replacing("_", with: "-")
     }
 
     private static func isPOSIX(_ locale: String) -> Bool {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import Logging
 import Synchronization
@@ -39,7 +43,7 @@ public final class DigestAuthenticationInterceptor: Interceptor {
     /// Creates an interceptor that answers Digest challenges as `user` with `password`.
     public convenience init(user: String, password: String) {
         self.init(user: user, password: password) {
-            (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            (0..<16).map { _ in TextFormat.hex(UInt8.random(in: 0...255), width: 2) }.joined()
         }
     }
 

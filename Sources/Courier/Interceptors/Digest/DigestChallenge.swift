@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `Digest` challenge from a `WWW-Authenticate` field (RFC 7616 §3.3), the parts a client
 /// needs to answer it.
@@ -47,7 +51,7 @@ struct DigestChallenge: Sendable, Equatable {
                     })
                 else { return nil }
                 let qops = parameters["qop"].map {
-                    $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                    $0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
                 }
                 if let qops, !qops.contains("auth") { return nil }
                 return DigestChallenge(
@@ -67,7 +71,7 @@ struct DigestChallenge: Sendable, Equatable {
         var secret = hash.hex("\(user):\(realm):\(password)")
         if algorithm.isSession { secret = hash.hex("\(secret):\(nonce):\(cnonce)") }
         let request = hash.hex("\(method):\(uri)")
-        let count = String(format: "%08x", nonceCount)
+        let count = TextFormat.hex(nonceCount, width: 8)
         let response =
             offersAuthQOP
             ? hash.hex("\(secret):\(nonce):\(count):\(cnonce):auth:\(request)")

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The hash functions HTTP Digest authentication names (RFC 7616 §3.2): MD5 and SHA-256,
 /// written here rather than taken from swift-crypto, whose Linux build compiles BoringSSL into
@@ -14,7 +25,7 @@ enum DigestHashFunction: Sendable {
             case .md5: MD5.digest(Array(text.utf8))
             case .sha256: SHA256Digest.digest(Array(text.utf8))
             }
-        return bytes.map { String(format: "%02x", $0) }.joined()
+        return bytes.map { TextFormat.hex($0, width: 2) }.joined()
     }
 }
 

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// What the default C library, libCourierC.so (installed as libcourier.so.1), carries: the core
+/// and libcurl's transport, on FoundationEssentials. No full Foundation and no ICU among the
+/// libraries it loads, no SwiftNIO or AsyncHTTPClient inside; and a C caller asking for the
+/// AsyncHTTPClient transport gets an error that says which library to install.
+@Suite struct DefaultLibraryTests {
+    @Test func itLoadsNoFullFoundationNoICUAndCarriesNoSwiftNIO() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let loaded = try artifacts.require(await ProcessRunner.run(["ldd", artifacts.defaultLibrary.path]))
+        for forbidden in [
+            "libFoundation.so", "lib_FoundationICU", "libFoundationNetworking", "libFoundationInternationalization",
+        ] {
+            #expect(!loaded.output.contains(forbidden), "\(forbidden) in:\n\(loaded.output)")
+        }
+        #expect(loaded.output.contains("libFoundationEssentials.so"), "\(loaded.output)")
+        let symbols = try artifacts.require(await ProcessRunner.run(["nm", artifacts.defaultLibrary.path]))
+        for module in ["8NIOCore", "15AsyncHTTPClient", "6NIOSSL"] {
+            #expect(!symbols.output.contains("$s\(module)"), "\(module) is inside the default library")
+        }
+        // The variant has them: the check above would see them if they were there.
+        let variant = try artifacts.require(await ProcessRunner.run(["nm", artifacts.library.path]))
+        #expect(variant.output.contains("$s15AsyncHTTPClient"))
+    }
+
+    @Test func askingItForAsyncHTTPClientIsAnErrorNamingTheLibraryToInstall() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let source = artifacts.work.appendingPathComponent("default_library_ahc.c")
+        try """
+        #include <courier.h>
+        #include <stdio.h>
+        int main(void)
+        {
+            courier_client_options options;
+            courier_client_options_init(&options);
+            options.transport = COURIER_TRANSPORT_ASYNC_HTTP_CLIENT;
+            courier_client *client = NULL;
+            courier_error *error = NULL;
+            courier_code code = courier_client_new(&options, &client, &error);
+            printf("%d %s\\n", (int)code, error ? courier_error_message(error) : "");
+            courier_error_free(error);
+            courier_client_free(client);
+            options.transport = COURIER_TRANSPORT_CURL;
+            code = courier_client_new(&options, &client, NULL);
+            courier_client_free(client);
+            return code == COURIER_OK ? 0 : 1;
+        }
+        """.write(to: source, atomically: true, encoding: .utf8)
+        let directory = artifacts.work.appendingPathComponent("default-lib")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let link = directory.appendingPathComponent("libcourier.so.1")
+        try? FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: artifacts.defaultLibrary)
+        let program = artifacts.work.appendingPathComponent("bin/default_library_ahc")
+        _ = try artifacts.require(
+            await ProcessRunner.run(
+                ["cc"] + CAPIArtifacts.strictC + [
+                    "-I\(artifacts.include)", "-o", program.path, source.path, link.path,
+                    "-Wl,-rpath,\(directory.path)",
+                ]))
+        let outcome = try await ProcessRunner.run([program.path], environment: ["LD_LIBRARY_PATH": directory.path])
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.hasPrefix("18 "), "COURIER_E_UNSUPPORTED: \(outcome.output)")
+        #expect(outcome.output.contains("--with-async-http-client"), "\(outcome.output)")
+    }
+}
