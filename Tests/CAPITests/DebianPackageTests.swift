@@ -29,6 +29,10 @@ import Testing
         #expect(files.contains("\(libdir)/libcourier.so.1"))
         #expect(files.contains("\(libdir)/courier/libswiftCore.so"))
         #expect(files.contains("\(libdir)/courier/libFoundationEssentials.so"))
+        // The library runs on FoundationEssentials: no full Foundation, no ICU, no NIO (#40).
+        for heavy in ["libFoundation.so", "libFoundationNetworking.so", "lib_FoundationICU.so"] {
+            #expect(!files.contains("\(libdir)/courier/\(heavy)"), "\(heavy) is in libcourier1")
+        }
         #expect(files.allSatisfy { $0.hasPrefix("\(libdir)/") || $0 == "./" || "\(libdir)/".hasPrefix($0) }, "\(files)")
 
         let shlibs = try await packages.controlFile("shlibs", of: "libcourier1")
@@ -110,8 +114,11 @@ import Testing
         }
         let dynamic = try await ChildProcess.run(
             "readelf", ["-d", packages.root.appendingPathComponent("usr/bin/courier").path])
-        #expect(
-            dynamic.output.contains("Library runpath: [$ORIGIN/../lib/\(packages.multiarch)/courier]"), "\(dynamic)")
+        // The library's runtime first, then the tool's own directory with what only the tool uses.
+        let runpath = "$ORIGIN/../lib/\(packages.multiarch)/courier:$ORIGIN/../lib/\(packages.multiarch)/courier-cli"
+        #expect(dynamic.output.contains("Library runpath: [\(runpath)]"), "\(dynamic)")
+        #expect(tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libFoundation.so"))
+        #expect(!tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libswiftCore.so"), "shared with libcourier1")
     }
 
     @Test func theDebianDependenciesAreSatisfiedOnThisMachine() async throws {

@@ -91,11 +91,19 @@ import Testing
         }
         for _ in 0..<2000 where held.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(held.load(ordering: .relaxed) == 2)
+        // The third closure stays until the count is read, so the added thread cannot have gone
+        // idle (and ended) first however slowly this task is scheduled.
         let ran = Atomic(false)
-        queue.push(.closure { ran.store(true, ordering: .releasing) })
+        let counted = Atomic(false)
+        queue.push(
+            .closure {
+                ran.store(true, ordering: .releasing)
+                while !counted.load(ordering: .acquiring) { usleep(1000) }
+            })
         for _ in 0..<2000 where !ran.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
         #expect(ran.load(ordering: .acquiring) == true, "a closure waited behind two held callbacks")
         #expect(queue.threadCount == 3)
+        counted.store(true, ordering: .releasing)
         release.store(true, ordering: .releasing)
         for _ in 0..<4000 where queue.threadCount > 2 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(queue.threadCount == 2, "the added thread ends once idle")

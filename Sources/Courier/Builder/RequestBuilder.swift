@@ -8,8 +8,9 @@ public import Foundation
 ///
 /// Only `RequestBuildable` blocks are accepted, plus shorthands: a string literal appends its
 /// path segments, a `String` value one path component, a `URLQueryItem` a query item, `Data` (or
-/// `(Data, mediaType)`) is the body, and `URLRequestHeader`/`URLRequestUpdating` values apply. Any other value is a compile-time
-/// error, never a silent no-op. `if`, `if let`, `else`, `switch`, `for` and `#available` work.
+/// `(Data, mediaType)`) is the body, and, with `import CourierFoundation`, `URLRequestHeader` and
+/// `URLRequestUpdating` values apply. Any other value is a compile-time error, never a silent
+/// no-op. `if`, `if let`, `else`, `switch`, `for` and `#available` work.
 @resultBuilder
 public enum RequestBuilder {
     public static func buildExpression(_ block: some RequestBuildable) -> any RequestBuildable {
@@ -21,6 +22,24 @@ public enum RequestBuilder {
     @_disfavoredOverload
     public static func buildExpression(_ segment: String) -> any RequestBuildable {
         PathComponent(segment)
+    }
+
+    /// A string literal appends its slash-separated segments: `"v1/accounts"` (see `PathSegments`).
+    ///
+    /// Chosen over the `String` form for literals only (that form is disfavoured); a string value
+    /// stays one segment.
+    public static func buildExpression(_ path: PathSegments) -> any RequestBuildable {
+        path
+    }
+
+    /// `Data` is the body, with no `Content-Type` of its own.
+    public static func buildExpression(_ body: Data) -> any RequestBuildable {
+        RequestBody.data(body)
+    }
+
+    /// `(data, "image/jpeg")` is the body with that media type.
+    public static func buildExpression(_ body: (Data, String)) -> any RequestBuildable {
+        RequestBody.data(body.0, type: MIMEType(body.1))
     }
 
     /// A query item appends it to the query: `URLQueryItem(name: "q", value: "swift")` is `Query("q", "swift")`.

@@ -1,4 +1,3 @@
-public import Courier
 /// Path segments written as a string literal with slashes: `"v1/accounts"` appends `v1` and
 /// `accounts`, as `URL.appendingPathComponent` does in DeclarativeNetworking.
 ///
