@@ -19,6 +19,10 @@ let package = Package(
         // The core's bridges to full Foundation (URLRequest, InputStream bodies, the seeds'
         // spellings): apart, so the core runs on FoundationEssentials, without ICU.
         .library(name: "CourierFoundation", targets: ["CourierFoundation"]),
+        // HAR files and cassettes: recording and replaying exchanges, for debugging and tests.
+        .library(name: "CourierRecording", targets: ["CourierRecording"]),
+        // `Request(curlCommand:)`: reading a pasted curl command line (shell words, printf escapes).
+        .library(name: "CourierCurlImport", targets: ["CourierCurlImport"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
@@ -117,6 +121,22 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CourierRecording",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierCurlImport",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CourierOpenAPI",
             dependencies: [
                 "Courier",
@@ -135,12 +155,26 @@ let package = Package(
             name: "CCourierHooks",
             path: "Sources/CCourierHooks"
         ),
+        // What a C interceptor touches (request, response, exchange and error handles, the
+        // callback threads) and plugin loading with its host function table: shared by the C
+        // library and the command-line tool's --plugin, which needs no client or send of the C ABI.
+        .target(
+            name: "CourierCInterceptors",
+            dependencies: [
+                "CCourier",
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings,
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         .target(
             name: "CourierCAPI",
             dependencies: [
                 "CCourier",
                 "CCourierHooks",
                 "Courier",
+                "CourierCInterceptors",
                 "CourierCurl",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -241,7 +275,7 @@ let package = Package(
         .target(
             name: "ReadmeExamples",
             dependencies: [
-                "Courier", "CourierFoundation", "CourierCurl", "CourierAsyncHTTPClient",
+                "Courier", "CourierFoundation", "CourierRecording", "CourierCurl", "CourierAsyncHTTPClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Examples/ReadmeExamples",
@@ -275,10 +309,12 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier",
+                "CourierRecording",
+                "CourierCurlImport",
                 "CourierRequestItems",
                 "CourierCurl",
                 "CourierAsyncHTTPClient",
-                "CourierCAPI",
+                "CourierCInterceptors",
                 "CourierTestServer",
                 "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -345,6 +381,8 @@ let package = Package(
                 "ReadmeBlocks",
                 "Courier",
                 "CourierFoundation",
+                "CourierRecording",
+                "CourierCurlImport",
                 "CourierAsyncHTTPClient",
                 "CourierCurl",
                 "CourierTestServer",
@@ -458,6 +496,7 @@ let package = Package(
             dependencies: [
                 "CCourier",
                 "Courier",
+                "CourierCInterceptors",
                 "CourierCAPI",
                 "CourierCAPIAsyncHTTPClient",
                 "TestProcesses",
@@ -477,14 +516,16 @@ let package = Package(
 // leaves out swift-syntax, the macro layer, the CLI and the fuzz targets, which those suites never run.
 if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     let needed: Set<String> = [
-        "Courier", "CourierFoundation", "CCurl", "CZlib", "CourierCurl", "CourierAsyncHTTPClient", "CCourier",
-        "CCourierHooks", "CourierCAPI", "CourierCAPIAsyncHTTPClient", "CourierCLibrary", "CourierCLibraryAsyncHTTPClient",
+        "Courier", "CourierFoundation", "CourierRecording", "CourierCurlImport", "CCurl", "CZlib", "CourierCurl",
+        "CourierAsyncHTTPClient", "CCourier", "CCourierHooks", "CourierCInterceptors", "CourierCAPI",
+        "CourierCAPIAsyncHTTPClient", "CourierCLibrary", "CourierCLibraryAsyncHTTPClient",
         "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
         "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",
     ]
     package.targets.removeAll { !needed.contains($0.name) }
     let neededProducts: Set<String> = [
-        "Courier", "CourierFoundation", "CourierCurl", "CourierAsyncHTTPClient", "CourierTestServer", "CourierC",
+        "Courier", "CourierFoundation", "CourierRecording", "CourierCurlImport", "CourierCurl", "CourierAsyncHTTPClient",
+        "CourierTestServer", "CourierC",
         "CourierCWithAsyncHTTPClient",
     ]
     package.products.removeAll { !neededProducts.contains($0.name) }

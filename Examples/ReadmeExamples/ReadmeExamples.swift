@@ -1,4 +1,5 @@
 public import CourierCurl
+public import CourierRecording
 public import Foundation
 import HTTPTypes
 

@@ -3,6 +3,7 @@ import CCourier
 import Courier
 import CourierAsyncHTTPClient
 import CourierCAPI
+import CourierCInterceptors
 
 /// COURIER_TRANSPORT_ASYNC_HTTP_CLIENT, for the library variant that links this module: the C
 /// library finds this function at link time (see `CCourierHooks`) and makes its clients'

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import CourierCAPI
+@testable import CourierCInterceptors
 
 /// `AsyncSendWorkers` on a pool of its own, with sends that stand in for the C library's: each
 /// counted on the pool, reporting its outcome to its call box as the real one does.

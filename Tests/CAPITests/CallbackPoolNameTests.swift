@@ -3,6 +3,7 @@ import TestProcesses
 import Testing
 
 @testable import CourierCAPI
+@testable import CourierCInterceptors
 
 /// The library's pool threads carry their names, which Linux keeps only up to 15 bytes: longer
 /// ones were refused, and the threads kept their creator's. Each thread names itself once it runs,

@@ -3,6 +3,7 @@ import Courier
 import Testing
 
 @testable import CourierCAPI
+@testable import CourierCInterceptors
 
 /// Every `CourierError.Code` reaches C as a `courier_code` of its own, and comes back from it.
 @Suite struct ErrorCodeMappingTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CourierCAPI
+@testable import CourierCInterceptors
 
 /// `ExchangeCallState` driven without C: fake handles stand for the registry's.
 @Suite struct ExchangeCallStateTests {

@@ -4,6 +4,7 @@ import HTTPTypes
 import Testing
 
 @testable import CourierCAPI
+@testable import CourierCInterceptors
 
 /// `ExchangeHeld`: an exchange's request or response is a value or a box, never both, and edits
 /// made through the box are what the exchange reads.

@@ -2,6 +2,7 @@ import CCourier
 import Testing
 
 @testable import CourierCAPI
+@testable import CourierCInterceptors
 
 /// The extensible-struct rule on a struct whose layout the test controls: ABI 1.0 had `first`,
 /// this library also knows `second`. C programs check the real structs (test_lifecycle.c).

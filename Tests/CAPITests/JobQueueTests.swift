@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import CourierCAPI
+@testable import CourierCInterceptors
 
 /// `JobQueue` wakes a sleeping thread only when none is already on its way, so every push must
 /// still reach a thread: pushes from outside, from a thread coalescing its wakes, and work left

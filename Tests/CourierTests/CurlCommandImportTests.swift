@@ -1,4 +1,5 @@
 import CourierCurl
+import CourierCurlImport
 import CourierTestServer
 import Foundation
 import HTTPTypes

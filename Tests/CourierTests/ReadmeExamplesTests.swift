@@ -2,6 +2,7 @@ import CourierFoundation
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
+import CourierRecording
 import CourierTestServer
 import Foundation
 import HTTPTypes

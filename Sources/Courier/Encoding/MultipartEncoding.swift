@@ -49,19 +49,24 @@ extension RequestBody {
 }
 
 /// Turns parts into body segments: one buffer in memory, or buffers around file segments when streamed.
-struct MultipartEncoder: Sendable {
+package struct MultipartEncoder: Sendable {
     static let source = "RequestBody.multipart"
 
     let boundary: String
     let strategy: MultipartStrategy
 
+    package init(boundary: String, strategy: MultipartStrategy) {
+        self.boundary = boundary
+        self.strategy = strategy
+    }
+
     /// `multipart/form-data` with this encoder's boundary, quoted when it is not an RFC 9110 token.
-    var contentType: MIMEType {
+    package var contentType: MIMEType {
         let isToken = boundary.utf8.allSatisfy { Self.tokenBytes.contains($0) }
         return MIMEType("\(MIMEType.Multipart.formData.rawValue); boundary=\(isToken ? boundary : "\"\(boundary)\"")")
     }
 
-    func encode(_ parts: [MultipartPart]) throws -> RequestBody {
+    package func encode(_ parts: [MultipartPart]) throws -> RequestBody {
         try validateBoundary()
         var bufferSize: Int?
         if case .streamed(let size) = strategy {
@@ -147,7 +152,7 @@ struct MultipartEncoder: Sendable {
         ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + "!#$%&'*+-.^_`|~").utf8)
 
     /// `courier-` and 24 random letters and digits (about 143 bits), so no content plausibly contains it.
-    static func randomBoundary() -> String {
+    package static func randomBoundary() -> String {
         let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         var generator = SystemRandomNumberGenerator()
         let random = (0..<24).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }

@@ -6,15 +6,15 @@
 /// Checking that a component is well formed is the caller's job (`BaseURL`, `Endpoint`).
 package struct URIReference: Hashable, Sendable {
     /// The scheme without its `:`, as written; `nil` for a relative reference.
-    var scheme: String?
+    package var scheme: String?
     /// The authority without its `//`; `nil` when absent, `""` for `file:///x`.
-    var authority: String?
+    package var authority: String?
     /// The path, possibly empty; never `nil` (RFC 3986 §3.3).
-    var path: String
+    package var path: String
     /// The query without its `?`; `nil` when absent, `""` for a bare `?`.
-    var query: String?
+    package var query: String?
     /// The fragment without its `#`; `nil` when absent.
-    var fragment: String?
+    package var fragment: String?
 
     /// Creates a reference from its components, taken as they are.
     init(
@@ -29,7 +29,7 @@ package struct URIReference: Hashable, Sendable {
     }
 
     /// Splits `string` as `^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?` does (Appendix B).
-    init(parsing string: String) {
+    package init(parsing string: String) {
         // Delimiters are ASCII, so their UTF-8 positions are valid string indices: searching bytes
         // is the regular expression's character search without the cost of grapheme breaking.
         var rest = Substring(string)
@@ -57,7 +57,7 @@ package struct URIReference: Hashable, Sendable {
     }
 
     /// The reference written back as a string (RFC 3986 §5.3).
-    var string: String {
+    package var string: String {
         var result = ""
         if let scheme { result += scheme + ":" }
         if let authority { result += "//" + authority }

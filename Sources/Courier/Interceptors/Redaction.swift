@@ -77,7 +77,7 @@ public struct Redaction: Sendable, Hashable {
     /// The hidden values that occur in `fields` and `url`: whole header values, the credential
     /// within them (what follows the scheme in `Bearer abc`, each cookie's value, a `Set-Cookie`'s
     /// value but not its attributes), the URL's user and password and hidden query values.
-    func secrets(in fields: HTTPFields, url: URL? = nil) -> [String] {
+    package func secrets(in fields: HTTPFields, url: URL? = nil) -> [String] {
         var secrets: [String] = []
         for field in fields where hides(field.name) {
             secrets.append(field.value)
@@ -107,7 +107,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// `text` with every one of `secrets` replaced, for text that may quote a header or a
     /// URL: an error description, or a body that echoes the request.
-    func scrubbing(_ text: String, secrets: [String]) -> String {
+    package func scrubbing(_ text: String, secrets: [String]) -> String {
         var scrubbed = text
         for secret in secrets where scrubbed.contains(secret) {
             scrubbed = scrubbed.replacing(secret, with: replacement)

@@ -20,7 +20,7 @@ public enum BodySegment: Sendable, Equatable {
     }
 
     /// The size of the regular file at `url`, or an `encodingFailed` error naming `source`.
-    static func fileLength(of url: URL, source: String) throws -> Int64 {
+    package static func fileLength(of url: URL, source: String) throws -> Int64 {
         guard url.isFileURL else {
             throw CourierError(.encodingFailed, "\(url) is not a file URL", source: source)
         }

@@ -35,7 +35,7 @@ public struct RequestBody: Sendable {
     /// A streamed multipart body sets its buffer size here.
     public var preferredChunkSize: Int?
 
-    init(_ storage: Storage, contentType: MIMEType?, contentLength: Int64?) {
+    package init(_ storage: Storage, contentType: MIMEType?, contentLength: Int64?) {
         self.storage = storage
         self.contentType = contentType
         self.contentLength = contentLength

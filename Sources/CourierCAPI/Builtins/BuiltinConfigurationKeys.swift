@@ -2,6 +2,7 @@
 import FoundationEssentials
 #else
 import Foundation
+import CourierCInterceptors
 #endif
 
 /// The coding key of any JSON member, so a configuration can list the members it was given and

@@ -1,4 +1,5 @@
 import Courier
+import CourierCInterceptors
 
 /// The JSON configuration of the built-in `concurrency_limit` interceptor
 /// (`ConcurrencyLimitInterceptor`): `max_requests` in flight (64), `max_requests_per_host` (5),

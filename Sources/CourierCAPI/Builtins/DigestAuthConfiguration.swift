@@ -1,4 +1,5 @@
 import Courier
+import CourierCInterceptors
 
 /// The JSON configuration of the built-in `digest_auth` interceptor: the `user` and `password`
 /// that answer a server's Digest challenges (both required, both strings).

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Logging
 import Synchronization
+import CourierCInterceptors
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

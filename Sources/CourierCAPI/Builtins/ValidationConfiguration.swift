@@ -1,4 +1,5 @@
 import Courier
+import CourierCInterceptors
 
 /// The JSON configuration of the built-in `validation` interceptor: the acceptable `statuses`
 /// (codes, or `"200-299"` ranges; 2xx by default) and `content_types` (`"accept"`, the request's

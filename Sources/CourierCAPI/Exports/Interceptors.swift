@@ -1,13 +1,6 @@
 public import CCourier
 import Courier
-
-@c @implementation
-public func courier_interceptor_init(_ interceptor: UnsafeMutablePointer<courier_interceptor>?) {
-    guard let interceptor else { return }
-    ExtensibleStruct.initialize(
-        interceptor, with: courier_interceptor(),
-        firstVersionSize: ExtensibleStruct.FirstVersionSize.interceptor)
-}
+import CourierCInterceptors
 
 @c @implementation
 public func courier_client_add_interceptor(

@@ -1,5 +1,6 @@
 public import CCourier
 import Courier
+import CourierCInterceptors
 
 @c @implementation
 public func courier_plugin_load(

@@ -1,5 +1,6 @@
 public import CCourier
 import Courier
+import CourierCInterceptors
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,4 +1,5 @@
 import Courier
+import CourierCInterceptors
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPTypes
+import CourierCInterceptors
 
 /// A `courier_client_options` read into Swift: every field checked and copied (C may free its
 /// strings once `courier_client_new` returns), then made into the client it describes.

@@ -1,5 +1,6 @@
 import CCourierHooks
 package import Courier
+import CourierCInterceptors
 
 /// A transport a build of the C library may be linked with beside libcurl's, made from a client's
 /// options. The default library carries none (a C caller asking for one gets

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import CourierCInterceptors
 
 /// One send from C: the client, the request with the caller's options applied, and the pipeline
 /// run that produces the response C receives.

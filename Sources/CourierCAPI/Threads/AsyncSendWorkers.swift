@@ -1,4 +1,5 @@
 import Courier
+import CourierCInterceptors
 
 /// Long-lived tasks that run a client's asynchronous sends, one send at a time each.
 ///

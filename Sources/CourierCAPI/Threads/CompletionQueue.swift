@@ -1,4 +1,5 @@
 import CCourier
+import CourierCInterceptors
 
 #if os(Linux)
 import CCurl  // sys/eventfd.h, which Glibc's module leaves out

@@ -1,5 +1,7 @@
 public import ArgumentParser
 public import Courier
+import CourierCurlImport
+import CourierRecording
 public import Foundation
 
 /// `courier [METHOD] URL [ITEM…]`: sends one request through Courier's pipeline and prints the exchange.

@@ -1,5 +1,5 @@
 import Courier
-import CourierCAPI
+import CourierCInterceptors
 
 /// One `--plugin path.so[=config]`: a C interceptor plugin to load, and the text passed to its init.
 ///

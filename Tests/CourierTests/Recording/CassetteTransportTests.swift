@@ -1,5 +1,6 @@
 import Courier
 import CourierCurl
+import CourierRecording
 import CourierTestServer
 import Foundation
 import HTTPTypes

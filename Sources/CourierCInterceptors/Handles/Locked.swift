@@ -1,0 +1,19 @@
+package import Courier
+package import Synchronization
+
+/// State behind a lock, for the objects C handles name: any thread may call in at any time.
+///
+/// The handle objects subclass it, so the lock and the state live in the object itself: a C
+/// interceptor crossing creates two such objects and no separate lock allocations.
+package class Locked<State>: @unchecked Sendable {
+    private let mutex = Protected<Void>(())
+    /// Only touched under `mutex`, which already gives exclusive access: the runtime's exclusivity
+    /// check on this class property would cost a thread-local lookup on every call.
+    @exclusivity(unchecked) private var lockedState: State
+
+    package init(_ state: State) { self.lockedState = state }
+
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try mutex.withLock { _ in try body(&self.lockedState) }
+    }
+}
