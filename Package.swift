@@ -524,7 +524,8 @@ if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     ]
     package.targets.removeAll { !needed.contains($0.name) }
     let neededProducts: Set<String> = [
-        "Courier", "CourierFoundation", "CourierRecording", "CourierCurlImport", "CourierCurl", "CourierAsyncHTTPClient",
+        "Courier", "CourierFoundation", "CourierRecording", "CourierCurlImport", "CourierCurl",
+        "CourierAsyncHTTPClient",
         "CourierTestServer", "CourierC",
         "CourierCWithAsyncHTTPClient",
     ]

@@ -7,11 +7,12 @@
 #      slow drift of the machine hits every row alike, DURATION seconds per row;
 #   4. runs the whole set again with a busy loop on the client's core (the "busy" pass): a design
 #      with fewer thread handoffs loses less there;
-#   5. runs the in-memory pipeline suite (package-benchmark), the thread-hop probe and the memory check;
+#   5. runs the in-memory pipeline suite (package-benchmark), the thread-hop probe, the memory check
+#      and the footprint check (the installed C library's size, at most 20 MiB: scripts/footprint.sh);
 #   6. prints, per pass, one table of medians with their spread, CPU time and allocations per
 #      request, and the ratios to the baselines; then the issue's targets, met or missed.
 # Usage: ./run.sh     environment: DURATION=3 ROUNDS=5 COUNT=1000000 PORT=18089 INTERCEPTORS=5 INFLIGHT=32
-#        SKIP_BUSY=1, SKIP_PIPELINE=1, SKIP_MEMORY=1 skip steps 4 and 5. Results stay in .build/results/.
+#        SKIP_BUSY=1, SKIP_PIPELINE=1, SKIP_MEMORY=1, SKIP_FOOTPRINT=1 skip steps 4 and 5. Results stay in .build/results/.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -148,6 +149,11 @@ fi
 if [[ -z ${SKIP_MEMORY:-} ]]; then
     echo "== memory: 1 GiB uploaded as a file, as a streamed multipart, and downloaded to a file (ceiling 64 MiB)"
     "$bin/memory-check" 1 | tee "$results/memory.txt" || failures=$((failures + 1))
+fi
+
+if [[ -z ${SKIP_FOOTPRINT:-} ]]; then
+    echo "== footprint: the C library installed the README's way (target: at most 20 MiB, no Foundation, ICU or NIO)"
+    scripts/footprint.sh | tee "$results/footprint.txt" || failures=$((failures + 1))
 fi
 
 python3 scripts/summarize.py "$results" --duration "$duration" --inflight "$inflight" | tee "$results/summary.md"

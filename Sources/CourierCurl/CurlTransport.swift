@@ -1,11 +1,12 @@
 public import Courier
+import HTTPTypes
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-import Synchronization
 
 /// A `Transport` on libcurl: one I/O thread drives every transfer through a curl multi handle,
 /// keeping connections alive and reusing them across requests.

@@ -1,10 +1,11 @@
 public import Courier
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// A curl command line read into a ``Request``: the options people paste from API documentation
 /// and from browsers' "Copy as cURL" (Chromium's and Firefox's bash formats).

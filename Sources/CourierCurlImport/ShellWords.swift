@@ -1,4 +1,5 @@
 public import Courier
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,4 +1,5 @@
 public import Courier
+
 /// When a `CassetteTransport` records and when it only replays, as VCR libraries define the modes.
 public enum CassetteRecordMode: Sendable, Hashable {
     /// Records every exchange when the cassette file does not exist yet; once it exists, only

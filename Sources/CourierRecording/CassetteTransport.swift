@@ -1,11 +1,12 @@
 public import Courier
+import HTTPTypes
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import HTTPTypes
-import Synchronization
 
 /// A transport for your tests that answers from a cassette, a HAR file of recorded exchanges,
 /// and records into it through a real transport when its mode says so: tests run offline and

@@ -1,10 +1,11 @@
 public import Courier
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// One exchange being recorded: its request and response head are known, its body is still on
 /// its way to the reader. Watches the body pass (`ResponseBodyObserver`), keeping up to the

@@ -1,10 +1,11 @@
 public import Courier
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Synchronization
 
 /// Records the exchanges passing through it as an HTTP Archive (HAR 1.2), the format browsers'
 /// developer tools and HAR viewers open: to look at what a client sent and received, with

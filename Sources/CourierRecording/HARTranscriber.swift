@@ -1,10 +1,11 @@
 public import Courier
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// Writes Courier's requests and responses as archive objects, with secrets hidden.
 ///

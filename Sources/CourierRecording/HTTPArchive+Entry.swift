@@ -1,4 +1,5 @@
 public import Courier
+
 extension HTTPArchive {
     /// One exchange: the request, the response, and how long each part took.
     public struct Entry: Codable, Sendable, Equatable {

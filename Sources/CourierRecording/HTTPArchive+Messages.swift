@@ -1,4 +1,5 @@
 public import Courier
+
 extension HTTPArchive {
     /// A request as the archive holds it.
     public struct Request: Codable, Sendable, Equatable {

@@ -118,7 +118,8 @@ import Testing
         let runpath = "$ORIGIN/../lib/\(packages.multiarch)/courier:$ORIGIN/../lib/\(packages.multiarch)/courier-cli"
         #expect(dynamic.output.contains("Library runpath: [\(runpath)]"), "\(dynamic)")
         #expect(tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libFoundation.so"))
-        #expect(!tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libswiftCore.so"), "shared with libcourier1")
+        #expect(
+            !tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libswiftCore.so"), "shared with libcourier1")
     }
 
     @Test func theDebianDependenciesAreSatisfiedOnThisMachine() async throws {

@@ -21,6 +21,16 @@ import Testing
             environment: ["COURIER_BUILD_DIR": artifacts.buildDirectory.path], mergingErrorIntoOutput: true)
         try #require(install.status == 0, "\(install)")
         #expect(install.output.contains("the Swift runtime in lib/courier"), "\(install)")
+        // The default library runs on FoundationEssentials: no full Foundation, no ICU, no NIO (#40).
+        let runtime = try FileManager.default.contentsOfDirectory(
+            atPath: prefix.appendingPathComponent("lib/courier").path)
+        for heavy in ["libFoundation.so", "libFoundationNetworking.so", "lib_FoundationICU.so", "libswiftDispatch.so"] {
+            #expect(!runtime.contains(heavy), "\(heavy) was installed: \(runtime)")
+        }
+        let linked = try await ChildProcess.run("ldd", [prefix.appendingPathComponent("lib/libcourier.so.1").path])
+        for heavy in ["libFoundation.so", "libFoundationNetworking", "ICU", "NIO"] {
+            #expect(!linked.output.contains(heavy), "\(linked)")
+        }
 
         let program = prefix.appendingPathComponent("courier_get")
         let compile = try await ChildProcess.shell(

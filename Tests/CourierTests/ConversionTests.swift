@@ -1,5 +1,5 @@
-import CourierFoundation
 import Courier
+import CourierFoundation
 import Foundation
 import HTTPTypes
 import Testing

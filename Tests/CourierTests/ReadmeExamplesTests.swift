@@ -1,7 +1,7 @@
-import CourierFoundation
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
+import CourierFoundation
 import CourierRecording
 import CourierTestServer
 import Foundation

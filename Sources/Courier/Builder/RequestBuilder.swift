@@ -24,6 +24,13 @@ public enum RequestBuilder {
         PathComponent(segment)
     }
 
+    /// A query item appends it to the query: `URLQueryItem(name: "q", value: "swift")` is `Query("q", "swift")`.
+    ///
+    /// A `nil` value writes the name alone (`Query(flag:)`), as `URLComponents` does, rather than dropping the item.
+    public static func buildExpression(_ item: URLQueryItem) -> any RequestBuildable {
+        item.value.map { Query(item.name, $0) } ?? Query(flag: item.name)
+    }
+
     /// A string literal appends its slash-separated segments: `"v1/accounts"` (see `PathSegments`).
     ///
     /// Chosen over the `String` form for literals only (that form is disfavoured); a string value
@@ -40,13 +47,6 @@ public enum RequestBuilder {
     /// `(data, "image/jpeg")` is the body with that media type.
     public static func buildExpression(_ body: (Data, String)) -> any RequestBuildable {
         RequestBody.data(body.0, type: MIMEType(body.1))
-    }
-
-    /// A query item appends it to the query: `URLQueryItem(name: "q", value: "swift")` is `Query("q", "swift")`.
-    ///
-    /// A `nil` value writes the name alone (`Query(flag:)`), as `URLComponents` does, rather than dropping the item.
-    public static func buildExpression(_ item: URLQueryItem) -> any RequestBuildable {
-        item.value.map { Query(item.name, $0) } ?? Query(flag: item.name)
     }
 
     /// The blocks of one closure, in the one array the call passes: each block is its own

@@ -64,7 +64,8 @@ extension RequestDraft {
     }
 
     /// A field named `fieldName` whose value was checked and trimmed as `validatedField(_:_:block:)` does.
-    package static func validatedField(_ fieldName: HTTPField.Name, _ value: String, block: String) throws -> HTTPField {
+    package static func validatedField(_ fieldName: HTTPField.Name, _ value: String, block: String) throws -> HTTPField
+    {
         // The common case, a value already valid as it stands (so nothing to trim), in one scan.
         if HTTPField.isValidValue(value) { return HTTPField(name: fieldName, value: value) }
         let trimmed = value.trimmingSpaces()

@@ -25,16 +25,18 @@ package enum PthreadThread {
         #else
         var thread = pthread_t()
         #endif
-        let created = pthread_create(&thread, &attributes, { raw in
-            #if canImport(Darwin)
-            let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
-            #else
-            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-            #endif
-            ThreadName.setCurrent(start.name)
-            start.body()
-            return nil
-        }, start)
+        let created = pthread_create(
+            &thread, &attributes,
+            { raw in
+                #if canImport(Darwin)
+                let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
+                #else
+                let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+                #endif
+                ThreadName.setCurrent(start.name)
+                start.body()
+                return nil
+            }, start)
         guard created == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
             return false

@@ -1,10 +1,11 @@
+public import HTTPTypes
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
-import Synchronization
 
 /// Cookies a client keeps between requests, by RFC 6265's storage and matching rules, and saved to
 /// or loaded from a file in the Netscape format curl and wget use.

@@ -1,9 +1,10 @@
+public import HTTPTypes
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
 
 /// One part of a `multipart/form-data` body: its header fields and where its bytes come from.
 ///

@@ -1,11 +1,12 @@
+import HTTPTypes
+import Logging
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-import Logging
-import Synchronization
 
 /// Applies a credential to every request and, when the server refuses it (401 by default),
 /// refreshes it once for every request that failed together, then retries them with the new one.

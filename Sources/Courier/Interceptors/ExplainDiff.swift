@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// The differences between two requests or two responses, as `Explanation.Change`s, redacted.
 struct ExplainDiff {

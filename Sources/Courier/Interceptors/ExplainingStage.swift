@@ -1,10 +1,11 @@
+import HTTPTypes
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-import Synchronization
 
 /// What a recording wrapper shares with the probe after its stage: the request the stage
 /// received, and what the stage passed to `next` and got back.

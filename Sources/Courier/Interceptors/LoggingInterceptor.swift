@@ -1,11 +1,12 @@
+import HTTPTypes
+public import Logging
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-public import Logging
-import Synchronization
 
 /// Logs each exchange through swift-log: one line per exchange at `level`, and at `debug` the
 /// full request and response heads and bodies, with secrets hidden everywhere.

@@ -1,9 +1,10 @@
+public import HTTPTypes
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
 
 /// Which secrets to hide before a request or response is written anywhere a person may read it:
 /// header values, URL query values and the URL's user and password.
@@ -59,7 +60,8 @@ public struct Redaction: Sendable, Hashable {
                 else { return item }
                 changed = true
                 return URLQueryItem(
-                    name: item.name, value: PercentEncoding.encode(replacement, allowing: PercentEncoding.alphanumerics))
+                    name: item.name, value: PercentEncoding.encode(replacement, allowing: PercentEncoding.alphanumerics)
+                )
             }
             components.percentEncodedQueryItems = hidden
         }

@@ -1,10 +1,11 @@
+public import HTTPTypes
+import Logging
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
-import Logging
 
 /// Sends a request again after a transient failure: a connection error or a 408, 429, 500, 502,
 /// 503 or 504, with exponential backoff and jitter, within a budget shared by the whole client.

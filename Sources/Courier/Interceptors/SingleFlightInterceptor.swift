@@ -1,10 +1,11 @@
+public import HTTPTypes
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import HTTPTypes
-import Synchronization
 
 /// Lets identical requests in flight at the same time share one transport call: the first
 /// goes out, the others wait for its response, and each gets its own buffered copy.

@@ -1,10 +1,11 @@
+import HTTPTypes
+public import Tracing
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-public import Tracing
 
 /// Wraps each exchange in a client span of swift-distributed-tracing and propagates its context
 /// to the server in the request headers (W3C `traceparent`, with a W3C tracer such as swift-otel's).

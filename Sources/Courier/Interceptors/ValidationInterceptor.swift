@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// Turns a response the caller cannot use into a typed error: a status outside the acceptable
 /// set (`unacceptableStatus`) or a `Content-Type` the caller did not ask for (`unacceptableContentType`).

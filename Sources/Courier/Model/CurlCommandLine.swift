@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// The parts of a curl command line for one request; see `Request.curlCommand`.
 package struct CurlCommandLine {

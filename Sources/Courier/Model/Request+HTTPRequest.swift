@@ -1,9 +1,10 @@
+public import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import HTTPTypes
 
 extension HTTPRequest {
     /// The request's head as swift-http-types' `HTTPRequest`, with `wireHeaderFields` (so `Content-Length` is included).

@@ -1,9 +1,10 @@
+public import HTTPTypes
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
 
 /// An HTTP request as a value: method, URL, header fields, body, timeout and typed options.
 ///

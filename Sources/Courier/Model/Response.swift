@@ -1,9 +1,10 @@
+public import HTTPTypes
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
 
 /// An HTTP response as a value: status, header fields, body bytes, and the request that produced it.
 ///

@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import HTTPTypes
 
 extension Client {
     /// Sends `request` and decodes a 2xx JSON body as `Value` with the request's `JSONDecoder`.

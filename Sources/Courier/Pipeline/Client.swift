@@ -1,11 +1,12 @@
+public import HTTPTypes
+public import Logging
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import HTTPTypes
-public import Logging
-import Synchronization
 
 /// Sends requests: an ordered chain of interceptors around a transport.
 ///

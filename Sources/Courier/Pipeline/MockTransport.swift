@@ -1,10 +1,11 @@
+public import HTTPTypes
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import HTTPTypes
-import Synchronization
 
 /// A transport that answers from a script and records what it was sent, for your own tests.
 ///

@@ -1,10 +1,11 @@
+import HTTPTypes
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-import Logging
 
 /// The events of a Server-Sent Events endpoint, reconnecting as an `EventSource` does; made by `Client.events`.
 ///

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Synchronization
 
 /// Sees a response body pass on its way to the reader, for recorders that must neither hold the
 /// body back nor keep a copy the reader waits for (`ResponseBodyStream.observed(by:)`).

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Synchronization
 
 /// A response body arriving from the network: an async sequence of chunks, read once, with backpressure.
 ///

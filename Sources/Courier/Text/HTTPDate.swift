@@ -38,7 +38,8 @@ package enum HTTPDate {
             day <= daysIn(month: month, year: year)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second))
+        return Date(
+            timeIntervalSince1970: TimeInterval(days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second))
     }
 
     /// RFC 6265's delimiters: every character but digits, letters and `:`, among printable ASCII.

@@ -1,11 +1,12 @@
 import Courier
+import CourierCInterceptors
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import CourierCInterceptors
 
 /// The interceptors of the Swift core that C and the languages binding it add by name and a JSON
 /// configuration (`courier_client_add_builtin`), so that a C, plugin or Python chain can hold

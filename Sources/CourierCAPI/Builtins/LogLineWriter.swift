@@ -1,12 +1,13 @@
 import Courier
+import CourierCInterceptors
+import Logging
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import Synchronization
-import CourierCInterceptors
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,7 +1,7 @@
 import Courier
+import CourierCInterceptors
 import HTTPTypes
 import Logging
-import CourierCInterceptors
 
 /// The JSON configuration of the built-in `logging` interceptor: where lines go (`fd`, 2 by
 /// default, or a file at `path`, appended to), the lowest `level` written (`debug` adds heads

@@ -1,7 +1,7 @@
 import CCourier
 import Courier
-import HTTPTypes
 import CourierCInterceptors
+import HTTPTypes
 
 /// The JSON configuration of the built-in `retry` interceptor: `RetryInterceptor.Policy` and its
 /// budget, in snake case, every member optional (the Swift defaults otherwise).

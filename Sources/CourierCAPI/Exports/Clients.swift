@@ -1,7 +1,7 @@
 public import CCourier
 import Courier
-import CourierCurl
 import CourierCInterceptors
+import CourierCurl
 
 @c @implementation
 public func courier_client_options_init(_ options: UnsafeMutablePointer<courier_client_options>?) {

@@ -1,6 +1,7 @@
 public import CCourier
 import Courier
 import CourierCInterceptors
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

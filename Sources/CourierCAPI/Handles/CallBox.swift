@@ -1,5 +1,6 @@
 import Courier
 import CourierCInterceptors
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

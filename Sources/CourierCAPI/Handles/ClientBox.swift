@@ -1,6 +1,7 @@
 import Courier
-import CourierCurl
 import CourierCInterceptors
+import CourierCurl
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

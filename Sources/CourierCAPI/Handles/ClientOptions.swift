@@ -1,13 +1,14 @@
 package import CCourier
 package import Courier
+import CourierCInterceptors
 import CourierCurl
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-import CourierCInterceptors
 
 /// A `courier_client_options` read into Swift: every field checked and copied (C may free its
 /// strings once `courier_client_new` returns), then made into the client it describes.

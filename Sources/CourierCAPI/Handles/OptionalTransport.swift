@@ -9,9 +9,10 @@ import CourierCInterceptors
 /// (`ccourier_async_http_client_factory`), so this module never depends on SwiftNIO.
 package final class OptionalTransport: Sendable {
     /// Makes the transport for a client, and what shuts it down when the client is freed.
-    package typealias Make = @Sendable (ClientOptions) throws -> (
-        transport: any Transport, shutdown: @Sendable () async -> Void
-    )
+    package typealias Make =
+        @Sendable (ClientOptions) throws -> (
+            transport: any Transport, shutdown: @Sendable () async -> Void
+        )
 
     package let make: Make
 

@@ -1,13 +1,14 @@
 import CCourier
 import Courier
+import CourierCInterceptors
 import CourierCurl
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
-import CourierCInterceptors
 
 /// One send from C: the client, the request with the caller's options applied, and the pipeline
 /// run that produces the response C receives.

@@ -1,5 +1,6 @@
 /// What a `courier_plugin` handle names: a loaded plugin and the client it registered on.
 import CourierCInterceptors
+
 final class PluginBox: HandleObject, @unchecked Sendable {
     static let handleKind = HandleKind.plugin
 

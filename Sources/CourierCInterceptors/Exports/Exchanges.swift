@@ -1,5 +1,6 @@
 public import CCourier
 package import Courier
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else

@@ -1,11 +1,12 @@
 public import CCourier
 package import Courier
+package import HTTPTypes
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-package import HTTPTypes
 
 @c @implementation
 public func courier_response_new(

@@ -1,4 +1,5 @@
 package import CCourier
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
@@ -47,8 +48,9 @@ package enum CInput {
     }
 
     /// Checks a media type or header value C passed: no control characters but tab.
-    package static func headerValue(_ value: String, _ argument: String, in function: StaticString = #function) throws -> String
-    {
+    package static func headerValue(
+        _ value: String, _ argument: String, in function: StaticString = #function
+    ) throws -> String {
         if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             throw CAPIFailure(
                 COURIER_E_INVALID_REQUEST, in: function,

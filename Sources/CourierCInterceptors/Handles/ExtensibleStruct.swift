@@ -24,7 +24,9 @@ package enum ExtensibleStruct {
     /// that part's size: what an exported `_init` does. A caller may be a program built against
     /// any 1.x header, so nothing past the first version is written; the header's inline `_init`
     /// has zeroed the rest (every later field defaults to 0) and sets `struct_size` to its own size.
-    package static func initialize<Value>(_ pointer: UnsafeMutablePointer<Value>, with value: Value, firstVersionSize: Int) {
+    package static func initialize<Value>(
+        _ pointer: UnsafeMutablePointer<Value>, with value: Value, firstVersionSize: Int
+    ) {
         // Never more than the value holds, whatever the constant says: no trap is reachable from C.
         let size = min(firstVersionSize, MemoryLayout<Value>.size)
         var value = value

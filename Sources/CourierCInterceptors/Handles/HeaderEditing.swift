@@ -70,7 +70,9 @@ package enum HeaderEditing {
     }
 
     /// Removes every line named `name`, or fails with `COURIER_E_NOT_FOUND` when there is none.
-    package static func remove(_ name: String, from fields: inout HTTPFields, in function: StaticString = #function) throws {
+    package static func remove(
+        _ name: String, from fields: inout HTTPFields, in function: StaticString = #function
+    ) throws {
         guard let fieldName = HTTPField.Name(name) else {
             throw CourierError(.invalidRequest, "\"\(name)\" is not a valid header name", source: cName(function))
         }
@@ -81,7 +83,9 @@ package enum HeaderEditing {
     }
 
     /// The value of header `name` as C reads it: lines joined with ", " ("; " for Cookie).
-    package static func value(of name: String, in fields: HTTPFields, function: StaticString = #function) throws -> String {
+    package static func value(
+        of name: String, in fields: HTTPFields, function: StaticString = #function
+    ) throws -> String {
         guard let fieldName = HTTPField.Name(name) else {
             throw CAPIFailure(
                 COURIER_E_INVALID_ARGUMENT, in: function, detail: "\"\(name)\" is not a valid header name")
@@ -94,7 +98,9 @@ package enum HeaderEditing {
     }
 
     /// The line at `index`, or `COURIER_E_NOT_FOUND` past the end.
-    package static func line(at index: Int, in fields: HTTPFields, function: StaticString = #function) throws -> HTTPField {
+    package static func line(
+        at index: Int, in fields: HTTPFields, function: StaticString = #function
+    ) throws -> HTTPField {
         guard index >= 0, index < fields.count else {
             throw CAPIFailure(
                 COURIER_E_NOT_FOUND, in: function,

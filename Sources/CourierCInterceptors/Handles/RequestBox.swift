@@ -1,10 +1,11 @@
 package import Courier
+package import HTTPTypes
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-package import HTTPTypes
 
 /// What a `courier_request` handle names: a valid `Request` that C setters edit one block at a time.
 ///

@@ -1,11 +1,12 @@
 package import CCourier
 package import Courier
+package import Synchronization
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-package import Synchronization
 
 /// A request body read from a C `courier_read_fn`, once.
 ///
@@ -22,7 +23,9 @@ package final class CallbackBodySource: @unchecked Sendable {
 
     package static let chunkSize = 64 * 1024
 
-    package init(read: courier_read_fn, userData: UnsafeMutableRawPointer?, destroy: courier_destroy_fn?, length: Int64?) {
+    package init(
+        read: courier_read_fn, userData: UnsafeMutableRawPointer?, destroy: courier_destroy_fn?, length: Int64?
+    ) {
         self.read = read
         self.userData = userData
         self.destroy = destroy

@@ -1,5 +1,6 @@
 package import CCourier
 package import Courier
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else

@@ -1,5 +1,6 @@
 package import CCourier
 public import Courier
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else

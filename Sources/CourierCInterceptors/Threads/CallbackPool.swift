@@ -1,10 +1,11 @@
 package import Courier
+package import Synchronization
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-package import Synchronization
 
 /// Dedicated threads for asynchronous sends and for C callbacks that may block.
 ///

@@ -1,10 +1,11 @@
 package import Courier
+package import Synchronization
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-package import Synchronization
 
 /// The jobs and closures waiting for a Courier thread, and the condition threads sleep on.
 ///

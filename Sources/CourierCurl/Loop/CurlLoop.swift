@@ -1,11 +1,12 @@
 import CCurl
 import Courier
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

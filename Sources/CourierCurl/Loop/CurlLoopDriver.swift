@@ -1,6 +1,7 @@
 import CCurl
 import Courier
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,11 +1,12 @@
 import CCurl
 import Courier
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// The driving thread's side of one transfer: its easy handle, header list, head parser, phase,
 /// pause flags and first failure. Every member is used on the thread driving the transfer only, from

@@ -1,5 +1,6 @@
 import CCurl
 import Courier
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

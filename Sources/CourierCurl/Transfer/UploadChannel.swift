@@ -1,10 +1,11 @@
 import Courier
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// Carries a request body from the task that produces it to curl's read callback on the I/O thread.
 ///

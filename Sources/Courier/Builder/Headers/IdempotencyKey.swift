@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// Sets `Idempotency-Key`, so a retried POST or PATCH is applied once by servers that honour it.
 ///

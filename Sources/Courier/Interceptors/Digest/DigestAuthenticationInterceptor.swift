@@ -1,11 +1,12 @@
+import HTTPTypes
+import Logging
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
-import Logging
-import Synchronization
 
 /// HTTP Digest authentication (RFC 7616): answers a server's `401` with a `Digest` challenge by
 /// resending the request once with an `Authorization: Digest …` computed from the user name and
