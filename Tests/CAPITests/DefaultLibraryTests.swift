@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -47,11 +48,8 @@ import Testing
             return code == COURIER_OK ? 0 : 1;
         }
         """.write(to: source, atomically: true, encoding: .utf8)
-        let directory = artifacts.work.appendingPathComponent("default-lib")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.defaultLibraryDirectory(artifacts)
         let link = directory.appendingPathComponent("libcourier.so.1")
-        try? FileManager.default.removeItem(at: link)
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: artifacts.defaultLibrary)
         let program = artifacts.work.appendingPathComponent("bin/default_library_ahc")
         _ = try artifacts.require(
             await ProcessRunner.run(
@@ -63,5 +61,32 @@ import Testing
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.hasPrefix("18 "), "COURIER_E_UNSUPPORTED: \(outcome.output)")
         #expect(outcome.output.contains("--with-async-http-client"), "\(outcome.output)")
+    }
+
+    /// A program built against the 1.0 header, which ran against the library with every
+    /// transport before the split, runs against the default one (natively: valgrind runs it
+    /// against the variant in CProgramTests).
+    @Test func aProgramBuiltAgainstABI10RunsAgainstTheDefaultLibrary() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let program = try await artifacts.compileTest(
+            "test_abi_1_0", headers: artifacts.cSources.appendingPathComponent("abi-1.0").path)
+        let directory = try Self.defaultLibraryDirectory(artifacts)
+        let outcome = try await withTestServer { server in
+            try await ProcessRunner.run(
+                [program.path, server.baseURL.absoluteString], environment: ["LD_LIBRARY_PATH": directory.path])
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains(" 0 failed"), "\(outcome)")
+    }
+
+    /// A directory whose `libcourier.so.1` is the default library, to put first on the load path.
+    /// One per test (`name`), since the suite's tests run in parallel.
+    private static func defaultLibraryDirectory(_ artifacts: CAPIArtifacts, name: String = #function) throws -> URL {
+        let directory = artifacts.work.appendingPathComponent("default-lib-\(name.prefix { $0 != "(" })")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("libcourier.so.1"), withDestinationURL: artifacts.defaultLibrary)
+        return directory
     }
 }

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -196,6 +200,29 @@ def test_ahc_transport(server) -> None:
         assert client.get("/anything").json()["method"] == "GET"
     with pytest.raises(courier.InvalidRequest):
         courier.Client(transport="carrier-pigeon")
+
+
+def test_the_default_library_refuses_ahc_naming_the_variant_to_install() -> None:
+    """The default libcourier carries only libcurl's transport: asking it for "ahc" is an
+    Unsupported error that says how to get the variant, and "curl" still works. Run in a child,
+    since this process has the variant loaded."""
+    default = os.environ.get("COURIER_DEFAULT_LIBRARY")
+    if not default:
+        pytest.skip("COURIER_DEFAULT_LIBRARY is not set (scripts/test-python sets it)")
+    program = textwrap.dedent("""
+        import courier
+        try:
+            courier.Client(transport="ahc")
+        except courier.Unsupported as error:
+            print("unsupported:", error)
+        with courier.Client(transport="curl"):
+            print("curl ok")
+    """)
+    outcome = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "COURIER_LIBRARY": default})
+    assert outcome.returncode == 0, outcome.stderr
+    assert "unsupported:" in outcome.stdout and "--with-async-http-client" in outcome.stdout, outcome.stdout
+    assert "curl ok" in outcome.stdout
 
 
 def test_version_info() -> None:

@@ -41,6 +41,7 @@ from ._errors import (
     TooManyRedirects,
     TransportError,
     UnacceptableContentType,
+    Unsupported,
     WouldBlock,
 )
 from ._exchange import RETRY_SENTINEL as RETRY
@@ -62,5 +63,5 @@ __all__ = [
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
     "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",
     "BodyNotReplayable", "HTTPStatusError", "AuthenticationError", "UnacceptableContentType", "InvalidRequest", "PluginError",
-    "WouldBlock", "ClosedError", "StreamError", "ForkError", "library_path", "library_version", "abi_version",
+    "WouldBlock", "ClosedError", "StreamError", "ForkError", "Unsupported", "library_path", "library_version", "abi_version",
 ]

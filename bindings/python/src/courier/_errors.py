@@ -114,6 +114,12 @@ class StreamError(CourierError, RuntimeError):
     """A streaming response was used in a way its state does not allow."""
 
 
+class Unsupported(CourierError):
+    """The library cannot do what was asked (COURIER_E_UNSUPPORTED): a transport it was built
+    without (transport="ahc" on the default library, which the message says how to replace), or
+    an option the transport cannot honour, named in the message."""
+
+
 class ForkError(CourierError, RuntimeError):
     """A client was used in a process made by fork() after the client was created
     (COURIER_E_FORKED): its connections and threads stay with the parent. Create clients in the
@@ -138,7 +144,7 @@ _CLASSES: dict[int, type[CourierError]] = {
     15: PluginError,
     16: WouldBlock,
     17: CourierError,
-    18: CourierError,
+    18: Unsupported,
     19: CourierError,
     20: UnacceptableContentType,
     21: DecodingError,
