@@ -4,16 +4,14 @@
 #   scripts/package-deb.sh [debug|release] [OUTDIR]
 #
 # writes into OUTDIR (default .build/deb), for this machine's architecture:
-#   libcourier1_VERSION_ARCH.deb     /usr/lib/MULTIARCH/libcourier.so.1 and the private Swift
-#                                    runtime it loads from /usr/lib/MULTIARCH/courier/ (RUNPATH
-#                                    $ORIGIN/courier, as scripts/build-libcourier.sh installs it);
+#   libcourier1_VERSION_ARCH.deb     /usr/lib/MULTIARCH/libcourier.so.1, with the Swift runtime
+#                                    linked in (as scripts/build-libcourier.sh installs it);
 #                                    shlibs and symbols files, an ldconfig trigger
 #   libcourier-dev_VERSION_ARCH.deb  /usr/include/courier.h, courier_plugin.h, the CCourier module
 #                                    map for Swift plugins (/usr/include/courier/module.modulemap),
 #                                    /usr/lib/MULTIARCH/libcourier.so and pkgconfig/courier.pc
-#   courier_VERSION_ARCH.deb         /usr/bin/courier, whose RUNPATH is the same private runtime,
-#                                    and /usr/lib/MULTIARCH/courier-cli/: the runtime libraries
-#                                    the tool needs beyond the library's (full Foundation, ICU)
+#   courier_VERSION_ARCH.deb         /usr/bin/courier and, in /usr/lib/MULTIARCH/courier-cli/ (its
+#                                    RUNPATH), the Swift runtime it loads (Foundation and ICU too)
 #
 # then install them with `apt install ./libcourier1_*.deb ./libcourier-dev_*.deb ./courier_*.deb`.
 # VERSION is the library's own (courier_version(), as build-libcourier.sh reads it), so a debug
@@ -22,8 +20,8 @@
 # the exported symbols must match abi/libcourier1.symbols, the symbols file, which lists each
 # courier_* function with the version that introduced it (add new ones there when the ABI grows).
 #
-# COURIER_BUILD_DIR=DIR uses the library and the `courier` tool already built in DIR instead of
-# running `swift build`. COURIER_DEB_MAINTAINER sets the Maintainer: field (default: the author of
+# COURIER_BUILD_DIR=DIR uses the `courier` tool already built in DIR instead of running `swift
+# build`, and COURIER_LIBRARY_BUILD_DIR=DIR the library built with --static-runtime in DIR. COURIER_DEB_MAINTAINER sets the Maintainer: field (default: the author of
 # the last commit). dpkg-deb compresses with xz; DPKG_DEB_COMPRESSOR_TYPE=none (or gzip) and
 # DPKG_DEB_COMPRESSOR_LEVEL, which dpkg-deb reads itself, make it faster (the tests use none).
 set -euo pipefail
@@ -44,7 +42,6 @@ done
 if [[ -n ${COURIER_BUILD_DIR:-} ]]; then
     bin=$(cd "$COURIER_BUILD_DIR" && pwd)
 else
-    swift build "${build_flags[@]}" --product CourierC
     swift build "${build_flags[@]}" --product courier
     bin=$(swift build "${build_flags[@]}" --show-bin-path)
 fi
@@ -58,9 +55,10 @@ outdir=$(cd "$outdir" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/courier-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# The relocatable install (library, private runtime, headers) is the source of every package.
+# The relocatable install (the library with its runtime inside, the headers) is the source of
+# every package.
 stage=$work/stage
-COURIER_BUILD_DIR=$bin scripts/build-libcourier.sh "$configuration" "$stage" >"$work/install.log" \
+COURIER_BUILD_DIR=${COURIER_LIBRARY_BUILD_DIR:-} scripts/build-libcourier.sh "$configuration" "$stage" >"$work/install.log" \
     || { cat "$work/install.log" >&2; exit 1; }
 version=$(PKG_CONFIG_PATH=$stage/lib/pkgconfig pkg-config --modversion courier)
 
@@ -70,29 +68,26 @@ cli=$work/courier
 mkdir -p "$lib/DEBIAN" "$lib/$libdir" "$dev/DEBIAN" "$dev/$libdir/pkgconfig" "$dev/usr/include/courier" \
     "$cli/DEBIAN" "$cli/usr/bin"
 
-cp -a "$stage/lib/libcourier.so.1" "$stage/lib/courier" "$lib/$libdir/"
+cp -a "$stage/lib/libcourier.so.1" "$lib/$libdir/"
 install -m 0755 "$bin/courier" "$cli/usr/bin/courier"
 strip --strip-unneeded "$cli/usr/bin/courier"
-# The tool shares the library's private runtime, and carries in its own private directory the
-# runtime libraries the library does without (full Foundation and ICU: the library runs on
-# FoundationEssentials alone, the tool on Foundation).
+# The tool carries the Swift runtime it loads in a private directory of its own: the library's
+# runtime is inside the library (and FoundationEssentials only; the tool uses Foundation and ICU).
 cli_private=$cli/$libdir/courier-cli
 mkdir -p "$cli_private"
 toolchain_dirs=$(readelf -d "$bin/courier" | sed -n 's/.*Library runpath: \[\(.*\)\]/\1/p' | tr ':' '\n' | grep -v '^\$ORIGIN' || true)
 ldd "$bin/courier" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
-    [[ -e $lib/$libdir/courier/$name ]] && continue
     while read -r dir; do
         if [[ -n $dir && $path == "$dir"/* ]]; then
             install -m 0755 "$(readlink -f "$path")" "$cli_private/$name"
             strip --strip-unneeded "$cli_private/$name"
-            patchelf --set-rpath "\$ORIGIN:\$ORIGIN/../courier" "$cli_private/$name"
+            patchelf --set-rpath "\$ORIGIN" "$cli_private/$name"
         fi
     done <<<"$toolchain_dirs"
 done
-rmdir "$cli_private" 2>/dev/null || true
-patchelf --set-rpath "\$ORIGIN/../lib/$multiarch/courier:\$ORIGIN/../lib/$multiarch/courier-cli" "$cli/usr/bin/courier"
-missing=$(LD_LIBRARY_PATH=$lib/$libdir/courier:$cli_private ldd "$cli/usr/bin/courier" | awk '$3 == "not" { print $1 }')
-[[ -z $missing ]] || { echo "$0: the courier tool needs runtime libraries neither package carries: $missing" >&2; exit 1; }
+patchelf --set-rpath "\$ORIGIN/../lib/$multiarch/courier-cli" "$cli/usr/bin/courier"
+missing=$(LD_LIBRARY_PATH=$cli_private ldd "$cli/usr/bin/courier" | awk '$3 == "not" { print $1 }')
+[[ -z $missing ]] || { echo "$0: the courier tool needs runtime libraries its package lacks: $missing" >&2; exit 1; }
 # The manual page (docs/courier.1, from scripts/generate-manual) and the shell completions argument-parser writes.
 install -D -m 0644 docs/courier.1 "$cli/usr/share/man/man1/courier.1"
 gzip -9n "$cli/usr/share/man/man1/courier.1"
@@ -103,7 +98,7 @@ for shell in bash zsh fish; do
         zsh) target=$cli/usr/share/zsh/vendor-completions/_courier ;;
         fish) target=$cli/usr/share/fish/vendor_completions.d/courier.fish ;;
     esac
-    LD_LIBRARY_PATH=$lib/$libdir/courier:$cli_private "$cli/usr/bin/courier" --generate-completion-script $shell >"$target"
+    LD_LIBRARY_PATH=$cli_private "$cli/usr/bin/courier" --generate-completion-script $shell >"$target"
     chmod 0644 "$target"
 done
 
@@ -144,15 +139,14 @@ mkdir -p "$work/shlibdeps/debian"
 printf 'Source: courier\n\nPackage: libcourier1\nArchitecture: any\n' >"$work/shlibdeps/debian/control"
 # shlibdeps FILE…: the Depends: value for FILEs.
 shlibdeps() {
-    (cd "$work/shlibdeps" && dpkg-shlibdeps -O -l"$lib/$libdir/courier" -l"$cli_private" "$@" 2>"$work/shlibdeps.log") \
+    (cd "$work/shlibdeps" && dpkg-shlibdeps -O -l"$cli_private" "$@" 2>"$work/shlibdeps.log") \
         | sed -n 's/^shlibs:Depends=//p' \
         || { cat "$work/shlibdeps.log" >&2; exit 1; }
 }
-lib_depends=$(shlibdeps "$lib/$libdir/libcourier.so.1" "$lib/$libdir"/courier/*.so*)
+lib_depends=$(shlibdeps "$lib/$libdir/libcourier.so.1")
 cli_depends=$(shlibdeps "$cli/usr/bin/courier" $(ls "$cli_private"/*.so* 2>/dev/null))
 [[ -n $lib_depends && -n $cli_depends ]] || { cat "$work/shlibdeps.log" >&2; exit 1; }
 
-# One Swift runtime per process: a Swift plugin must be built with the Swift that built the library.
 swift_version=$(swiftc --version 2>&1 | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -n 1 || true)
 maintainer=${COURIER_DEB_MAINTAINER:-$(git -C "$repo" log -1 --format='%an <%ae>' 2>/dev/null || true)}
 [[ -n $maintainer ]] || maintainer="Courier maintainers <courier@localhost>"
@@ -175,16 +169,15 @@ CONTROL
 }
 control "$lib" libs "$lib_depends" "HTTP request pipeline, C library
  Courier sends HTTP requests through an ordered chain of interceptors on libcurl. This is the
- C library, libcourier.so.1, with the Swift runtime it needs in a private directory, so it
- runs without a Swift toolchain. Built with Swift ${swift_version:-(unknown)}: a plugin written in
- Swift must be built with the same version and use this runtime (see the README)."
+ C library, libcourier.so.1, with the Swift runtime (Swift ${swift_version:-(unknown)}) linked in,
+ so it runs without a Swift toolchain and beside other Swift code of any version."
 control "$dev" libdevel "libcourier1 (= $version)" "HTTP request pipeline, C development files
  Headers (courier.h, courier_plugin.h), pkg-config file and the unversioned libcourier.so link
  for building programs and interceptor plugins against libcourier."
-control "$cli" web "libcourier1 (= $version), $cli_depends" "HTTP request pipeline, command-line tool
+control "$cli" web "$cli_depends" "HTTP request pipeline, command-line tool
  courier sends one request through Courier's pipeline, in the style of HTTPie, and serves the
- project's loopback test server (courier serve). It uses libcourier1's Swift runtime, and
- carries the parts of Foundation the library does without."
+ project's loopback test server (courier serve). It carries the Swift runtime it loads in a
+ private directory."
 
 for package in "$lib" "$dev" "$cli"; do
     name=$(basename "$package")

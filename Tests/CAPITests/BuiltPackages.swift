@@ -58,7 +58,11 @@ struct BuiltPackages: Sendable {
         let script = artifacts.repository.appendingPathComponent("scripts/package-deb.sh").path
         let build = try await ChildProcess.run(
             script, ["debug", output.path],
-            environment: ["COURIER_BUILD_DIR": artifacts.buildDirectory.path, "DPKG_DEB_COMPRESSOR_TYPE": "none"],
+            environment: [
+                "COURIER_BUILD_DIR": artifacts.buildDirectory.path,
+                "COURIER_LIBRARY_BUILD_DIR": try artifacts.staticRuntimeBuildDirectory().path,
+                "DPKG_DEB_COMPRESSOR_TYPE": "none",
+            ],
             mergingErrorIntoOutput: true)
         guard build.status == 0 else { throw CAPISetupError(description: "\(build)") }
         var debs: [String: URL] = [:]
@@ -111,8 +115,8 @@ struct BuiltPackages: Sendable {
     }
 
     /// Builds Examples/plugins/swift_stamp as the README tells a Swift plugin author to: against
-    /// the installed headers and module map, with no RUNPATH into the toolchain but one into the
-    /// library's private runtime. Returns its path.
+    /// the installed headers and module map, with the Swift runtime linked in and kept private
+    /// (`-static-stdlib`, `--exclude-libs=ALL`), so it needs no Swift library. Returns its path.
     func buildSwiftPlugin(from repository: URL) async throws -> String {
         let source = repository.appendingPathComponent("Examples/plugins/swift_stamp")
         let include = root.appendingPathComponent("usr/include")
@@ -125,8 +129,8 @@ struct BuiltPackages: Sendable {
         let swift = try await ChildProcess.run(
             "swiftc", ["-swift-version", "6", "-O", "-emit-library", "-module-name", "SwiftStamp",
                        "-module-cache-path", scratch.appendingPathComponent("module-cache").path,
-                       "-I", include.appendingPathComponent("courier").path, "-no-toolchain-stdlib-rpath",
-                       "-Xlinker", "-rpath=/usr/lib/\(multiarch)/courier",
+                       "-I", include.appendingPathComponent("courier").path, "-static-stdlib",
+                       "-Xlinker", "--exclude-libs=ALL",
                        "-o", plugin, source.appendingPathComponent("SwiftStamp.swift").path, object],
             mergingErrorIntoOutput: true)
         guard swift.status == 0 else { throw CAPISetupError(description: "\(swift)") }

@@ -49,6 +49,21 @@ struct CAPIArtifacts: Sendable {
     var fixtures: URL { repository.appendingPathComponent("Tests/CAPITests/Fixtures") }
     var examplePlugins: URL { repository.appendingPathComponent("Examples/plugins") }
 
+    /// The build directory of the library with the Swift runtime linked in, what an install
+    /// carries: `scripts/build-libcourier.sh --static-runtime`, which scripts/test runs before
+    /// `swift test`, builds it in .build/static-runtime.
+    func staticRuntimeBuildDirectory() throws -> URL {
+        let directory = repository.appendingPathComponent(".build/static-runtime/debug")
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("libCourierC.so").path) else {
+            throw CAPISetupError(description: """
+                \(directory.path)/libCourierC.so is missing: the install and package tests need the library \
+                with the Swift runtime linked in; run `scripts/build-libcourier.sh --static-runtime` \
+                (scripts/test does, before `swift test`)
+                """)
+        }
+        return directory
+    }
+
     /// Flags that link a program against libcourier.so so it runs without LD_LIBRARY_PATH.
     var linkFlags: [String] {
         ["-L\(libraryDirectory.path)", "-lcourier", "-Wl,-rpath,\(libraryDirectory.path)", "-pthread"]

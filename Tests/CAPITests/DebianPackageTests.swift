@@ -27,12 +27,8 @@ import Testing
         let files = try await packages.contents(of: "libcourier1")
         let libdir = "./usr/lib/\(packages.multiarch)"
         #expect(files.contains("\(libdir)/libcourier.so.1"))
-        #expect(files.contains("\(libdir)/courier/libswiftCore.so"))
-        #expect(files.contains("\(libdir)/courier/libFoundationEssentials.so"))
-        // The library runs on FoundationEssentials: no full Foundation, no ICU, no NIO (#40).
-        for heavy in ["libFoundation.so", "libFoundationNetworking.so", "lib_FoundationICU.so"] {
-            #expect(!files.contains("\(libdir)/courier/\(heavy)"), "\(heavy) is in libcourier1")
-        }
+        // The Swift runtime is inside the library (#40): the package holds the library alone.
+        #expect(!files.contains { $0.contains("/courier/") }, "\(files)")
         #expect(files.allSatisfy { $0.hasPrefix("\(libdir)/") || $0 == "./" || "\(libdir)/".hasPrefix($0) }, "\(files)")
 
         let shlibs = try await packages.controlFile("shlibs", of: "libcourier1")
@@ -98,11 +94,12 @@ import Testing
         }
     }
 
-    @Test func theToolPackageDependsOnTheLibraryWhoseRuntimeItUses() async throws {
+    @Test func theToolPackageCarriesItsOwnRuntimeAndNeedsNoLibrary() async throws {
         let packages = try self.packages
         let fields = try await packages.fields(of: "courier")
         let depends = try #require(fields["Depends"])
-        #expect(depends.hasPrefix("libcourier1 (= \(packages.version)), "), "\(depends)")
+        // The tool links what it uses of the C ABI (plugin loading) statically: no libcourier1.
+        #expect(!depends.contains("libcourier1"), "\(depends)")
         #expect(depends.contains("libc6 (>= "), "\(depends)")
         let tool = try await packages.contents(of: "courier")
         #expect(tool.contains("./usr/bin/courier"))
@@ -114,12 +111,10 @@ import Testing
         }
         let dynamic = try await ChildProcess.run(
             "readelf", ["-d", packages.root.appendingPathComponent("usr/bin/courier").path])
-        // The library's runtime first, then the tool's own directory with what only the tool uses.
-        let runpath = "$ORIGIN/../lib/\(packages.multiarch)/courier:$ORIGIN/../lib/\(packages.multiarch)/courier-cli"
+        let runpath = "$ORIGIN/../lib/\(packages.multiarch)/courier-cli"
         #expect(dynamic.output.contains("Library runpath: [\(runpath)]"), "\(dynamic)")
+        #expect(tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libswiftCore.so"))
         #expect(tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libFoundation.so"))
-        #expect(
-            !tool.contains("./usr/lib/\(packages.multiarch)/courier-cli/libswiftCore.so"), "shared with libcourier1")
     }
 
     @Test func theDebianDependenciesAreSatisfiedOnThisMachine() async throws {
@@ -155,8 +150,11 @@ import Testing
         #expect(outcome.output.hasPrefix("toolchain entries: 0\n"), "the toolchain was hidden: \(outcome)")
         #expect(!outcome.output.contains("not found"), "\(outcome)")
         #expect(!outcome.output.contains(toolchain + "/"), "nothing resolves into the toolchain: \(outcome)")
-        let privateRuntime = "/usr/lib/\(packages.multiarch)/courier/libswiftCore.so"
-        #expect(outcome.output.contains("libswiftCore.so => \(privateRuntime)"), "\(outcome)")
+        // Only the tool loads a Swift runtime library (its own); the library and the Swift
+        // plugin carry theirs inside.
+        let toolRuntime = "lib/\(packages.multiarch)/courier-cli/libswiftCore.so"
+        #expect(outcome.output.contains(toolRuntime), "\(outcome)")
+        #expect(outcome.output.components(separatedBy: "libswiftCore.so =>").count == 2, "\(outcome)")
 
         let sections = outcome.output.components(separatedBy: "\n== ")
         let c = try #require(sections.first { $0.hasPrefix("C example") })
@@ -170,8 +168,7 @@ import Testing
         #expect(python.contains("python loaded libcourier.so.1 HTTP 200"), "through the system loader: \(outcome)")
         // The loader may name /usr/lib/MULTIARCH by its merged-/usr alias /lib/MULTIARCH.
         let mapped = try #require(python.split(separator: "\n").first { $0.hasPrefix("mapped ") }).split(separator: " ")
-        #expect(mapped.count == 3, "\(outcome)")
-        #expect(mapped.contains { $0.hasSuffix("/lib/\(packages.multiarch)/courier/libswiftCore.so") }, "\(outcome)")
+        #expect(mapped.count == 2, "no Swift library but libcourier.so.1: \(outcome)")
         #expect(mapped.contains { $0.hasSuffix("/lib/\(packages.multiarch)/libcourier.so.1") }, "\(outcome)")
         #expect(python.contains("[\"X-From\",\"python\"]"), "\(outcome)")
     }

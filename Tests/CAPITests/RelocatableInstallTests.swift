@@ -3,9 +3,10 @@ import Foundation
 import TestProcesses
 import Testing
 
-/// `scripts/build-libcourier.sh … PREFIX` installs a tree that needs no Swift toolchain: the C
-/// example, built with `pkg-config` against it, runs with a C plugin while the toolchain is hidden
-/// behind an empty directory in a mount namespace of its own.
+/// `scripts/build-libcourier.sh … PREFIX` installs a tree that needs no Swift toolchain: the
+/// library with the Swift runtime linked in. The C example, built with `pkg-config` against it,
+/// runs with a C plugin while the toolchain is hidden behind an empty directory in a mount
+/// namespace of its own; and the library runs beside a Swift library on the shared runtime.
 @Suite struct RelocatableInstallTests {
     @Test func theInstalledLibraryRunsWithTheToolchainHidden() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
@@ -18,17 +19,15 @@ import Testing
         }
         let install = try await ChildProcess.run(
             artifacts.repository.appendingPathComponent("scripts/build-libcourier.sh").path, ["debug", prefix.path],
-            environment: ["COURIER_BUILD_DIR": artifacts.buildDirectory.path], mergingErrorIntoOutput: true)
+            environment: ["COURIER_BUILD_DIR": try artifacts.staticRuntimeBuildDirectory().path],
+            mergingErrorIntoOutput: true)
         try #require(install.status == 0, "\(install)")
-        #expect(install.output.contains("the Swift runtime in lib/courier"), "\(install)")
-        // The default library runs on FoundationEssentials: no full Foundation, no ICU, no NIO (#40).
-        let runtime = try FileManager.default.contentsOfDirectory(
-            atPath: prefix.appendingPathComponent("lib/courier").path)
-        for heavy in ["libFoundation.so", "libFoundationNetworking.so", "lib_FoundationICU.so", "libswiftDispatch.so"] {
-            #expect(!runtime.contains(heavy), "\(heavy) was installed: \(runtime)")
-        }
+        #expect(install.output.contains("the Swift runtime inside"), "\(install)")
+        // The runtime is inside the library (#40): no private runtime directory, and no Swift
+        // library, Foundation, ICU or NIO among what it loads.
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/courier").path))
         let linked = try await ChildProcess.run("ldd", [prefix.appendingPathComponent("lib/libcourier.so.1").path])
-        for heavy in ["libFoundation.so", "libFoundationNetworking", "ICU", "NIO"] {
+        for heavy in ["libswift", "libFoundation", "libdispatch", "ICU", "NIO"] {
             #expect(!linked.output.contains(heavy), "\(linked)")
         }
 
@@ -57,6 +56,49 @@ import Testing
         #expect(!outcome.output.contains(toolchain + "/"), "nothing resolves into the toolchain: \(outcome)")
         #expect(outcome.output.contains("HTTP 200"), "\(outcome)")
         #expect(outcome.output.contains("X-Signature"), "the plugin ran: \(outcome)")
+    }
+
+    /// A C program linked with the installed library (its Swift runtime inside) and with a Swift
+    /// library on the toolchain's shared runtime sends through Courier while the neighbour runs
+    /// Swift code of its own on four threads at once: two runtimes in one process, each with its
+    /// own metadata, conformances, objects and tasks.
+    @Test func theInstalledLibraryRunsBesideASwiftLibraryOnTheSharedRuntime() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let prefix = artifacts.work.appendingPathComponent("prefix-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let install = try await ChildProcess.run(
+            artifacts.repository.appendingPathComponent("scripts/build-libcourier.sh").path, ["debug", prefix.path],
+            environment: ["COURIER_BUILD_DIR": try artifacts.staticRuntimeBuildDirectory().path],
+            mergingErrorIntoOutput: true)
+        try #require(install.status == 0, "\(install)")
+
+        let neighbour = prefix.appendingPathComponent("libswift_neighbour.so")
+        let swift = try await ChildProcess.run(
+            "swiftc",
+            [
+                "-swift-version", "6", "-O", "-parse-as-library", "-emit-library", "-module-name", "SwiftNeighbour",
+                "-module-cache-path", prefix.appendingPathComponent("module-cache").path, "-o", neighbour.path,
+                artifacts.cSources.appendingPathComponent("swift_neighbour.swift").path,
+            ],
+            mergingErrorIntoOutput: true)
+        try #require(swift.status == 0, "\(swift)")
+        let program = prefix.appendingPathComponent("test_two_runtimes")
+        let compile = try await ChildProcess.shell(
+            "cc -std=c99 -Wall -Wextra -Werror -pthread -I'\(artifacts.cSources.path)' -o '\(program.path)' "
+                + "'\(artifacts.cSources.path)/test_two_runtimes.c' "
+                + "$(PKG_CONFIG_PATH='\(prefix.path)/lib/pkgconfig' pkg-config --cflags --libs courier) "
+                + "-L'\(prefix.path)' -lswift_neighbour -Wl,-rpath,'\(prefix.path)'")
+        try #require(compile.status == 0, "\(compile)")
+        let loaded = try await ChildProcess.run("ldd", [program.path])
+        #expect(loaded.output.contains("libswiftCore.so"), "the neighbour's shared runtime: \(loaded)")
+        #expect(loaded.output.contains("\(prefix.path)/lib/libcourier.so.1"), "\(loaded)")
+
+        let outcome = try await withTestServer { server in
+            try await ChildProcess.run(
+                program.path, [server.baseURL.absoluteString], mergingErrorIntoOutput: true, timeout: .seconds(120))
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("test_two_runtimes: ") && outcome.output.contains(" 0 failed"), "\(outcome)")
     }
 
     /// The toolchain the library was built with: its runtime directory (the library's RUNPATH)
