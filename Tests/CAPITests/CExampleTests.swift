@@ -10,12 +10,14 @@ import Testing
 /// courier_get sends a request through a plugin.
 @Suite(.serialized)
 struct CExampleTests {
-    /// Runs scripts/build-libcourier.sh on the library `swift test` built; `prefix` installs too.
+    /// Runs scripts/build-libcourier.sh on the library `swift test` built; `prefix` installs the
+    /// library with the Swift runtime linked in, which an install requires.
     func writePackageConfig(_ artifacts: CAPIArtifacts, prefix: URL? = nil) async throws {
+        let built = try prefix == nil ? artifacts.buildDirectory : artifacts.staticRuntimeBuildDirectory()
         try artifacts.require(await ProcessRunner.run(
             ["bash", artifacts.repository.appendingPathComponent("scripts/build-libcourier.sh").path, "debug"]
                 + (prefix.map { [$0.path] } ?? []),
-            environment: ["COURIER_BUILD_DIR": artifacts.buildDirectory.path]))
+            environment: ["COURIER_BUILD_DIR": built.path]))
     }
 
     /// Builds courier_get with the Makefile against the courier.pc in `pkgConfigPath`.

@@ -69,18 +69,20 @@ struct ReadmeTies {
         "cc app.c $(pkg-config --cflags --libs courier)": (
             "Tests/CAPITests/Packaging/use-installed.sh", ["$(pkg-config --cflags --libs courier)"]
         ),
-        // A Swift plugin built against the installed runtime, as DebianPackageTests builds swift_stamp.
+        // A Swift plugin built against the installed headers with its runtime linked in and kept
+        // private, as DebianPackageTests builds swift_stamp.
         "cc -std=c99 -fPIC -fvisibility=hidden -c -o info.o Examples/plugins/swift_stamp/info.c":
             (
                 "Tests/CAPITests/BuiltPackages.swift",
                 [#""cc", ["-std=c99", "-fPIC", "-fvisibility=hidden""#, #"appendingPathComponent("info.c")"#]
             ),
-        "swiftc -swift-version 6 -O -emit-library -module-name SwiftStamp -I /usr/include/courier -no-toolchain-stdlib-rpath -Xlinker -rpath=/usr/lib/x86_64-linux-gnu/courier -o swift_stamp.so Examples/plugins/swift_stamp/SwiftStamp.swift info.o":
+        "swiftc -swift-version 6 -O -emit-library -module-name SwiftStamp -I /usr/include/courier -static-stdlib -Xlinker --exclude-libs=ALL -o swift_stamp.so Examples/plugins/swift_stamp/SwiftStamp.swift info.o":
             (
                 "Tests/CAPITests/BuiltPackages.swift",
                 [
                     #""swiftc", ["-swift-version", "6", "-O", "-emit-library", "-module-name", "SwiftStamp""#,
-                    #""-no-toolchain-stdlib-rpath""#, #""-Xlinker", "-rpath=/usr/lib/\(multiarch)/courier""#,
+                    #"include.appendingPathComponent("courier").path, "-static-stdlib""#,
+                    #""-Xlinker", "--exclude-libs=ALL""#,
                 ]
             ),
     ]
