@@ -203,13 +203,17 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [
                 // The ABI major in the SONAME, and only courier_* symbols exported (versioned COURIER_1).
+                // Never unloaded (-z nodelete): its threads (curl I/O, callbacks, Swift concurrency)
+                // outlive every call, and dlclose, which cffi calls as Python exits, would unmap
+                // the code they run.
                 .unsafeFlags([
                     "-Xlinker", "-soname=libcourier.so.1",
                     "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
+                    "-Xlinker", "-z", "-Xlinker", "nodelete",
                 ])
             ]
         ),
-        // The variant with AsyncHTTPClient: the same SONAME, exports and version script.
+        // The variant with AsyncHTTPClient: the same SONAME, exports, version script and nodelete.
         .target(
             name: "CourierCLibraryAsyncHTTPClient",
             dependencies: ["CourierCAPI", "CourierCAPIAsyncHTTPClient"],
@@ -218,6 +222,7 @@ let package = Package(
                 .unsafeFlags([
                     "-Xlinker", "-soname=libcourier.so.1",
                     "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
+                    "-Xlinker", "-z", "-Xlinker", "nodelete",
                 ])
             ]
         ),

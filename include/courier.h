@@ -106,7 +106,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define COURIER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define COURIER_ABI_MINOR 2
+#define COURIER_ABI_MINOR 3
 /** Both, packed as courier_abi_version() returns them. */
 #define COURIER_ABI_VERSION ((uint32_t)((COURIER_ABI_MAJOR << 16) | COURIER_ABI_MINOR))
 
@@ -423,6 +423,21 @@ COURIER_API courier_code courier_response_status(const courier_response *respons
 /** The URL of the request that produced this response (the last one, after redirects). Borrowed. */
 COURIER_API courier_code courier_response_url(const courier_response *response, const char **url, courier_error **error);
 
+/**
+ * How many redirects were followed to reach this response (ABI 1.3): the responses in
+ * courier_response_history_at, first hop first, as httpx's Response.history. 0 when none was.
+ */
+COURIER_API courier_code courier_response_history_count(const courier_response *response, size_t *count,
+                                                        courier_error **error);
+
+/**
+ * The redirect response at `index` of the history (ABI 1.3), a new handle to free with
+ * courier_response_free: its status, URL and headers, and its body when at most 64 KiB.
+ * Fails with COURIER_E_INVALID_ARGUMENT when index is not below courier_response_history_count.
+ */
+COURIER_API courier_code courier_response_history_at(const courier_response *response, size_t index,
+                                                     courier_response **hop, courier_error **error);
+
 /** The value of header `name`, lines joined with ", ". Borrowed. COURIER_E_NOT_FOUND when absent. */
 COURIER_API courier_code courier_response_header(const courier_response *response, const char *name, const char **value,
                                                  courier_error **error);
@@ -601,6 +616,13 @@ typedef struct courier_client_options {
      *  courier_client_completion_fd telling its event loop when. 0: they run on the client's
      *  callback threads. */
     int32_t queue_completions;
+
+    /* Added in ABI 1.3; 0 is the default. */
+    /** 1: keep cookies in memory for the client's life, by the rules cookie_file's jar follows,
+     *  without a file (as requests' Session and httpx's Client do); read and change them with
+     *  courier_client_cookies, courier_client_add_cookies and courier_client_remove_cookies.
+     *  A cookie_file implies it. 0 without a cookie_file: no cookies are kept. */
+    int32_t keep_cookies;
 } courier_client_options;
 
 /** Fills `options` with struct_size and the defaults. */
@@ -640,6 +662,40 @@ COURIER_API courier_code courier_client_free(courier_client *client);
  * written (the message names it and why).
  */
 COURIER_API courier_code courier_client_save_cookies(courier_client *client, courier_error **error);
+
+/**
+ * The client's cookies as Netscape cookie-file text, session cookies included (ABI 1.3): copies
+ * it, NUL-terminated, into `buffer` when it fits in `capacity` bytes, and stores its length
+ * (without the NUL) in `length` in any case. Call with NULL and 0 to learn the length. Fails
+ * with COURIER_E_LIMIT_EXCEEDED (buffer set to "") when it does not fit, and with
+ * COURIER_E_INVALID_ARGUMENT when the client keeps no cookies (see keep_cookies).
+ *
+ *     size_t length;
+ *     courier_client_cookies(client, NULL, 0, &length, &error);
+ *     char *text = malloc(length + 1);
+ *     courier_client_cookies(client, text, length + 1, &length, &error);
+ */
+COURIER_API courier_code courier_client_cookies(courier_client *client, char *buffer, size_t capacity, size_t *length,
+                                                courier_error **error);
+
+/**
+ * Stores the cookies of `netscape`, Netscape cookie-file text (one cookie a line: domain, include
+ * subdomains TRUE/FALSE, path, secure TRUE/FALSE, expiry in Unix seconds or 0, name, value,
+ * separated by tabs; `#` comments and blank lines are skipped), as Set-Cookie would (ABI 1.3).
+ * A cookie replaces the client's of the same domain, path and name; an expired one removes it.
+ * Fails with COURIER_E_INVALID_ARGUMENT naming the first line that is not a valid cookie (a
+ * control character or `;` in a name, value or path included), storing none of them.
+ */
+COURIER_API courier_code courier_client_add_cookies(courier_client *client, const char *netscape,
+                                                    courier_error **error);
+
+/**
+ * Forgets the client's cookies whose domain, path and name are those given (ABI 1.3); NULL
+ * matches any, so all three NULL clears the jar. A leading dot on `domain` is ignored. Stores how
+ * many went in `removed` unless it is NULL.
+ */
+COURIER_API courier_code courier_client_remove_cookies(courier_client *client, const char *domain, const char *path,
+                                                       const char *name, size_t *removed, courier_error **error);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Sending                                                                                   */

@@ -63,6 +63,46 @@ import Testing
         #expect(outcome.output.contains("--with-async-http-client"), "\(outcome.output)")
     }
 
+    /// dlclose leaves both libraries loaded (DF_1_NODELETE): their threads outlive every call,
+    /// and Python's cffi closes the library as the interpreter exits, which crashed a thread
+    /// still running in it.
+    @Test func dlcloseNeverUnloadsTheLibraryWhoseThreadsStillRun() async throws {
+        let artifacts = try await CAPIArtifacts.shared.value
+        let source = artifacts.work.appendingPathComponent("dlclose_library.c")
+        try """
+        #include <courier.h>
+        #include <dlfcn.h>
+        #include <stdio.h>
+        int main(int argc, char **argv)
+        {
+            if (argc != 2) return 2;
+            void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+            if (!library) { printf("dlopen: %s\\n", dlerror()); return 1; }
+            courier_code (*client_new)(const courier_client_options *, courier_client **, courier_error **);
+            courier_code (*client_free)(courier_client *);
+            *(void **)&client_new = dlsym(library, "courier_client_new");
+            *(void **)&client_free = dlsym(library, "courier_client_free");
+            courier_client *client = NULL;
+            if (!client_new || !client_free || client_new(NULL, &client, NULL) != COURIER_OK) return 1;
+            client_free(client);
+            dlclose(library);
+            printf("still loaded after dlclose: %s\\n", dlopen(argv[1], RTLD_NOW | RTLD_NOLOAD) ? "yes" : "no");
+            return 0;
+        }
+        """.write(to: source, atomically: true, encoding: .utf8)
+        let program = artifacts.work.appendingPathComponent("bin/dlclose_library")
+        _ = try artifacts.require(
+            await ProcessRunner.run(
+                ["cc"] + CAPIArtifacts.strictC + ["-I\(artifacts.include)", "-o", program.path, source.path, "-ldl"]))
+        for library in [artifacts.defaultLibrary, artifacts.library] {
+            let dynamic = try artifacts.require(await ProcessRunner.run(["readelf", "-d", library.path]))
+            #expect(dynamic.output.contains("NODELETE"), "\(library.lastPathComponent): \(dynamic.output)")
+            let outcome = try await ProcessRunner.run([program.path, library.path])
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(outcome.output == "still loaded after dlclose: yes\n", "\(library.lastPathComponent): \(outcome)")
+        }
+    }
+
     /// A program built against the 1.0 header, which ran against the library with every
     /// transport before the split, runs against the default one (natively: valgrind runs it
     /// against the variant in CProgramTests).

@@ -105,46 +105,39 @@ public final class CookieJar: Sendable {
     /// Forgets every cookie.
     public func removeAll() { storage.withLock { $0.removeAll() } }
 
-    /// Writes the cookies, session cookies included, to `path` in the Netscape format.
-    public func save(to path: String) throws {
-        var lines = [
-            "# Netscape HTTP Cookie File", "# Written by Courier; one cookie a line, fields separated by tabs.", "",
-        ]
-        for cookie in cookies {
-            let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.domain
-            let expires = cookie.expires.map { String(Int64($0.timeIntervalSince1970)) } ?? "0"
-            lines.append(
-                [
-                    domain, cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE",
-                    expires, cookie.name, cookie.value,
-                ].joined(separator: "\t"))
+    /// Forgets the cookies whose domain, path and name are those given; `nil` matches any.
+    /// Returns how many were removed.
+    @discardableResult
+    public func remove(domain: String? = nil, path: String? = nil, name: String? = nil) -> Int {
+        let domain = domain.map { $0.hasPrefix(".") ? String($0.dropFirst()).lowercased() : $0.lowercased() }
+        return storage.withLock { store in
+            store.remove { cookie in
+                (domain.map { $0 == cookie.domain } ?? true) && (path.map { $0 == cookie.path } ?? true)
+                    && (name.map { $0 == cookie.name } ?? true)
+            }
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    /// Adds the cookies of the Netscape cookie file at `path`; lines that are not cookies are skipped.
+    /// The cookies, session cookies included, in the Netscape format (``NetscapeCookieText``).
+    public var netscapeText: String { NetscapeCookieText.text(of: cookies) }
+
+    /// Stores the cookies of `text`, in the Netscape format, as ``insert(_:now:)`` stores one; throws
+    /// ``NetscapeCookieText/MalformedLine`` for the first line that is not a cookie, storing none.
+    public func insert(netscapeText text: String) throws {
+        let now = Date()
+        insert(try NetscapeCookieText.cookies(in: text, now: now), now: now)
+    }
+
+    /// Writes the cookies, session cookies included, to `path` in the Netscape format.
+    public func save(to path: String) throws {
+        try netscapeText.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Adds the cookies of the Netscape cookie file at `path`; lines that are not cookies are
+    /// skipped, as curl skips them.
     public func load(from path: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let now = Date()
-        var loaded: [StoredCookie] = []
-        for line in text.split(whereSeparator: \.isNewline) {
-            var line = String(line)
-            var isHTTPOnly = false
-            if line.hasPrefix("#HttpOnly_") {
-                isHTTPOnly = true
-                line.removeFirst("#HttpOnly_".count)
-            }
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard !line.hasPrefix("#"), fields.count == 7, let seconds = Int64(fields[4]) else { continue }
-            let includesSubdomains = fields[1] == "TRUE"
-            var domain = fields[0]
-            if domain.hasPrefix(".") { domain.removeFirst() }
-            let cookie = StoredCookie(
-                name: fields[5], value: fields[6], domain: domain, isHostOnly: !includesSubdomains,
-                path: fields[2], isSecure: fields[3] == "TRUE", isHTTPOnly: isHTTPOnly,
-                expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)), created: now)
-            if !cookie.isExpired(at: now) { loaded.append(cookie) }
-        }
-        insert(loaded, now: now)
+        insert(NetscapeCookieText.cookiesSkippingMalformedLines(in: text, now: now), now: now)
     }
 }

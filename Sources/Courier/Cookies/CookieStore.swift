@@ -89,6 +89,19 @@ struct CookieStore {
         }.map(\.cookie)
     }
 
+    /// Forgets the cookies `shouldRemove` picks; returns how many.
+    mutating func remove(where shouldRemove: (StoredCookie) -> Bool) -> Int {
+        var removed = 0
+        for (domain, entries) in byDomain {
+            let kept = entries.filter { !shouldRemove($0.cookie) }
+            guard kept.count != entries.count else { continue }
+            removed += entries.count - kept.count
+            byDomain[domain] = kept.isEmpty ? nil : kept
+        }
+        count -= removed
+        return removed
+    }
+
     /// Forgets every cookie.
     mutating func removeAll() {
         byDomain.removeAll()

@@ -64,6 +64,56 @@ public func courier_client_save_cookies(
 }
 
 @c @implementation
+public func courier_client_cookies(
+    _ client: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+    _ length: UnsafeMutablePointer<Int>?, _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
+    reporting(error) {
+        let text = try clientBox(client).cookieJar().netscapeText
+        let needed = text.utf8.count
+        try CInput.store(needed, into: length, "length")
+        guard buffer != nil || capacity == 0 else { throw CAPIFailure.invalidArgument("buffer is NULL") }
+        guard let buffer, capacity > 0 else { return }
+        guard needed < capacity else {
+            buffer[0] = 0
+            throw CAPIFailure(
+                COURIER_E_LIMIT_EXCEEDED, detail: "the cookies need \(needed + 1) bytes with the NUL; the buffer has \(capacity)")
+        }
+        text.withCString { buffer.update(from: $0, count: needed + 1) }
+    }
+}
+
+@c @implementation
+public func courier_client_add_cookies(
+    _ client: OpaquePointer?, _ netscape: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
+    reporting(error) {
+        let jar = try clientBox(client).cookieJar()
+        let text = try CInput.string(netscape, "netscape")
+        do {
+            try jar.insert(netscapeText: text)
+        } catch let malformed as NetscapeCookieText.MalformedLine {
+            throw CAPIFailure.invalidArgument("\(malformed)")
+        }
+    }
+}
+
+@c @implementation
+public func courier_client_remove_cookies(
+    _ client: OpaquePointer?, _ domain: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
+    _ name: UnsafePointer<CChar>?, _ removed: UnsafeMutablePointer<Int>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
+    reporting(error) {
+        let jar = try clientBox(client).cookieJar()
+        let count = jar.remove(
+            domain: try CInput.optionalString(domain, "domain"), path: try CInput.optionalString(path, "path"),
+            name: try CInput.optionalString(name, "name"))
+        if let removed { removed.pointee = count }
+    }
+}
+
+@c @implementation
 public func courier_client_completion_fd(
     _ client: OpaquePointer?, _ fd: UnsafeMutablePointer<Int32>?,
     _ error: UnsafeMutablePointer<OpaquePointer?>?

@@ -64,6 +64,15 @@ final class ClientBox: HandleObject {
         }
     }
 
+    /// The client's cookie jar, or a failure naming how to make a client that keeps one.
+    func cookieJar(in function: StaticString = #function) throws -> CookieJar {
+        guard let jar = snapshot.configuration.cookieJar else {
+            throw CAPIFailure.invalidArgument(
+                "the client keeps no cookies: create it with keep_cookies = 1 or a cookie_file", in: function)
+        }
+        return jar
+    }
+
     /// The client as it is now; a send keeps the chain it started with.
     var snapshot: Client { state.withLock { $0.client } }
 

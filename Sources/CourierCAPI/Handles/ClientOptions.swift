@@ -186,6 +186,8 @@ package struct ClientOptions {
                 throw CAPIFailure.invalidArgument(
                     "cookie_file \(cookieFile) cannot be read: \(TerminalSafeText.escaping("\(error)"))", in: function)
             }
+        } else if options.keep_cookies != 0 {
+            configuration.cookieJar = CookieJar()
         }
     }
 

@@ -52,6 +52,32 @@ public func courier_response_url(
 }
 
 @c @implementation
+public func courier_response_history_count(
+    _ response: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
+    reporting(error) {
+        let box = try responseBox(response)
+        try CInput.store(box.withLock { $0.response.history.count }, into: count, "count")
+    }
+}
+
+@c @implementation
+public func courier_response_history_at(
+    _ response: OpaquePointer?, _ index: Int, _ hop: UnsafeMutablePointer<OpaquePointer?>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> courier_code {
+    reporting(error) {
+        let history = try responseBox(response).withLock { $0.response.history }
+        guard let hop else { throw CAPIFailure.invalidArgument("hop is NULL") }
+        guard history.indices.contains(index) else {
+            throw CAPIFailure.invalidArgument("index \(index) is not below the history's count, \(history.count)")
+        }
+        hop.pointee = try register(ResponseBox(history[index]))
+    }
+}
+
+@c @implementation
 public func courier_response_header(
     _ response: OpaquePointer?, _ name: UnsafePointer<CChar>?,
     _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,

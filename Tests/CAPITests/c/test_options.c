@@ -186,6 +186,79 @@ static void cookies_are_kept_and_survive_a_restart_through_the_file(courier_tran
     remove(cookie_file);
 }
 
+static void a_jar_in_memory_is_read_added_to_and_cleared(courier_transport transport)
+{
+    char body[4096];
+    char url[512];
+    courier_client_options options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    options.keep_cookies = 1;
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/cookies/set?flavour=oat"), &request, &error));
+    CHECK_OK(courier_client_send(client, request, &response, &error));
+    /* The cookie was set by the redirect on the way: its hop is in the history. */
+    size_t hops = 0;
+    CHECK_OK(courier_response_history_count(response, &hops, &error));
+    CHECK_INT((int)hops, 1);
+    courier_response *hop = NULL;
+    CHECK_OK(courier_response_history_at(response, 0, &hop, &error));
+    int status = 0;
+    CHECK_OK(courier_response_status(hop, &status, &error));
+    CHECK_INT(status, 302);
+    courier_response_free(hop);
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_response_history_at(response, 1, &hop, &error));
+    courier_response_free(response);
+
+    size_t length = 0;
+    CHECK_OK(courier_client_cookies(client, NULL, 0, &length, &error));
+    char small[8];
+    CHECK_CODE(COURIER_E_LIMIT_EXCEEDED, courier_client_cookies(client, small, sizeof small, &length, &error));
+    CHECK_INT(small[0], 0);
+    char text[1024];
+    CHECK_OK(courier_client_cookies(client, text, sizeof text, &length, &error));
+    CHECK_INT((int)strlen(text), (int)length);
+    CHECK_CONTAINS(text, "\tflavour\toat\n");
+
+    CHECK_OK(courier_client_add_cookies(client, "127.0.0.1\tFALSE\t/\tFALSE\t0\ttopping\thoney\n", &error));
+    CHECK_INT(courier_client_add_cookies(client, "127.0.0.1\tFALSE\t/\tFALSE\t0\tbad\ta\rb\n", &error),
+              COURIER_E_INVALID_ARGUMENT);
+    CHECK_CONTAINS(courier_error_message(error), "line 1");
+    courier_error_free(error);
+    error = NULL;
+    CHECK_OK(courier_client_send(client, request, &response, &error));
+    courier_response_free(response);
+    courier_request_free(request);
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/cookies"), &request, &error));
+    CHECK_OK(courier_client_send(client, request, &response, &error));
+    const void *data = NULL;
+    size_t size = 0;
+    CHECK_OK(courier_response_body(response, &data, &size, &error));
+    snprintf(body, sizeof body, "%.*s", (int)size, (const char *)data);
+    CHECK_CONTAINS(body, "\"topping\"");
+    courier_response_free(response);
+
+    size_t removed = 0;
+    CHECK_OK(courier_client_remove_cookies(client, NULL, NULL, "topping", &removed, &error));
+    CHECK_INT((int)removed, 1);
+    CHECK_OK(courier_client_remove_cookies(client, NULL, NULL, NULL, &removed, &error));
+    CHECK_OK(courier_client_cookies(client, text, sizeof text, &length, &error));
+    CHECK(strstr(text, "flavour") == NULL);
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+
+    /* A client that keeps no cookies says how to make one that does. */
+    options.keep_cookies = 0;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_INT(courier_client_cookies(client, NULL, 0, &length, &error), COURIER_E_INVALID_ARGUMENT);
+    CHECK_CONTAINS(courier_error_message(error), "keep_cookies");
+    courier_error_free(error);
+    error = NULL;
+    CHECK_OK(courier_client_free(client));
+}
+
 static void values_out_of_range_or_unsupported_are_refused(void)
 {
     courier_client *client = NULL;
@@ -241,6 +314,7 @@ int main(int argc, char **argv)
         the_environment_proxy_is_read_ignored_or_bypassed(transports[index]);
         default_headers_and_the_user_agent_reach_the_server(transports[index]);
         cookies_are_kept_and_survive_a_restart_through_the_file(transports[index]);
+        a_jar_in_memory_is_read_added_to_and_cleared(transports[index]);
     }
     values_out_of_range_or_unsupported_are_refused();
     return check_finish("test_options");

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import threading
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,12 @@ def private_server() -> Iterator[Server]:
         yield running
     finally:
         stop_server(running.process)
+
+
+#: Lines a test wants printed after the run whether it passed or not (figures such as timings).
+SUMMARY: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for line in SUMMARY:
+        terminalreporter.write_line(line)

@@ -33,8 +33,9 @@ def test_readme_quick_start(tmp_path) -> None:
     script = script.replace("8080", str(free_port())).replace(".build/python-venv", str(tmp_path / "venv"))
     env = dict(os.environ)
     env.pop("COURIER_LIBRARY", None)
-    # scripts/build-libcourier.sh then links the library `swift test` built instead of building it again.
-    env["COURIER_BUILD_DIR"] = os.environ.get("COURIER_BUILD_DIR", str(REPO / ".build" / "debug"))
+    # scripts/build-wheel.sh then packs the library with its runtime linked in that scripts/test
+    # built (a debug build) instead of making a release build.
+    env["COURIER_BUILD_DIR"] = str(REPO / ".build" / "static-runtime" / "debug")
     log = tmp_path / "quickstart.log"
     with open(log, "w") as output_file:
         process = subprocess.Popen(["bash", "-euo", "pipefail", "-c", script], cwd=REPO, env=env, text=True,

@@ -18,6 +18,7 @@ from ._client import (
     RequestOptions,
     StreamingResponse,
 )
+from ._cookies import CookieConflict, Cookies
 from ._courier_cffi import ffi as _ffi
 from ._errors import (
     AuthenticationError,
@@ -59,6 +60,7 @@ abi_version: tuple[int, int] = (_lib.courier_abi_version() >> 16, _lib.courier_a
 
 __all__ = [
     "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse", "Headers", "Request", "Response",
+    "Cookies", "CookieConflict",
     "Limits", "Builtin", "Retry", "Logging", "Validation", "ConcurrencyLimit", "DigestAuth", "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
     "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",

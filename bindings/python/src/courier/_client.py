@@ -24,6 +24,7 @@ from ._core import (
     _in_flight,
     _live_clients,
 )
+from ._cookies import Cookies, CookieTypes
 from ._courier_cffi import ffi
 from ._errors import check, encode, invoke
 from ._exchange import register
@@ -67,6 +68,7 @@ class Client:
         limits: Limits | None = None,
         decompress: bool = True,
         cookie_file: str | os.PathLike[str] | None = None,
+        cookies: CookieTypes = None,
     ) -> None:
         self._core = _ClientCore(
             base_url=base_url, headers=headers, timeout=timeout, connect_timeout=connect_timeout,
@@ -75,12 +77,22 @@ class Client:
             interceptors=interceptors, plugins=plugins, event_hooks=event_hooks,
             proxy=proxy, no_proxy=no_proxy, trust_env=trust_env, cert=cert, http_version=http_version,
             min_tls_version=min_tls_version, limits=limits, decompress=decompress, cookie_file=cookie_file,
+            cookies=cookies,
         )
 
     @property
     def headers(self) -> Headers:
         """Headers sent with every request."""
         return self._core.headers
+
+    @property
+    def cookies(self) -> Cookies:
+        """The client's cookies: every one a server set, kept between requests, and those given."""
+        return self._core.cookies
+
+    @cookies.setter
+    def cookies(self, cookies: CookieTypes) -> None:
+        self._core.cookies.replace(cookies)
 
     @property
     def is_closed(self) -> bool:
@@ -198,6 +210,7 @@ class AsyncClient:
             max_redirects=10, max_body_bytes=None, verify=True, transport="curl", callback_threads=None,
             interceptors=(), plugins=(), event_hooks=None, proxy=None, no_proxy=None, trust_env=True,
             cert=None, http_version="auto", min_tls_version=None, limits=None, decompress=True, cookie_file=None,
+            cookies=None,
         )
         unknown = set(kwargs) - set(defaults)
         if unknown:
@@ -208,6 +221,15 @@ class AsyncClient:
     @property
     def headers(self) -> Headers:
         return self._core.headers
+
+    @property
+    def cookies(self) -> Cookies:
+        """The client's cookies: every one a server set, kept between requests, and those given."""
+        return self._core.cookies
+
+    @cookies.setter
+    def cookies(self, cookies: CookieTypes) -> None:
+        self._core.cookies.replace(cookies)
 
     @property
     def is_closed(self) -> bool:

@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Callable, TypedDict, Union
 
 from ._courier_cffi import ffi
-from ._errors import ClosedError, InvalidRequest, PluginError, encode, invoke
+from ._cookies import ClientCookies, CookieTypes, cookie_header_items
+from ._errors import ClosedError, InvalidRequest, PluginError, Unsupported, encode, invoke
 from ._exchange import EventHooks, InterceptorEntry, register
 from ._handles import handles
-from ._lib import lib, new_struct
+from ._lib import abi_minor, lib, library_path, new_struct
 from ._models import Headers, HeaderTypes, Request
 from . import _options as connection_options
 from ._options import CertTypes, Limits
@@ -60,7 +61,7 @@ class RequestOptions(TypedDict, total=False):
     auth: tuple[str, str]
     bearer: str
     timeout: float
-    cookies: Mapping[str, str]
+    cookies: CookieTypes
 
 
 InterceptorTypes = Sequence[Union[Any, Plugin, tuple[str, Union[str, None]]]]
@@ -190,6 +191,7 @@ class _ClientCore:
         limits: Limits | None = None,
         decompress: bool = True,
         cookie_file: str | os.PathLike[str] | None = None,
+        cookies: CookieTypes = None,
     ) -> None:
         _free_dropped()
         if transport not in _TRANSPORTS:
@@ -220,13 +222,19 @@ class _ClientCore:
             cookie_file=cookie_file)
         if callback_threads is not None:
             options.callback_threads = _int32(callback_threads, "callback_threads")
+        if abi_minor >= 3:
+            options.keep_cookies = 1
+        elif cookies is not None:
+            raise Unsupported(f"cookies= needs libcourier ABI 1.3 or later; {library_path} has 1.{abi_minor}", code=18)
         box = ffi.new("courier_client **")
         invoke(lib.courier_client_new, options, box)
         del kept  # the library has copied the strings
         self.pointer = box[0]
         with _registry_lock:
             _live_clients[id(self)] = self.pointer
+        self.cookies = ClientCookies(self)
         try:
+            self.cookies.update(cookies)
             for item in interceptors:
                 if isinstance(item, Plugin):
                     self.load_plugin(item)
@@ -290,6 +298,9 @@ class _ClientCore:
             self._cached = set()
 
     def build(self, method: str, url: str, kwargs: Mapping[str, Any]) -> Any:
+        if self.cookies.any_host_items:
+            merged = {**dict(self.cookies.any_host_items), **cookie_header_items(kwargs.get("cookies"))}
+            kwargs = {**kwargs, "cookies": merged}
         return build_request(method, url, base_url=self.base_url, default_headers=self.headers, **kwargs)
 
     def acquire(self, method: str, url: str, kwargs: Mapping[str, Any]) -> tuple[Any, Request, bool]:
@@ -311,7 +322,7 @@ class _ClientCore:
         cache: dict[Any, tuple[Any, Request]] | None = getattr(self._local, "cache", None)
         if cache is None:
             cache = self._local.cache = {}
-        key = (method, url, tuple(self.headers._items))
+        key = (method, url, tuple(self.headers._items), self.cookies.any_host_items)
         entry = cache.get(key)
         if entry is None:
             pointer = self.build(method, url, kwargs)
@@ -365,5 +376,7 @@ _CLIENT_DOC_ARGS = """
     (certificate, key, password); http_version: "auto", "1.1", "2" or "2-prior-knowledge";
     min_tls_version: "1.2", "1.3"...; limits: courier.Limits(...); decompress: ask for and decode
     compressed bodies (default True); cookie_file: a Netscape cookie file (curl's -b/-c) loaded
-    now and written when the client closes.
+    now and written when the client closes; cookies: the client's first cookies (a dict,
+    courier.Cookies or pairs). The client keeps every cookie servers set, in memory, as httpx's
+    does: `client.cookies` reads and changes them.
 """

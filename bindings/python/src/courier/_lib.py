@@ -10,6 +10,8 @@ from typing import Any
 from ._courier_cffi import ffi
 
 SONAME = "libcourier.so.1"
+#: Where the wheel (scripts/build-wheel.sh) puts the library, with the libcurl it bundles.
+BUNDLED = Path(__file__).resolve().parent / "_lib" / SONAME
 FIX = (
     "Install the libcourier1 package (`scripts/package-deb.sh` in a Courier checkout makes it), or "
     "build the library from a Courier checkout with `scripts/build-libcourier.sh` (or "
@@ -39,8 +41,7 @@ def _candidates() -> list[tuple[str, Any]]:
         found.append((f"COURIER_LIBRARY={env}", env))
     else:
         found.append(("COURIER_LIBRARY (not set)", None))
-    bundled = Path(__file__).resolve().parent / "_lib" / SONAME
-    found.append((f"the bundled copy {bundled}", str(bundled) if bundled.exists() else None))
+    found.append((f"the bundled copy {BUNDLED}", str(BUNDLED) if BUNDLED.exists() else None))
     found.append((f"{SONAME} through the system loader", SONAME))
     found.append(("pkg-config courier", _pkg_config_candidate))
     return found
@@ -73,6 +74,10 @@ def load() -> tuple[Any, str]:
 
 
 lib, library_path = load()
+#: The loaded library's ABI minor: what it adds after 1.0 is used only when it is there.
+abi_minor = lib.courier_abi_version() & 0xFFFF
+#: Whether the library is the wheel's own copy, whose libcurl knows no CA store of this system.
+is_bundled = Path(library_path).resolve() == BUNDLED
 
 
 

@@ -5,7 +5,10 @@ import datetime
 import json as jsonlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:
+    from ._cookies import Cookies
 
 from ._errors import DecodingError, HTTPStatusError
 
@@ -257,6 +260,46 @@ class Response:
                 garbage.append(handle)
             except Exception:  # noqa: BLE001 - module globals are gone at interpreter teardown
                 pass
+
+    @property
+    def history(self) -> list[Response]:
+        """The redirect responses that led here, first hop first (as httpx's); [] when none.
+
+        Each has its status, URL and headers, and its body when at most 64 KiB.
+        """
+        if self._handle is not None:
+            self._materialize()
+        return self.__dict__.setdefault("_history", [])
+
+    @history.setter
+    def history(self, history: list[Response]) -> None:
+        if self._handle is not None:
+            self._materialize()
+        self._history = list(history)
+
+    @property
+    def cookies(self) -> Cookies:
+        """The cookies this response's Set-Cookie fields set (the client's jar has them too)."""
+        from urllib.parse import urlsplit
+
+        from ._cookies import Cookies, make_cookie
+
+        cookies = Cookies()
+        host = urlsplit(self.url).hostname or ""
+        for field in self.headers.get_list("set-cookie"):
+            pair, *attributes = field.split(";")
+            name, equals, value = pair.partition("=")
+            if not equals or not name.strip():
+                continue
+            domain, path = host, "/"
+            for attribute in attributes:
+                key, _, argument = attribute.strip().partition("=")
+                if key.lower() == "domain" and argument:
+                    domain = "." + argument.strip().lstrip(".")
+                elif key.lower() == "path" and argument.startswith("/"):
+                    path = argument.strip()
+            cookies.jar.set_cookie(make_cookie(name.strip(), value.strip(), domain, path))
+        return cookies
 
     @property
     def content(self) -> bytes:

@@ -9,9 +9,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
 from ._courier_cffi import ffi
+from ._cookies import cookie_header_items
 from ._errors import ClosedError, InvalidRequest, check, encode, invoke
 from ._handles import handles
-from ._lib import lib
+from ._lib import abi_minor, lib
 from ._models import Headers, HeaderTypes, Request, Response, garbage
 
 NULL = ffi.NULL
@@ -118,7 +119,7 @@ def build_request(
     auth: tuple[str, str] | None = None,
     bearer: str | None = None,
     timeout: float | None = None,
-    cookies: Mapping[str, str] | None = None,
+    cookies: Any = None,
 ) -> Any:
     """A courier_request * with every argument applied; the caller frees it."""
     if data is not None and not isinstance(data, Mapping) and not isinstance(data, list):
@@ -147,7 +148,7 @@ def build_request(
         for name, value in lines:
             invoke(lib.courier_request_add_header, request, encode(name, "a header name"),
                    encode(value, f"the value of header {name!r}"))
-        for name, value in (cookies or {}).items():
+        for name, value in cookie_header_items(cookies).items():
             invoke(lib.courier_request_add_cookie, request, encode(name, "a cookie name"),
                    encode(value, "a cookie value"))
         if auth is not None:
@@ -354,9 +355,27 @@ def materialize(copied: Response, response: Any, free: bool = True) -> None:
             url_text = copied.request.url
         copied._url = url_text
         copied._headers = response_headers(response)
+        copied._history = response_history(response)
     finally:
         if free:
             lib.courier_response_free(response)
+
+
+def response_history(response: Any) -> list[Response]:
+    """Copies of the redirect responses that led to `response` (ABI 1.3; [] before)."""
+    if abi_minor < 3:
+        return []
+    count = ffi.new("size_t *")
+    invoke(lib.courier_response_history_count, response, count)
+    history = []
+    for index in range(count[0]):
+        hop = ffi.new("courier_response **")
+        invoke(lib.courier_response_history_at, response, index, hop)
+        try:
+            history.append(copy_response(hop[0], None, None))
+        finally:
+            lib.courier_response_free(hop[0])
+    return history
 
 
 def free_garbage() -> None:

@@ -12,6 +12,8 @@ from typing import Any, Union
 
 from ._courier_cffi import ffi
 from ._errors import InvalidRequest, encode
+from ._lib import is_bundled
+from ._trust import system_ca_store
 
 #: A client certificate: one PEM file holding certificate and key, (certificate, key), or
 #: (certificate, key, password) for an encrypted key.
@@ -68,6 +70,12 @@ def apply(options: Any, *, proxy: str | None, no_proxy: str | Sequence[str] | No
     options.ignore_environment_proxy = 0 if trust_env else 1
     if isinstance(verify, bool):
         options.verify_tls = 1 if verify else 0
+        if verify and is_bundled:
+            ca_file, ca_directory = system_ca_store(trust_env)
+            if ca_file:
+                options.ca_file = string(ca_file, "SSL_CERT_FILE")
+            if ca_directory:
+                options.ca_directory = string(ca_directory, "SSL_CERT_DIR")
     else:
         options.verify_tls = 1
         if os.path.isdir(verify):
