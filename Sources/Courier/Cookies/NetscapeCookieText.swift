@@ -24,7 +24,9 @@ public enum NetscapeCookieText {
 
     /// `cookies` in the format, after a header comment; each line ends in a newline.
     public static func text(of cookies: [StoredCookie]) -> String {
-        var lines = ["# Netscape HTTP Cookie File", "# Written by Courier; one cookie a line, fields separated by tabs.", ""]
+        var lines = [
+            "# Netscape HTTP Cookie File", "# Written by Courier; one cookie a line, fields separated by tabs.", "",
+        ]
         for cookie in cookies {
             let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.domain
             let expires = cookie.expires.map { String(Int64($0.timeIntervalSince1970)) } ?? "0"
@@ -85,10 +87,14 @@ public enum NetscapeCookieText {
             return .malformed("the domain \(TerminalSafeText.escaping(fields[0])) is not a host name")
         }
         guard fields[2].hasPrefix("/"), !fields[2].contains(where: isForbidden) else {
-            return .malformed("the path \(TerminalSafeText.escaping(fields[2])) does not start with / or holds a control character or ;")
+            return .malformed(
+                "the path \(TerminalSafeText.escaping(fields[2])) does not start with / or holds a control character or ;"
+            )
         }
         guard !fields[5].isEmpty, !fields[5].contains(where: { isForbidden($0) || $0 == "=" || $0 == " " }) else {
-            return .malformed("the name \(TerminalSafeText.escaping(fields[5])) is empty or holds =, a space, ; or a control character")
+            return .malformed(
+                "the name \(TerminalSafeText.escaping(fields[5])) is empty or holds =, a space, ; or a control character"
+            )
         }
         guard !fields[6].contains(where: isForbidden) else {
             return .malformed("the value of \(fields[5]) holds ; or a control character")
@@ -107,7 +113,8 @@ public enum NetscapeCookieText {
     }
 
     private static func isDomainCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "."
-            || character == ":" || character == "[" || character == "]" || character == "_")
+        character.isASCII
+            && (character.isLetter || character.isNumber || character == "-" || character == "."
+                || character == ":" || character == "[" || character == "]" || character == "_")
     }
 }

@@ -77,7 +77,8 @@ public func courier_client_cookies(
         guard needed < capacity else {
             buffer[0] = 0
             throw CAPIFailure(
-                COURIER_E_LIMIT_EXCEEDED, detail: "the cookies need \(needed + 1) bytes with the NUL; the buffer has \(capacity)")
+                COURIER_E_LIMIT_EXCEEDED,
+                detail: "the cookies need \(needed + 1) bytes with the NUL; the buffer has \(capacity)")
         }
         text.withCString { buffer.update(from: $0, count: needed + 1) }
     }

@@ -277,3 +277,15 @@ def test_each_response_of_a_reused_request_has_its_own_request(server) -> None:
     assert "x-edited" not in second.request.headers
     assert second.request.headers["x-default"] == "d"
     assert second.request.url.endswith("/anything")
+
+
+def test_response_status_classes_and_text_iteration_follow_httpx() -> None:
+    moved = courier.Response(302, headers={"Location": "/next"})
+    assert moved.has_redirect_location and moved.is_redirect and not moved.is_error
+    assert courier.Response(404).is_client_error and courier.Response(404).is_error
+    assert courier.Response(503).is_server_error and not courier.Response(503).is_client_error
+    assert courier.Response(101).is_informational
+    lines = courier.Response(200, text="one\r\ntwo\nthree")
+    assert list(lines.iter_lines()) == ["one", "two", "three"]
+    assert "".join(lines.iter_text(4)) == "one\r\ntwo\nthree"
+    lines.close()

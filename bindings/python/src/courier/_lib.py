@@ -13,12 +13,11 @@ SONAME = "libcourier.so.1"
 #: Where the wheel (scripts/build-wheel.sh) puts the library, with the libcurl it bundles.
 BUNDLED = Path(__file__).resolve().parent / "_lib" / SONAME
 FIX = (
-    "Install the libcourier1 package (`scripts/package-deb.sh` in a Courier checkout makes it), or "
-    "build the library from a Courier checkout with `scripts/build-libcourier.sh` (or "
-    "`scripts/build-libcourier.sh release /usr/local` to install it), then set "
-    "COURIER_LIBRARY=/path/to/courier/.build/debug/libcourier.so.1 or "
-    "PKG_CONFIG_PATH=/path/to/courier/.build/debug/pkgconfig. The library needs the Swift "
-    "runtime it was built with."
+    "Install the wheel that carries the library (`scripts/build-wheel.sh` in a Courier checkout "
+    "builds it), or the libcourier1 package (`scripts/package-deb.sh` makes it), or build the "
+    "library from a Courier checkout with `scripts/build-libcourier.sh` and set "
+    "COURIER_LIBRARY=/path/to/courier/.build/debug/libcourier.so.1 (or PKG_CONFIG_PATH="
+    "/path/to/courier/.build/debug/pkgconfig). That build needs the Swift runtime it was built with."
 )
 
 

@@ -347,6 +347,31 @@ class Response:
         """True for a 3xx with a Location."""
         return 300 <= self.status_code < 400 and "location" in self.headers
 
+    @property
+    def has_redirect_location(self) -> bool:
+        """True for a 301, 302, 303, 307 or 308 with a Location, which a client would follow."""
+        return self.status_code in (301, 302, 303, 307, 308) and "location" in self.headers
+
+    @property
+    def is_informational(self) -> bool:
+        """True for 1xx."""
+        return 100 <= self.status_code < 200
+
+    @property
+    def is_client_error(self) -> bool:
+        """True for 4xx."""
+        return 400 <= self.status_code < 500
+
+    @property
+    def is_server_error(self) -> bool:
+        """True for 5xx."""
+        return 500 <= self.status_code < 600
+
+    @property
+    def is_error(self) -> bool:
+        """True for 4xx and 5xx."""
+        return 400 <= self.status_code < 600
+
     def raise_for_status(self) -> Response:
         """Raises HTTPStatusError unless the status is 2xx; returns the response otherwise."""
         if self.is_success:
@@ -369,6 +394,22 @@ class Response:
         size = chunk_size or len(self._content)
         for start in range(0, len(self._content), size):
             yield self._content[start:start + size]
+
+    def iter_text(self, chunk_size: int | None = None) -> Iterator[str]:
+        """The text in pieces of about `chunk_size` bytes (one piece when None)."""
+        text = self.text
+        if not text:
+            return
+        size = chunk_size or len(text)
+        for start in range(0, len(text), size):
+            yield text[start:start + size]
+
+    def iter_lines(self) -> Iterator[str]:
+        """The text's lines, without their line endings."""
+        yield from self.text.splitlines()
+
+    def close(self) -> None:
+        """Nothing to release: the body is in memory (httpx's method, for code written for it)."""
 
     def __repr__(self) -> str:
         return f"<Response [{self.status_code} {self.reason_phrase}]>"
