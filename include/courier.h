@@ -670,10 +670,28 @@ COURIER_API courier_code courier_client_save_cookies(courier_client *client, cou
  * with COURIER_E_LIMIT_EXCEEDED (buffer set to "") when it does not fit, and with
  * COURIER_E_INVALID_ARGUMENT when the client keeps no cookies (see keep_cookies).
  *
- *     size_t length;
- *     courier_client_cookies(client, NULL, 0, &length, &error);
- *     char *text = malloc(length + 1);
- *     courier_client_cookies(client, text, length + 1, &length, &error);
+ *     courier_client_options options;
+ *     courier_client_options_init(&options);
+ *     options.keep_cookies = 1;
+ *     courier_client *client = NULL;
+ *     courier_request *request = NULL;
+ *     courier_response *response = NULL;
+ *     int status = 0;
+ *     size_t length = 0;
+ *     if (courier_client_new(&options, &client, NULL) != COURIER_OK
+ *         || courier_client_add_cookies(client, "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc\n", NULL) != COURIER_OK
+ *         || courier_request_new("GET", "http://127.0.0.1:8080/cookies", &request, NULL) != COURIER_OK
+ *         || courier_client_send(client, request, &response, NULL) != COURIER_OK   // Cookie: sid=abc
+ *         || courier_response_status(response, &status, NULL) != COURIER_OK
+ *         || courier_client_cookies(client, NULL, 0, &length, NULL) != COURIER_OK)
+ *         return 1;
+ *     printf("%d\n", status);
+ *     char text[4096];   // or malloc(length + 1)
+ *     if (length < sizeof text && courier_client_cookies(client, text, sizeof text, &length, NULL) == COURIER_OK)
+ *         fputs(text, stdout);
+ *     courier_response_free(response);
+ *     courier_request_free(request);
+ *     courier_client_free(client);
  */
 COURIER_API courier_code courier_client_cookies(courier_client *client, char *buffer, size_t capacity, size_t *length,
                                                 courier_error **error);
