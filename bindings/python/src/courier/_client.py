@@ -40,7 +40,43 @@ __all__ = ["AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "Request
            "_dropped", "_dropped_calls", "_in_flight", "_lines", "_live_clients"]
 
 
-class Client:
+class _ClientSurface:
+    """What Client and AsyncClient share: the client's headers, cookies, chain and plugins."""
+
+    _core: _ClientCore
+
+    @property
+    def headers(self) -> Headers:
+        """Headers sent with every request."""
+        return self._core.headers
+
+    @property
+    def cookies(self) -> Cookies:
+        """The client's cookies: every one a server set, kept between requests, and those given."""
+        return self._core.cookies
+
+    @cookies.setter
+    def cookies(self, cookies: CookieTypes) -> None:
+        self._core.cookies.replace(cookies)
+
+    @property
+    def is_closed(self) -> bool:
+        return self._core.pointer is None
+
+    def add_interceptor(self, interceptor: Any) -> None:
+        """Appends a Python interceptor or a built-in (courier.Retry(), ...) to the chain (sends under way keep theirs)."""
+        register(self._core.live(), interceptor)
+
+    def remove_interceptor(self, name: str) -> None:
+        """Removes the interceptors named `name`."""
+        invoke(lib.courier_client_remove_interceptor, self._core.live(), encode(name, "the name"))
+
+    def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
+        """Loads a C plugin; its interceptors join the end of the chain. PluginError on failure."""
+        return self._core.load_plugin(Plugin(path, config))
+
+
+class Client(_ClientSurface):
     __doc__ = "A synchronous HTTP client over Courier's pipeline; a context manager.\n" + _CLIENT_DOC_ARGS
 
     def __init__(
@@ -80,35 +116,6 @@ class Client:
             cookies=cookies,
         )
 
-    @property
-    def headers(self) -> Headers:
-        """Headers sent with every request."""
-        return self._core.headers
-
-    @property
-    def cookies(self) -> Cookies:
-        """The client's cookies: every one a server set, kept between requests, and those given."""
-        return self._core.cookies
-
-    @cookies.setter
-    def cookies(self, cookies: CookieTypes) -> None:
-        self._core.cookies.replace(cookies)
-
-    @property
-    def is_closed(self) -> bool:
-        return self._core.pointer is None
-
-    def add_interceptor(self, interceptor: Any) -> None:
-        """Appends a Python interceptor or a built-in (courier.Retry(), ...) to the chain (sends under way keep theirs)."""
-        register(self._core.live(), interceptor)
-
-    def remove_interceptor(self, name: str) -> None:
-        """Removes the interceptors named `name`."""
-        invoke(lib.courier_client_remove_interceptor, self._core.live(), encode(name, "the name"))
-
-    def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
-        """Loads a C plugin; its interceptors join the end of the chain. PluginError on failure."""
-        return self._core.load_plugin(Plugin(path, config))
 
     def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         """Sends a request and returns the whole response. Any status is a success."""
@@ -200,7 +207,7 @@ class Client:
             core.drop()
 
 
-class AsyncClient:
+class AsyncClient(_ClientSurface):
     __doc__ = ("An asyncio HTTP client on courier_client_send_async: no thread per send; cancelling "
                "the task cancels the transfer.\n" + _CLIENT_DOC_ARGS)
 
@@ -218,28 +225,6 @@ class AsyncClient:
         defaults.update(kwargs)
         self._core = _ClientCore(**defaults)
 
-    @property
-    def headers(self) -> Headers:
-        return self._core.headers
-
-    @property
-    def cookies(self) -> Cookies:
-        """The client's cookies: every one a server set, kept between requests, and those given."""
-        return self._core.cookies
-
-    @cookies.setter
-    def cookies(self, cookies: CookieTypes) -> None:
-        self._core.cookies.replace(cookies)
-
-    @property
-    def is_closed(self) -> bool:
-        return self._core.pointer is None
-
-    def add_interceptor(self, interceptor: Any) -> None:
-        register(self._core.live(), interceptor)
-
-    def load_plugin(self, path: str | os.PathLike[str], config: str | None = None) -> Plugin:
-        return self._core.load_plugin(Plugin(path, config))
 
     async def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
         """Sends a request; the completion settles the awaited future from a library thread."""
