@@ -93,3 +93,11 @@ def test_response_cookies_are_those_its_set_cookie_fields_set(server: Server) ->
     with courier.Client(base_url=server.url, follow_redirects=False) as client:
         response = client.get("/cookies/set?x=1&y=2")
         assert dict(response.cookies) == {"x": "1", "y": "2"}
+
+
+def test_a_streamed_response_has_its_history_with_the_head(server: Server) -> None:
+    with courier.Client(base_url=server.url) as client:
+        with client.stream("GET", "/redirect/2") as response:
+            assert [hop.status_code for hop in response.history] == [302, 302]
+            assert response.status_code == 200
+            b"".join(response.iter_bytes())

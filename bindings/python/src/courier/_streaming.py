@@ -199,6 +199,11 @@ class StreamingResponse:
         return self._head().url
 
     @property
+    def history(self) -> list[Response]:
+        """The redirect responses that led here, first hop first; there with the head."""
+        return self._head().history
+
+    @property
     def elapsed(self) -> datetime.timedelta:
         return self._head().elapsed
 
@@ -385,6 +390,11 @@ class AsyncStreamingResponse:
     @property
     def url(self) -> str:
         return self._head().url
+
+    @property
+    def history(self) -> list[Response]:
+        """The redirect responses that led here, first hop first; there with the head."""
+        return self._head().history
 
     def raise_for_status(self) -> AsyncStreamingResponse:
         self._head().raise_for_status()
