@@ -3,8 +3,8 @@
 # its libcurl4 comes from, with Debian's security fixes applied), configured for what Courier asks
 # of curl and nothing more: HTTP and HTTPS over OpenSSL, HTTP/2 with nghttp2, proxies, and gzip,
 # deflate, brotli and zstd decoding. Debian's own libcurl also links LDAP, Kerberos, RTMP, SSH,
-# GnuTLS, libidn2 and libpsl, which would double the wheel; Courier uses none of them (it puts
-# hosts in ASCII form itself and keeps its own cookie jar).
+# GnuTLS, libidn2 and libpsl, which would double the wheel; Courier uses none of them (its URLs
+# name hosts in ASCII, Punycode for an internationalized one, and it keeps its own cookie jar).
 #
 #   scripts/build-bundled-curl.sh [DIR]
 #

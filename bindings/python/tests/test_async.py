@@ -149,3 +149,21 @@ def test_async_iter_lines(server) -> None:
                 return [json.loads(line)["id"] async for line in response.aiter_lines()]
 
     assert run(main()) == [0, 1, 2, 3]
+
+
+def test_the_async_client_removes_an_interceptor_by_name(server) -> None:
+    class Stamp:
+        name = "stamp"
+
+        def on_request(self, exchange):
+            exchange.request.headers["X-Stamp"] = "1"
+
+    async def main() -> tuple[dict, dict]:
+        async with courier.AsyncClient(base_url=server.url, interceptors=[Stamp()]) as client:
+            stamped = (await client.get("/anything")).json()["headers"]
+            client.remove_interceptor("stamp")
+            return stamped, (await client.get("/anything")).json()["headers"]
+
+    stamped, plain = asyncio.run(main())
+    assert stamped.get("X-Stamp") == "1"
+    assert "X-Stamp" not in plain

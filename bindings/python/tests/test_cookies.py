@@ -101,3 +101,17 @@ def test_a_streamed_response_has_its_history_with_the_head(server: Server) -> No
             assert [hop.status_code for hop in response.history] == [302, 302]
             assert response.status_code == 200
             b"".join(response.iter_bytes())
+
+
+def test_a_library_older_than_abi_1_3_says_so_instead_of_answering_empty(server: Server, monkeypatch) -> None:
+    import courier._cookies
+    import courier._native
+
+    with courier.Client(base_url=server.url) as client:
+        monkeypatch.setattr(courier._cookies, "abi_minor", 2)
+        monkeypatch.setattr(courier._native, "abi_minor", 2)
+        with pytest.raises(courier.Unsupported, match="ABI 1.3"):
+            dict(client.cookies)
+        response = client.get("/redirect/1")
+        with pytest.raises(courier.Unsupported, match="ABI 1.3"):
+            response.history

@@ -24,3 +24,20 @@ def test_the_first_bundle_file_that_exists_is_used(tmp_path: Path) -> None:
 def test_a_certificate_directory_is_the_fallback_and_nothing_found_is_none(tmp_path: Path) -> None:
     assert system_ca_store(True, {}, files=[], directories=["/nonexistent", str(tmp_path)]) == (None, str(tmp_path))
     assert system_ca_store(True, {}, files=[], directories=["/nonexistent"]) == (None, None)
+
+
+def test_the_bundled_library_gets_the_system_store_and_a_system_library_keeps_its_own(monkeypatch) -> None:
+    from courier import _options
+    from courier._courier_cffi import ffi
+    from courier._lib import new_struct
+
+    monkeypatch.setenv("SSL_CERT_FILE", "/custom/ca.pem")
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    arguments = dict(proxy=None, no_proxy=None, trust_env=True, verify=True, cert=None, http_version="auto",
+                     min_tls_version=None, limits=None, decompress=True, cookie_file=None)
+    for bundled, expected in ((True, b"/custom/ca.pem"), (False, None)):
+        monkeypatch.setattr(_options, "is_bundled", bundled)
+        options = new_struct("courier_client_options")
+        kept = _options.apply(options, **arguments)
+        assert (ffi.string(options.ca_file) if options.ca_file != ffi.NULL else None) == expected
+        del kept

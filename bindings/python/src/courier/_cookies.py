@@ -13,8 +13,8 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, Union
 
 from ._courier_cffi import ffi
-from ._errors import CourierError, encode, invoke
-from ._lib import lib
+from ._errors import CourierError, Unsupported, encode, invoke
+from ._lib import abi_minor, lib, library_path
 
 if TYPE_CHECKING:
     from ._core import _ClientCore
@@ -147,8 +147,15 @@ class ClientCookies(Cookies):
     def _cookies(self) -> list[http.cookiejar.Cookie]:
         return list(self._any_host.values()) + parse_netscape(self._text())
 
+    def _client(self) -> Any:
+        """The courier_client, when its library has ABI 1.3's cookie functions."""
+        if abi_minor < 3:
+            raise Unsupported(f"client.cookies needs libcourier ABI 1.3 or later; {library_path} has 1.{abi_minor}",
+                              code=18)
+        return self._core.live()
+
     def _text(self) -> str:
-        client = self._core.live()
+        client = self._client()
         length = ffi.new("size_t *")
         while True:
             invoke(lib.courier_client_cookies, client, NULL, 0, length)
@@ -165,7 +172,7 @@ class ClientCookies(Cookies):
             self._any_host[(cookie.name, cookie.path)] = cookie
             self._any_host_changed()
             return
-        invoke(lib.courier_client_add_cookies, self._core.live(), encode(netscape_line(cookie), "a cookie"))
+        invoke(lib.courier_client_add_cookies, self._client(), encode(netscape_line(cookie), "a cookie"))
 
     def _remove(self, domain: str | None, path: str | None, name: str | None) -> None:
         for key, cookie in list(self._any_host.items()):
@@ -174,7 +181,7 @@ class ClientCookies(Cookies):
         self._any_host_changed()
         if domain == "":
             return
-        invoke(lib.courier_client_remove_cookies, self._core.live(),
+        invoke(lib.courier_client_remove_cookies, self._client(),
                encode(domain, "the domain") if domain is not None else NULL,
                encode(path, "the path") if path is not None else NULL,
                encode(name, "the name") if name is not None else NULL, NULL)
@@ -228,6 +235,4 @@ def cookie_header_items(cookies: Any) -> dict[str, str]:
         return {cookie.name: cookie.value or "" for cookie in cookies._cookies()}
     if isinstance(cookies, http.cookiejar.CookieJar):
         return {cookie.name: cookie.value or "" for cookie in cookies}
-    if isinstance(cookies, Mapping):
-        return dict(cookies)
-    return dict(cookies)
+    return dict(cookies)  # a mapping or (name, value) pairs

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Union
 if TYPE_CHECKING:
     from ._cookies import Cookies
 
-from ._errors import DecodingError, HTTPStatusError
+from ._errors import DecodingError, HTTPStatusError, Unsupported
 
 HeaderTypes = Union["Headers", Mapping[str, str], Iterable[tuple[str, str]], None]
 
@@ -269,7 +269,10 @@ class Response:
         """
         if self._handle is not None:
             self._materialize()
-        return self.__dict__.setdefault("_history", [])
+        history = self.__dict__.setdefault("_history", [])
+        if history is None:
+            raise Unsupported("the loaded libcourier is older than ABI 1.3 and does not report redirects", code=18)
+        return history
 
     @history.setter
     def history(self, history: list[Response]) -> None:

@@ -361,10 +361,11 @@ def materialize(copied: Response, response: Any, free: bool = True) -> None:
             lib.courier_response_free(response)
 
 
-def response_history(response: Any) -> list[Response]:
-    """Copies of the redirect responses that led to `response` (ABI 1.3; [] before)."""
+def response_history(response: Any) -> list[Response] | None:
+    """Copies of the redirect responses that led to `response`; None when the library is older
+    than ABI 1.3 and cannot say (Response.history then raises Unsupported)."""
     if abi_minor < 3:
-        return []
+        return None
     count = ffi.new("size_t *")
     invoke(lib.courier_response_history_count, response, count)
     history = []
