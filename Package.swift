@@ -24,6 +24,8 @@ let package = Package(
         // `Request(curlCommand:)`: reading a pasted curl command line (shell words, printf escapes).
         .library(name: "CourierCurlImport", targets: ["CourierCurlImport"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        // URLSession as the transport: the default on Apple platforms, FoundationNetworking on Linux.
+        .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         // A swift-openapi-runtime ClientTransport on Courier's pipeline; the only product that builds it.
@@ -92,6 +94,15 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CCurl",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierURLSession",
+            dependencies: [
+                "Courier",
+                "CourierFoundation",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
@@ -271,7 +282,12 @@ let package = Package(
             name: "CourierAPI",
             dependencies: [
                 "Courier",
-                "CourierCurl",
+                // The default transport of `Provider(baseURL:)`: libcurl where the system ships it
+                // for Courier, URLSession on Apple platforms (iOS has no libcurl).
+                .target(name: "CourierCurl", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+                .target(
+                    name: "CourierURLSession",
+                    condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS])),
                 "CourierAPIMacros",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -415,7 +431,19 @@ let package = Package(
                 "TestProcesses",
                 "Courier",
                 "CourierCurl",
+                "CourierURLSession",
                 "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierURLSessionTests",
+            dependencies: [
+                "CourierURLSession",
+                "Courier",
+                "CourierFoundation",
                 "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -484,6 +512,7 @@ let package = Package(
                 "APIReadmeExamples",
                 "CourierTestServer",
                 "CourierAsyncHTTPClient",
+                "CourierURLSession",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
@@ -522,7 +551,7 @@ let package = Package(
 if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     let needed: Set<String> = [
         "Courier", "CourierFoundation", "CourierRecording", "CourierCurlImport", "CCurl", "CZlib", "CourierCurl",
-        "CourierAsyncHTTPClient", "CCourier", "CCourierHooks", "CourierCInterceptors", "CourierCAPI",
+        "CourierURLSession", "CourierAsyncHTTPClient", "CCourier", "CCourierHooks", "CourierCInterceptors", "CourierCAPI",
         "CourierCAPIAsyncHTTPClient", "CourierCLibrary", "CourierCLibraryAsyncHTTPClient",
         "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
         "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",
@@ -530,7 +559,7 @@ if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     package.targets.removeAll { !needed.contains($0.name) }
     let neededProducts: Set<String> = [
         "Courier", "CourierFoundation", "CourierRecording", "CourierCurlImport", "CourierCurl",
-        "CourierAsyncHTTPClient",
+        "CourierURLSession", "CourierAsyncHTTPClient",
         "CourierTestServer", "CourierC",
         "CourierCWithAsyncHTTPClient",
     ]

@@ -13,9 +13,13 @@ extension CurlTransport {
     private static let sharedPerProcess = PerProcess { CurlTransport() }
 }
 
+#if !canImport(Darwin)
 extension Client {
-    /// A client on the shared libcurl transport, the default: `import CourierCurl` then `let client = Client()`.
+    /// A client on the shared libcurl transport, the default on Linux: `import CourierCurl` then
+    /// `let client = Client()`. On Apple platforms `Client()` is URLSession's (`CourierURLSession`);
+    /// there, pass `CurlTransport.shared` to send with libcurl.
     public init(interceptors: [any Interceptor] = [], configuration: Configuration = Configuration()) {
         self.init(transport: CurlTransport.shared, interceptors: interceptors, configuration: configuration)
     }
 }
+#endif

@@ -1,6 +1,6 @@
 public import Courier
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -15,13 +15,23 @@ extension URLRequest {
     /// - Throws: `invalidRequest` for a streamed body, which `URLRequest` cannot carry without
     ///   consuming it; send it through a `Client` instead.
     public init(_ request: Request) throws {
-        self.init(url: request.url)
-        httpMethod = request.method.rawValue
-        for field in request.wireHeaderFields {
-            addValue(field.value, forHTTPHeaderField: field.name.rawName)
-        }
+        self.init(headOf: request, omitting: [])
         if let timeout = request.timeout {
             timeoutInterval = timeout.seconds
+        }
+        if let body = request.body {
+            try attach(body)
+        }
+    }
+
+    /// The method, URL, header lines (but those named in `omitting`) and transport hints of
+    /// `request`, without its body or timeout: what `URLSessionTransport` sends a body and a
+    /// deadline of its own with.
+    package init(headOf request: Request, omitting omitted: Set<HTTPField.Name>) {
+        self.init(url: request.url)
+        httpMethod = request.method.rawValue
+        for field in request.wireHeaderFields where !omitted.contains(field.name) {
+            addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
         let options = request.options
         if let policy = options[CachePolicyOption.self] { cachePolicy = policy }
@@ -33,9 +43,6 @@ extension URLRequest {
         allowsExpensiveNetworkAccess = access.expensiveNetwork
         allowsConstrainedNetworkAccess = access.constrainedNetwork
         #endif
-        if let body = request.body {
-            try attach(body)
-        }
     }
 
     /// Builds a `URLRequest` from builder blocks: `try URLRequest { Method.GET; BaseURL(api); "users" }`.
@@ -95,19 +102,28 @@ extension Request {
         for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             fields.append(try RequestDraft.validatedField(name, value, block: "URLRequest"))
         }
+        // A property left at URLRequest's default is no hint: only what the caller changed is recorded.
         var options = RequestOptions()
+        var hints: Set<TransportHint> = []
         if urlRequest.cachePolicy != .useProtocolCachePolicy {
             options[CachePolicyOption.self] = urlRequest.cachePolicy
+            hints.insert(.cachePolicy)
         }
         if urlRequest.networkServiceType != .default {
             options[NetworkServiceTypeOption.self] = urlRequest.networkServiceType
+            hints.insert(.networkServiceType)
         }
         options[ShouldHandleCookiesOption.self] = urlRequest.httpShouldHandleCookies
+        if !urlRequest.httpShouldHandleCookies { hints.insert(.httpShouldHandleCookies) }
         options[NetworkAccessOption.self].cellular = urlRequest.allowsCellularAccess
+        if !urlRequest.allowsCellularAccess { hints.insert(.cellularAccess) }
         #if canImport(Darwin)
         options[NetworkAccessOption.self].expensiveNetwork = urlRequest.allowsExpensiveNetworkAccess
         options[NetworkAccessOption.self].constrainedNetwork = urlRequest.allowsConstrainedNetworkAccess
+        if !urlRequest.allowsExpensiveNetworkAccess { hints.insert(.expensiveNetworkAccess) }
+        if !urlRequest.allowsConstrainedNetworkAccess { hints.insert(.constrainedNetworkAccess) }
         #endif
+        if !hints.isEmpty { options[TransportHintsOption.self] = hints }
         var body: RequestBody?
         if let data = urlRequest.httpBody {
             body = .data(data, type: fields[.contentType].map(MIMEType.init(rawValue:)))

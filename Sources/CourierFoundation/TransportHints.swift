@@ -15,11 +15,6 @@ public enum NetworkServiceTypeOption: RequestOptionKey {
     public static let defaultValue: URLRequest.NetworkServiceType? = nil
 }
 
-/// Whether the transport should send and store cookies from its own cookie storage.
-public enum ShouldHandleCookiesOption: RequestOptionKey {
-    public static let defaultValue = true
-}
-
 /// Which kinds of network the request may use; all allowed by default.
 public struct NetworkAccess: Sendable, Hashable {
     /// Cellular interfaces.
@@ -40,8 +35,8 @@ public enum NetworkAccessOption: RequestOptionKey {
     public static let defaultValue = NetworkAccess()
 }
 
-/// Sets the request's cache policy. Applied by transports that cache (the `URLRequest` conversion
-/// carries it); transports without a cache ignore it.
+/// Sets the request's cache policy, a ``TransportHint``: the `URLRequest` conversion carries it; no
+/// transport's own cache is on for Courier's requests, so `Client.explaining()` reports it as not applied.
 public struct CachePolicy: RequestBuildable, Sendable {
     /// The policy.
     public let policy: URLRequest.CachePolicy
@@ -51,10 +46,12 @@ public struct CachePolicy: RequestBuildable, Sendable {
 
     public func apply(to draft: inout RequestDraft) throws {
         draft.options[CachePolicyOption.self] = policy
+        draft.options[TransportHintsOption.self].insert(.cachePolicy)
     }
 }
 
-/// Sets the network service type hint (background, responsive data…), applied where the transport supports it.
+/// Sets the network service type (background, responsive data…), a ``TransportHint`` that
+/// `URLSessionTransport` applies on Apple platforms.
 public struct NetworkServiceType: RequestBuildable, Sendable {
     /// The service type.
     public let type: URLRequest.NetworkServiceType
@@ -64,10 +61,12 @@ public struct NetworkServiceType: RequestBuildable, Sendable {
 
     public func apply(to draft: inout RequestDraft) throws {
         draft.options[NetworkServiceTypeOption.self] = type
+        draft.options[TransportHintsOption.self].insert(.networkServiceType)
     }
 }
 
-/// Whether the transport attaches and stores cookies itself; explicit `Cookie` blocks are always sent.
+/// Whether the client's cookie jar adds stored cookies and stores received ones (every `Client`
+/// applies it, on any transport); explicit `Cookie` blocks are always sent.
 public struct HTTPShouldHandleCookies: RequestBuildable, Sendable {
     /// Whether cookies are handled.
     public let enabled: Bool
@@ -77,13 +76,14 @@ public struct HTTPShouldHandleCookies: RequestBuildable, Sendable {
 
     public func apply(to draft: inout RequestDraft) throws {
         draft.options[ShouldHandleCookiesOption.self] = enabled
+        draft.options[TransportHintsOption.self].insert(.httpShouldHandleCookies)
     }
 }
 
 /// Allows or forbids kinds of network: `AllowAccess.cellular(false)`; `AllowAccess.cellular` alone allows.
 ///
-/// On Linux only cellular access reaches `URLRequest`; the rest are carried for transports and
-/// platforms that support them.
+/// Each is a ``TransportHint`` that `URLSessionTransport` applies on Apple platforms (the
+/// ultra-constrained one where the SDK has it); on Linux only cellular access reaches `URLRequest`.
 public struct AllowAccess: RequestBuildable, Sendable {
     private enum Kind: Sendable {
         case cellular, expensiveNetwork, constrainedNetwork, ultraConstrainedNetwork
@@ -106,7 +106,17 @@ public struct AllowAccess: RequestBuildable, Sendable {
     /// The same kind of network, allowed or not: `AllowAccess.cellular(false)`.
     public func callAsFunction(_ allowed: Bool) -> AllowAccess { AllowAccess(kind, allowed: allowed) }
 
+    private var hint: TransportHint {
+        switch kind {
+        case .cellular: .cellularAccess
+        case .expensiveNetwork: .expensiveNetworkAccess
+        case .constrainedNetwork: .constrainedNetworkAccess
+        case .ultraConstrainedNetwork: .ultraConstrainedNetworkAccess
+        }
+    }
+
     public func apply(to draft: inout RequestDraft) throws {
+        draft.options[TransportHintsOption.self].insert(hint)
         switch kind {
         case .cellular: draft.options[NetworkAccessOption.self].cellular = allowed
         case .expensiveNetwork: draft.options[NetworkAccessOption.self].expensiveNetwork = allowed

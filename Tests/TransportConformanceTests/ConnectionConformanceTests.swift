@@ -61,7 +61,7 @@ struct ConnectionConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .connectionLimits))
     func aTotalLimitOfTwoHoldsAcrossTwoHosts(transport: TransportUnderTest) async throws {
         let gate = RequestGate()
         let routes = Route.defaults + [gate.route]
@@ -80,7 +80,7 @@ struct ConnectionConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .connectionLimits))
     func aRequestWaitingForTheTotalLimitIsCancelledWithoutBeingSent(transport: TransportUnderTest) async throws {
         let gate = RequestGate()
         var settings = TransportSettings()
@@ -148,7 +148,7 @@ struct ConnectionConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .noDefaultUserAgent))
     func noUserAgentIsSentWhenNoneIsConfigured(transport: TransportUnderTest) async throws {
         try await transport.withClient { client, server in
             let echo = try echoed(try await client.send(try server.request("/echo")))

@@ -37,7 +37,7 @@ struct EnvironmentProxyConformanceTests {
         return try result.get()
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func allProxyRoutesPlainHTTPThroughTheProxy(transport: TransportUnderTest) async throws {
         try await withEnvironmentClient(transport, { ["ALL_PROXY": $0.url.absoluteString] }) { client, origin, proxy in
             let response = try await client.send(try origin.request("/echo?via=all_proxy"))
@@ -53,7 +53,7 @@ struct EnvironmentProxyConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func aHostInNoProxyBypassesTheProxyAllProxyNames(transport: TransportUnderTest) async throws {
         try await withEnvironmentClient(
             transport, { ["ALL_PROXY": $0.url.absoluteString, "NO_PROXY": "example.com,127.0.0.1"] }
@@ -65,7 +65,7 @@ struct EnvironmentProxyConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func theUpperCaseHTTPProxyVariableIsIgnoredAsCurlIgnoresIt(transport: TransportUnderTest) async throws {
         try await withEnvironmentClient(transport, { ["HTTP_PROXY": $0.url.absoluteString] }) { client, origin, proxy in
             let response = try await client.send(try origin.request("/anything/direct"))
@@ -79,7 +79,7 @@ struct EnvironmentProxyConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func httpsProxyTunnelsHTTPSWithConnect(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }

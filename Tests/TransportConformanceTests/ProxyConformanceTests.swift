@@ -34,7 +34,7 @@ struct ProxyConformanceTests {
         ProxyServer(kind: .http, host: "127.0.0.1", port: proxy.port, username: user, password: password)
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func plainHTTPGoesThroughTheProxy(transport: TransportUnderTest) async throws {
         try await withProxiedClient(transport, { ProxySettings(server: server($0)) }) { client, origin, proxy in
             let response = try await client.send(try origin.request("/echo?via=proxy"))
@@ -51,7 +51,7 @@ struct ProxyConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func httpsGoesThroughAConnectTunnel(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -76,7 +76,7 @@ struct ProxyConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func proxyCredentialsAreSentAndRefusedOnesNeverShow(transport: TransportUnderTest) async throws {
         let credentials = (user: "courier", password: "s3cret")
         try await withProxiedClient(
@@ -110,7 +110,7 @@ struct ProxyConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .explicitProxy))
     func hostsInNoProxyGoDirect(transport: TransportUnderTest) async throws {
         try await withProxiedClient(
             transport, { ProxySettings(server: server($0), noProxy: ["localhost", "127.0.0.0/8"]) }

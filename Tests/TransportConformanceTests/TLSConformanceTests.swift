@@ -60,7 +60,7 @@ struct TLSConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func aTrustedCertificateForTheHostIsAcceptedOverHTTP2(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -78,7 +78,7 @@ struct TLSConformanceTests {
                 == .failed(.insecureConnection))
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func aTrustedCertificateForAnotherHostIsRefused(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -87,7 +87,7 @@ struct TLSConformanceTests {
         #expect(result == .failed(.insecureConnection))
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func hostNameVerificationOffAcceptsAnotherHostButStillChecksTheChain(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -100,7 +100,7 @@ struct TLSConformanceTests {
         #expect(untrusted == .failed(.insecureConnection))
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func verificationOffAcceptsAnUntrustedAuthorityAndAnotherHost(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -110,7 +110,7 @@ struct TLSConformanceTests {
     }
 
     /// Trusting a CA directory (`<hash>.0` files, curl's `--capath`) instead of a CA file.
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func aHashedCADirectoryIsTrustedLikeACAFile(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -123,7 +123,7 @@ struct TLSConformanceTests {
 
     /// Mutual TLS: nginx with `ssl_verify_client on` sees the client certificate's subject, and
     /// answers 400 to a client that shows none.
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func aServerThatAsksForAClientCertificateGetsTheOneConfigured(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -143,7 +143,7 @@ struct TLSConformanceTests {
     }
 
     /// An encrypted client key is read with its password.
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func anEncryptedClientKeyIsReadWithItsPassword(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -161,7 +161,7 @@ struct TLSConformanceTests {
     }
 
     /// A client certificate file that is not PEM fails the send as a TLS problem, on both transports.
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func anUnreadableClientCertificateFailsTheSend(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
@@ -177,7 +177,7 @@ struct TLSConformanceTests {
     }
 
     /// A minimum of TLS 1.3 refuses a server that speaks only 1.2, and accepts one that speaks 1.3.
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
     func theMinimumVersionRefusesAnOlderServer(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }

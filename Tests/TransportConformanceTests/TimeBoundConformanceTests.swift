@@ -69,7 +69,7 @@ struct TimeBoundConformanceTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all(with: .connectTimeout))
     func aConnectionThatIsNeverAcceptedTimesOutAtTheConnectTimeout(transport: TransportUnderTest) async throws {
         let listener = try SilentListener()
         defer { listener.close() }

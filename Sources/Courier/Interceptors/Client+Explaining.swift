@@ -4,7 +4,8 @@ extension Client {
     /// Each interceptor is wrapped so the recorder sees the request it received and what it
     /// passed to `next`, the response `next` returned and what it returned, and the time spent
     /// in the stage and below it (`ContinuousClock`). The stage after the interceptors
-    /// (redirects and the transport) is recorded as `transport`, with the transport's type name;
+    /// (redirects and the transport) is recorded as `transport`, with the transport's type name
+    /// and the request's transport hints it did not apply (``TransportHint``);
     /// interceptors added for one
     /// request (`Intercept`, `send(_:interceptors:)`) run inside it and are timed as part of it.
     ///
@@ -23,8 +24,7 @@ extension Client {
         }
         stages.append(
             ExplainTransportProbe(
-                depth: interceptors.count, recorder: recorder,
-                transportName: String(describing: type(of: transport))))
+                depth: interceptors.count, recorder: recorder, transport: transport))
         client.interceptors = stages
         return (client, recorder)
     }

@@ -104,8 +104,8 @@ struct ExplainProbe: Interceptor {
 struct ExplainTransportProbe: Interceptor {
     let depth: Int
     let recorder: ExplainRecorder
-    /// The type name of the client's transport, recorded on the step.
-    let transportName: String
+    /// The client's transport, whose type name and unapplied hints are recorded on the step.
+    let transport: any Transport
 
     var name: String { "transport" }
 
@@ -114,12 +114,17 @@ struct ExplainTransportProbe: Interceptor {
         let handle = recorder.begin(
             stage: "transport", depth: depth, attempt: context.attempt, request: request,
             requestID: context.requestID, at: start)
+        let transportName = String(describing: type(of: transport))
+        let ignoredHints = request.hintsIgnored(by: transport).map(\.rawValue)
+        recorder.update(handle) { step in
+            step.transport = transportName
+            if !ignoredHints.isEmpty { step.ignoredHints = ignoredHints }
+        }
         do {
             let response = try await next(request)
             let elapsed = ContinuousClock.now - start
             recorder.update(handle) { step in
                 step.durationMilliseconds = elapsed.milliseconds
-                step.transport = transportName
                 step.outcome = ExplainDiff.describe(response.status)
                 if response.request.url != request.url {
                     step.requestChanges = [
@@ -134,7 +139,6 @@ struct ExplainTransportProbe: Interceptor {
             let elapsed = ContinuousClock.now - start
             recorder.update(handle) { step in
                 step.durationMilliseconds = elapsed.milliseconds
-                step.transport = transportName
                 step.outcome = ExplainingStage.describe(error, redaction: recorder.redaction, request: request)
             }
             throw error

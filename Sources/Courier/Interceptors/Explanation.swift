@@ -78,6 +78,9 @@ public struct Explanation: Codable, Sendable, Hashable {
         /// The transport's type name (`CurlTransport`), on the `transport` stage only: which one
         /// sent the request is observed, not assumed.
         public var transport: String?
+        /// The request's transport hints (``TransportHint``) that the transport did not apply, by
+        /// name, on the `transport` stage only; `nil` when it applied every one.
+        public var ignoredHints: [String]?
     }
 
     /// The request as the caller sent it, as `METHOD URL` (redacted).
@@ -129,6 +132,9 @@ public struct Explanation: Codable, Sendable, Hashable {
             let attempt = step.attempt > 1 ? "  [attempt \(step.attempt)]" : ""
             let via = step.transport.map { "  via \($0)" } ?? ""
             lines.append("\(label)\(padding)\(timing)  → \(step.outcome)\(attempt)\(via)")
+            if let hints = step.ignoredHints, !hints.isEmpty {
+                lines.append("\(indent)  ! not applied by \(step.transport ?? "the transport"): \(hints.joined(separator: ", "))")
+            }
             for change in step.requestChanges { lines.append("\(indent)  \(Self.describe(change, response: false))") }
             for change in step.responseChanges { lines.append("\(indent)  \(Self.describe(change, response: true))") }
         }

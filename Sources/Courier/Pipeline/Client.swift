@@ -166,10 +166,11 @@ public struct Client: Sendable {
             uploadProgress: request.options[UploadProgressOption.self],
             downloadProgress: request.options[DownloadProgressOption.self])
         var request = request
-        configuration.cookieJar?.addCookies(to: &request)
+        let cookieJar = request.options[ShouldHandleCookiesOption.self] ? configuration.cookieJar : nil
+        cookieJar?.addCookies(to: &request)
         do {
             let response = try await transport.send(request, context: context)
-            configuration.cookieJar?.store(response.headerFields, from: request.url)
+            cookieJar?.store(response.headerFields, from: request.url)
             return response
         } catch var error as CourierError {
             if error.stage == nil { error.stage = "transport" }

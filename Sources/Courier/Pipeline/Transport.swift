@@ -23,11 +23,18 @@ public protocol Transport: Sendable {
     /// certificate verification is off: …"), so that `LoggingInterceptor` and `courier` can warn
     /// once per client instead of letting the setting pass unseen. Empty by default.
     var disabledSecurityChecks: [String] { get }
+
+    /// The transport hints (``TransportHint``) this transport applies to what it sends; a request's
+    /// other hints are reported by `Client.explaining()` as not applied. None by default.
+    var appliedHints: Set<TransportHint> { get }
 }
 
 extension Transport {
     /// None: a transport that can skip a check reports it.
     public var disabledSecurityChecks: [String] { [] }
+
+    /// None: a transport that acts on a hint says so.
+    public var appliedHints: Set<TransportHint> { [] }
 }
 
 /// What a transport needs to know about one send beyond the request itself.

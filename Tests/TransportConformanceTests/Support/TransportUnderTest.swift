@@ -2,6 +2,7 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
+import CourierURLSession
 import Foundation
 import HTTPTypes
 import Testing
@@ -13,6 +14,8 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
     /// A transport with these settings, the same on both.
     let makeWith: @Sendable (TransportSettings) -> any Transport
     let shutdown: @Sendable (any Transport) async -> Void
+    /// What this transport cannot do, each with the reason: the cases needing it leave it out.
+    var lacks: [Capability: String] = [:]
 
     static let curl = TransportUnderTest(
         description: "curl", make: { CurlTransport() },
@@ -45,7 +48,34 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         },
         shutdown: { transport in try? await (transport as? AsyncHTTPClientTransport)?.shutdown() })
 
-    static let all: [TransportUnderTest] = [.curl, .asyncHTTPClient]
+    /// URLSession: FoundationNetworking here on Linux, which has fewer settings than libcurl and
+    /// NIO; a setting it refuses makes every send fail with the refusal, so a case that needs one
+    /// the transport lacks fails visibly unless it leaves the transport out (``Capability``).
+    static let urlSession = TransportUnderTest(
+        description: "URLSession", make: { URLSessionTransport() },
+        makeWith: { settings in
+            var configuration = URLSessionTransport.Settings()
+            configuration.tls = settings.tls
+            configuration.proxy = settings.proxy
+            configuration.maxConnectionsPerHost = settings.maxConnectionsPerHost
+            configuration.maxConnections = settings.maxConnections
+            configuration.idleTimeout = settings.idleTimeout
+            configuration.userAgent = settings.userAgent
+            do throws(CourierError) {
+                return try URLSessionTransport(settings: configuration)
+            } catch {
+                return RefusedTransport(refusal: error)
+            }
+        },
+        shutdown: { transport in (transport as? URLSessionTransport)?.shutdown() },
+        lacks: URLSessionLimitation.all)
+
+    static let all: [TransportUnderTest] = [.curl, .asyncHTTPClient, .urlSession]
+
+    /// The transports that have `capability`: the arguments of a case that needs it.
+    static func all(with capability: Capability) -> [TransportUnderTest] {
+        all.filter { $0.lacks[capability] == nil }
+    }
 
     /// Runs `body` with a fresh transport wrapped in a client, and a test server, then shuts both down.
     ///
@@ -142,4 +172,36 @@ func courierError<T>(
 /// Decodes the test server's `/echo` answer.
 func echoed(_ response: Response) throws -> EchoedRequest {
     try JSONDecoder().decode(EchoedRequest.self, from: response.body)
+}
+
+/// What a conformance case needs of a transport beyond the `Transport` contract's core; a
+/// transport that lacks one lists it in `TransportUnderTest.lacks`, with the reason.
+enum Capability: Sendable, Hashable {
+    /// Trusting a CA file, or skipping verification (`TLSSettings`), so the suite's own test
+    /// certificates can be used.
+    case customTrust
+    /// A proxy given in `ProxySettings` (a server, or variables passed in place of the process's environment).
+    case explicitProxy
+    /// Bounds on connections in all and per host, and on idle ones (`maxConnections`, `idleTimeout`).
+    case connectionLimits
+    /// A connect timeout apart from the total one.
+    case connectTimeout
+    /// Header fields sent in the order the request gives them, and received in the order and with
+    /// the repetitions the server sent.
+    case headerOrder
+    /// No `User-Agent` added to a request that has none.
+    case noDefaultUserAgent
+    /// A connection closed in the middle of the response head ends in an error, not a trap.
+    case survivesHeadCutShort
+}
+
+/// A transport whose settings were refused when it was made: every send fails with the refusal.
+struct RefusedTransport: Transport {
+    let refusal: CourierError
+
+    func send(_ request: Request, context: TransportContext) async throws -> Response {
+        var error = refusal
+        error.request = request
+        throw error
+    }
 }
