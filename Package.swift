@@ -297,6 +297,7 @@ let package = Package(
             name: "ReadmeExamples",
             dependencies: [
                 "Courier", "CourierFoundation", "CourierRecording", "CourierCurl", "CourierAsyncHTTPClient",
+                "CourierURLSession",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Examples/ReadmeExamples",
@@ -406,6 +407,7 @@ let package = Package(
                 "CourierCurlImport",
                 "CourierAsyncHTTPClient",
                 "CourierCurl",
+                "CourierURLSession",
                 "CourierTestServer",
                 "ReadmeExamples",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

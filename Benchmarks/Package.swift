@@ -23,7 +23,7 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// The Courier transports `courier-http-bench` can drive; each is used under `#if canImport`.
-let courierTransports: [Target.Dependency] = ["CourierCurl", "CourierAsyncHTTPClient"]
+let courierTransports: [Target.Dependency] = ["CourierCurl", "CourierAsyncHTTPClient", "CourierURLSession"]
     .filter(courierHasModule)
     .map { .product(name: $0, package: courierPackage) }
 
@@ -95,6 +95,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The raw URLSession baseline (FoundationNetworking on Linux).
+        .executableTarget(
+            name: "urlsession-bench",
+            dependencies: ["BenchLoad"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -91,6 +91,8 @@ rows=(
     "capi-stamp-1|Courier C API, 1 header-setting C interceptor|$bin/capi_bench $url $count $duration 1"
     "courier-curl-1|Courier, curl transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport curl --interceptors $interceptors ${seq[*]} --scenario courier-curl-1"
     "courier-ahc-1|Courier, AHC transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport ahc --interceptors $interceptors ${seq[*]} --scenario courier-ahc-1"
+    "urlsession-1|raw URLSession (FoundationNetworking)|$bin/urlsession-bench ${seq[*]} --scenario urlsession-1"
+    "courier-urlsession-1|Courier, URLSession transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport urlsession --interceptors $interceptors ${seq[*]} --scenario courier-urlsession-1"
     "wrk-N|wrk -c$inflight -t2 (ceiling)|wrk -c$inflight -t2 -d${duration}s $url"
     "curl-N|raw libcurl, multi|$bin/curl_easy_bench multi $url $count $duration $inflight"
     "client-N|libcurl as a client does it (I/O thread, eventfd)|$bin/curl_client_bench $url $count $duration $inflight"
@@ -99,6 +101,8 @@ rows=(
     "capi-async-N|Courier C API, courier_client_send_async|$bin/capi_bench $url $count $duration 0 $inflight"
     "courier-curl-N|Courier, curl transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport curl --interceptors $interceptors ${par[*]} --scenario courier-curl-N"
     "courier-ahc-N|Courier, AHC transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport ahc --interceptors $interceptors ${par[*]} --scenario courier-ahc-N"
+    "urlsession-N|raw URLSession (FoundationNetworking)|$bin/urlsession-bench ${par[*]} --scenario urlsession-N"
+    "courier-urlsession-N|Courier, URLSession transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport urlsession --interceptors $interceptors ${par[*]} --scenario courier-urlsession-N"
     "curl-h2|raw libcurl, multi, CURLPIPE_MULTIPLEX|$bin/curl_easy_bench h2 $tls_url $count $duration $inflight $ca_file"
     "courier-curl-h2|Courier, curl transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport curl --interceptors $interceptors ${h2[*]} --scenario courier-curl-h2"
 )

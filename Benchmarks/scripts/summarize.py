@@ -41,6 +41,10 @@ TARGETS = [
 COMPARISONS = [
     ("courier-ahc-1", "ahc-untraced-1", "Courier-AHC / raw AHC with no tracer, sequential"),
     ("courier-ahc-N", "ahc-untraced-N", "Courier-AHC / raw AHC with no tracer, {n} in flight"),
+    ("courier-urlsession-1", "urlsession-1", "Courier-URLSession / raw URLSession, sequential"),
+    ("courier-urlsession-N", "urlsession-N", "Courier-URLSession / raw URLSession, {n} in flight"),
+    ("courier-curl-1", "urlsession-1", "Courier-curl / raw URLSession (what a Linux URLSession app gains), sequential"),
+    ("courier-curl-N", "urlsession-N", "Courier-curl / raw URLSession, {n} in flight"),
 ]
 
 

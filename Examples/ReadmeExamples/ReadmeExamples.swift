@@ -12,6 +12,9 @@ public enum ReadmeExamples {
     /// as the README writes it), for a test to send through and then shut its transport down.
     public static var asyncHTTPClientClient: Client { client }
 
+    /// The README's client on the URLSession transport (URLSessionExample.swift), for a test to send through.
+    public static func makeURLSessionClient() throws -> Client { try urlSessionClient() }
+
     /// The README's opening example: any `Encodable` credentials, posted as JSON.
     public static func intro(credentials: some Encodable & Sendable) throws -> Request {
         // README: intro

@@ -22,7 +22,8 @@ extension URLSessionTransport {
     /// | `tls.caFile`, `tls.caDirectory`, `tls.clientCertificate` | refused | refused |
     /// | `tls.minimumVersion` | `tlsMinimumSupportedProtocolVersion` | refused |
     /// | `proxy.server`, `proxy.servers` (HTTP proxies without credentials) | `connectionProxyDictionary` | refused |
-    /// | `proxy.noProxy`, `proxy.readsEnvironment = false` | refused | refused (libcurl reads the variables itself) |
+    /// | `proxy.readsEnvironment = false` without a server | an empty `connectionProxyDictionary` | refused when a proxy variable is set (libcurl reads them itself) |
+    /// | `proxy.noProxy` | refused | refused |
     /// | `maxConnectionsPerHost` | `httpMaximumConnectionsPerHost` | the same |
     /// | `maxConnections`, `idleTimeout` | refused (no such setting) | refused |
     public struct Settings: Sendable {
@@ -95,14 +96,25 @@ extension URLSessionTransport {
         }
 
         private func applyProxy(to configuration: URLSessionConfiguration) throws(CourierError) {
-            if proxy.noProxy != nil {
+            if !proxy.readsEnvironment, proxy.server == nil, proxy.servers.isEmpty {
+                #if canImport(Darwin)
+                // An empty dictionary is URLSession's "no proxy", whatever the system's settings.
+                configuration.connectionProxyDictionary = [:]
+                return
+                #else
+                if let variable = Self.proxyVariableSet() {
+                    throw Self.refusal(
+                        "proxy.readsEnvironment",
+                        "FoundationNetworking's libcurl reads \(variable) from the process's environment whatever the settings say")
+                }
+                return
+                #endif
+            }
+            if let hosts = proxy.noProxy, !hosts.isEmpty {
                 throw Self.refusal("proxy.noProxy", "URLSession takes the hosts that go direct from the system (on Linux, from NO_PROXY)")
             }
             if proxy.environment != nil {
                 throw Self.refusal("proxy.environment", "URLSession reads the process's own environment or the system's settings")
-            }
-            if !proxy.readsEnvironment, proxy.server == nil, proxy.servers.isEmpty {
-                throw Self.refusal("proxy.readsEnvironment", "URLSession always applies the platform's proxy settings")
             }
             guard proxy.server != nil || !proxy.servers.isEmpty else { return }
             #if canImport(Darwin)
@@ -123,6 +135,14 @@ extension URLSessionTransport {
             #else
             throw Self.refusal("proxy.server", "FoundationNetworking takes its proxy from the process's environment only")
             #endif
+        }
+
+        /// The first proxy variable libcurl would read from this process's environment, if any.
+        static func proxyVariableSet() -> String? {
+            let environment = ProcessInfo.processInfo.environment
+            return ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].first {
+                !(environment[$0] ?? "").isEmpty
+            }
         }
 
         private static func refusal(_ setting: String, _ reason: String) -> CourierError {

@@ -60,8 +60,8 @@ struct EchoAPI {
 
 @Suite("Netrofit-style @API structs")
 struct NetrofitStyleTests {
-    @Test func pathPlaceholdersQueriesAndArraysArriveAsDeclared() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func pathPlaceholdersQueriesAndArraysArriveAsDeclared(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).todos(
                 username: "john doe", page: 2, tags: ["a", "b&c"], cursor: nil)
             #expect(echo.method == "GET")
@@ -74,16 +74,16 @@ struct NetrofitStyleTests {
 }
 
 extension NetrofitStyleTests {
-    @Test func externalLabelsKeyQueriesAndDictionariesExpand() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func externalLabelsKeyQueriesAndDictionariesExpand(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).search(q: "swift http", filters: ["name": "ada", "age": "36"])
             #expect(echo.path == "/anything/search")
             #expect(echo.query == "q=swift%20http&age=36&name=ada")
         }
     }
 
-    @Test func labelledParametersBecomeJSONFields() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func labelledParametersBecomeJSONFields(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).createUser(email: "ada@example.com", password: "p&ss")
             #expect(echo.method == "POST")
             #expect(echo.query == "")
@@ -92,8 +92,8 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test func pathParametersNeverEndUpInTheBody() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func pathParametersNeverEndUpInTheBody(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).updateUser(id: 42, NewUser(name: "Ada", age: 36))
             #expect(echo.method == "PUT")
             #expect(echo.path == "/anything/users/42")
@@ -101,24 +101,24 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test func anExplicitBodyAndAQueryOnPost() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func anExplicitBodyAndAQueryOnPost(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).addItem(item: NewUser(name: "Bo", age: 1), notify: true)
             #expect(echo.query == "notify=true")
             #expect(try JSONDecoder().decode(NewUser.self, from: echo.body) == NewUser(name: "Bo", age: 1))
         }
     }
 
-    @Test func formFieldsAreURLEncodedUnderTheirKeys() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func formFieldsAreURLEncodedUnderTheirKeys(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).createForm(name: "Ada L", id: "7")
             #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
             #expect(echo.text == "new_name=Ada+L&id=7")
         }
     }
 
-    @Test func methodHeadersWinOverTypeHeaders() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func methodHeadersWinOverTypeHeaders(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).getUser(token: "Bearer abc", headers: ["X-Extra": "1"])
             #expect(echo.header("X-Client") == "9")
             #expect(echo.header("Accept") == "application/json")
@@ -127,30 +127,30 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test func customMethodAndEncodedPathValue() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func customMethodAndEncodedPathValue(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).link(raw: "a%2Fb")
             #expect(echo.method == "LINK")
             #expect(echo.path == "/anything/link/a%2Fb")
         }
     }
 
-    @Test func aStaticQueryInThePathIsKept() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func aStaticQueryInThePathIsKept(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).transactions(limit: 5)
             #expect(echo.query == "merchant=Apple&limit=5")
         }
     }
 
-    @Test func pathValuesAreOneEncodedSegment() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func pathValuesAreOneEncodedSegment(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).file(name: "a b/c?d")
             #expect(echo.path == "/anything/files/a%20b%2Fc%3Fd")
         }
     }
 
-    @Test func multipartPartsCarryTheirNamesFilenamesAndTypes() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func multipartPartsCarryTheirNamesFilenamesAndTypes(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).photo(photo: Data("JPEG".utf8), description: "me")
             let contentType = try #require(echo.header("Content-Type"))
             #expect(contentType.hasPrefix("multipart/form-data; boundary="))
@@ -183,8 +183,8 @@ extension NetrofitStyleTests {
 }
 
 extension NetrofitStyleTests {
-    @Test func progressParametersReportTheUploadAndTheDownload() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func progressParametersReportTheUploadAndTheDownload(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let sent = Delivery<Int64>()
             let received = Delivery<Int64>()
             let echo = try await EchoAPI(provider).upload(
@@ -199,11 +199,11 @@ extension NetrofitStyleTests {
 }
 
 extension NetrofitStyleTests {
-    @Test func aFileURLIsStreamedAsAPartAndADictionaryAddsTextParts() async throws {
+    @Test(arguments: APITransport.allCases) func aFileURLIsStreamedAsAPartAndADictionaryAddsTextParts(over transport: APITransport) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID()).txt")
         try Data("FILE CONTENT".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        try await withProvider { provider, _ in
+        try await withProvider(over: transport) { provider, _ in
             let api = EchoAPI(provider)
             let request = try api.uploadFileRequest(file: file, meta: ["kind": "note"])
             #expect(request.body?.segments?.contains(.file(file, length: 12)) == true)

@@ -40,8 +40,8 @@ protocol Todos {
 
 @Suite("Papyrus-style @API protocols")
 struct PapyrusStyleTests {
-    @Test func theGeneratedStructSendsPathsQueriesAndStaticHeaders() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func theGeneratedStructSendsPathsQueriesAndStaticHeaders(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let todos: any Todos = TodosAPI(provider: provider)
             let echo = try await todos.getTodos(
                 username: "joshuawright11", sort: Query(wrappedValue: .newest), limit: nil)
@@ -53,8 +53,8 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test func bodyAndHeaderParameterTypesTakeLiteralsAndValues() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func bodyAndHeaderParameterTypesTakeLiteralsAndValues(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).createTodo(
                 todo: Body(NewUser(name: "Ada", age: 36)), customHeader: "abc")
             #expect(echo.header("Custom-Header") == "abc")
@@ -62,8 +62,8 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test func aStringEnumFillsAPathAndFieldsFormOneObject() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func aStringEnumFillsAPathAndFieldsFormOneObject(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).updateTodo(id: Path(.oldest), name: "Milk", isDone: true)
             #expect(echo.method == "PATCH")
             #expect(echo.path == "/anything/todo/oldest")
@@ -71,16 +71,16 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test func urlFormEncodesFieldsWithRepeatedArrayKeys() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func urlFormEncodesFieldsWithRepeatedArrayKeys(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).createForm(name: "Milk", isDone: false, tags: ["a", "b"])
             #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
             #expect(echo.text == "name=Milk&isDone=false&tags=a&tags=b")
         }
     }
 
-    @Test func callSitesPassPlainValuesAsWithPapyrusTypeAliases() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func callSitesPassPlainValuesAsWithPapyrusTypeAliases(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let todos: any Todos = TodosAPI(provider: provider)
             let todo = NewUser(name: "Ada", age: 36)
             let header = "abc"
@@ -93,8 +93,8 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test func nilOptionalsAreLeftOut() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func nilOptionalsAreLeftOut(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let todos: any Todos = TodosAPI(provider: provider)
             let empty = try await todos.optionals(nickname: nil, trace: nil, note: nil)
             #expect(empty.body.isEmpty)
@@ -105,15 +105,15 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test func httpWithACustomMethod() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func httpWithACustomMethod(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).purge()
             #expect(echo.method == "PURGE")
         }
     }
 
-    @Test func deleteSendsUnannotatedParametersAsQueryItems() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func deleteSendsUnannotatedParametersAsQueryItems(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let seen = RecordedRequests()
             let recording = provider.intercept { request, next in
                 seen.append(request)
@@ -142,8 +142,8 @@ struct PapyrusStyleTests {
         #expect(echo.header("Authorization") == "Bearer token-1")
     }
 
-    @Test func modifyRequestsRunsInTheChain() async throws {
-        try await withProvider { provider, _ in
+    @Test(arguments: APITransport.allCases) func modifyRequestsRunsInTheChain(over transport: APITransport) async throws {
+        try await withProvider(over: transport) { provider, _ in
             let modified = provider.modifyRequests { request in
                 request.headerFields[.init("X-Modified")!] = "yes"
             }

@@ -1,5 +1,6 @@
 import CourierAPI
 import CourierTestServer
+import CourierURLSession
 import Foundation
 import HTTPTypes
 import Testing
@@ -83,5 +84,29 @@ func withProvider<Result>(
                 Provider(baseURL: server.baseURL)
             }
         return try await body(provider, server)
+    }
+}
+
+/// The transports the declared-API suites run each case on: the platform's default (libcurl on
+/// Linux) and URLSession (FoundationNetworking here), the default of the seeds' Apple platforms.
+enum APITransport: String, CaseIterable, CustomStringConvertible, Sendable {
+    case platformDefault
+    case urlSession
+
+    var description: String { rawValue }
+}
+
+/// Runs `body` with a loopback test server and a provider on `transport`.
+func withProvider<Result>(
+    over transport: APITransport,
+    _ body: (Provider, TestServer) async throws -> Result
+) async throws -> Result {
+    switch transport {
+    case .platformDefault:
+        return try await withProvider(body)
+    case .urlSession:
+        let session = URLSessionTransport()
+        defer { session.shutdown() }
+        return try await withProvider(transport: session, body)
     }
 }

@@ -4,6 +4,7 @@ import CourierCurl
 import CourierFoundation
 import CourierRecording
 import CourierTestServer
+import CourierURLSession
 import Foundation
 import HTTPTypes
 import ReadmeBlocks
@@ -33,7 +34,7 @@ struct ReadmeExamplesTests {
             snippets.map(\.name) == [
                 "transport", "declarative-networking", "loaders", "proxy", "intro", "login", "headers", "upload",
                 "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
-                "explain", "recording", "tls",
+                "explain", "recording", "tls", "urlsession",
             ])
         for snippet in snippets {
             #expect(
@@ -92,6 +93,17 @@ struct ReadmeExamplesTests {
             })
         let response = try #require(result.response)
         #expect(response.status == .ok && result.request?.headerFields[HTTPField.Name("X-API-Version")!] == "3")
+    }
+
+    @Test func theURLSessionExampleSendsThroughURLSessionWithItsUserAgent() async throws {
+        let client = try ReadmeExamples.makeURLSessionClient()
+        let transport = try #require(client.transport as? URLSessionTransport)
+        defer { transport.shutdown() }
+        try await withTestServer { server in
+            let response = try await client.send(Request(url: server.baseURL.appending(path: "status/204")))
+            #expect(response.status == .noContent)
+            #expect(server.receivedRequests.first?.headers.first { $0.name.lowercased() == "user-agent" }?.value == "inventory-sync/2.1")
+        }
     }
 
     @Test func theAsyncHTTPClientExampleSendsThroughAsyncHTTPClient() async throws {

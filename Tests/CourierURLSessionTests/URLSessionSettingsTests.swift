@@ -1,5 +1,5 @@
 import Courier
-import CourierURLSession
+@testable import CourierURLSession
 import Foundation
 import Testing
 
@@ -38,7 +38,6 @@ import FoundationNetworking
         case "maxConnections": settings.maxConnections = 10
         case "idleTimeout": settings.idleTimeout = .seconds(5)
         case "proxy.noProxy": settings.proxy.noProxy = ["localhost"]
-        case "proxy.readsEnvironment": settings.proxy = .none
         default: Issue.record("no such setting: \(setting)")
         }
         return settings
@@ -46,7 +45,7 @@ import FoundationNetworking
 
     @Test(arguments: [
         "tls.caFile", "tls.caDirectory", "tls.clientCertificate", "tls.verifiesHost", "maxConnections", "idleTimeout",
-        "proxy.noProxy", "proxy.readsEnvironment",
+        "proxy.noProxy",
     ])
     func aSettingURLSessionLacksIsRefusedByName(setting: String) throws {
         let settings = Self.unsupported(setting)
@@ -56,6 +55,16 @@ import FoundationNetworking
     }
 
     #if !canImport(Darwin)
+    @Test func noProxyIsRefusedOnlyWhenTheEnvironmentNamesOne() {
+        let error = refusal { $0.proxy = .none }
+        if let variable = URLSessionTransport.Settings.proxyVariableSet() {
+            #expect(error?.message.contains("proxy.readsEnvironment") == true)
+            #expect(error?.message.contains(variable) == true)
+        } else {
+            #expect(error == nil)
+        }
+    }
+
     @Test func linuxRefusesWhatFoundationNetworkingCannotSet() throws {
         let unverified = try #require(refusal { $0.tls.verifiesPeer = false })
         #expect(unverified.message.contains("tls.verifiesPeer"))

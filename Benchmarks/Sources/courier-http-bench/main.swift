@@ -9,6 +9,9 @@ import CourierCurl
 #if canImport(CourierAsyncHTTPClient)
 import CourierAsyncHTTPClient
 #endif
+#if canImport(CourierURLSession)
+import CourierURLSession
+#endif
 
 // Courier over a real transport against the loopback server: `Client.send` through
 // `--interceptors N` no-op stages, collecting each body. The transport allows `--per-host`
@@ -47,6 +50,16 @@ func makeTransport(_ name: String, options: LoadOptions) -> (any Transport)? {
         #else
         return nil
         #endif
+    case "urlsession":
+        #if canImport(CourierURLSession)
+        // URLSession always asks for compressed bodies and decodes them, as every row does.
+        var settings = URLSessionTransport.Settings()
+        settings.maxConnectionsPerHost = options.connectionsPerHost
+        guard !options.http2 else { return nil }
+        return try? URLSessionTransport(settings: settings)
+        #else
+        return nil
+        #endif
     default:
         return nil
     }
@@ -59,6 +72,9 @@ func shutDown(_ transport: any Transport) async {
     #endif
     #if canImport(CourierAsyncHTTPClient)
     if let ahc = transport as? AsyncHTTPClientTransport { try? await ahc.shutdown() }
+    #endif
+    #if canImport(CourierURLSession)
+    if let urlSession = transport as? URLSessionTransport { urlSession.shutdown() }
     #endif
 }
 
@@ -73,8 +89,9 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let transportName = take("--transport", from: &arguments) ?? "curl"
 let interceptorCount = take("--interceptors", from: &arguments).flatMap(Int.init) ?? 0
 
-guard ["curl", "ahc"].contains(transportName) else {
-    FileHandle.standardError.write(Data("courier-http-bench: --transport is curl or ahc, not \(transportName)\n".utf8))
+guard ["curl", "ahc", "urlsession"].contains(transportName) else {
+    FileHandle.standardError.write(
+        Data("courier-http-bench: --transport is curl, ahc or urlsession, not \(transportName)\n".utf8))
     exit(2)
 }
 let options: LoadOptions
@@ -85,7 +102,7 @@ do {
     exit(2)
 }
 guard let transport = makeTransport(transportName, options: options) else {
-    let module = transportName == "curl" ? "CourierCurl" : "CourierAsyncHTTPClient"
+    let module = ["curl": "CourierCurl", "ahc": "CourierAsyncHTTPClient"][transportName] ?? "CourierURLSession"
     print("SKIP courier-http-bench --transport \(transportName): \(module) is not in this Courier checkout yet")
     exit(skipped)
 }
