@@ -206,7 +206,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The shared library's own target, so that its linker flags reach libCourierC.so only,
-        // not the command-line tool or the tests, which link CourierCAPI statically.
+        // not the command-line tool or the tests, which link CourierCAPI statically. The flags are
+        // GNU ld's (SONAME, version script): the C library is built and shipped for Linux.
         .target(
             name: "CourierCLibrary",
             dependencies: ["CourierCAPI"],
@@ -217,11 +218,12 @@ let package = Package(
                 // Never unloaded (-z nodelete): its threads (curl I/O, callbacks, Swift concurrency)
                 // outlive every call, and dlclose, which cffi calls as Python exits, would unmap
                 // the code they run.
-                .unsafeFlags([
-                    "-Xlinker", "-soname=libcourier.so.1",
-                    "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
-                    "-Xlinker", "-z", "-Xlinker", "nodelete",
-                ])
+                .unsafeFlags(
+                    [
+                        "-Xlinker", "-soname=libcourier.so.1",
+                        "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
+                        "-Xlinker", "-z", "-Xlinker", "nodelete",
+                    ], .when(platforms: [.linux]))
             ]
         ),
         // The variant with AsyncHTTPClient: the same SONAME, exports, version script and nodelete.
@@ -230,11 +232,12 @@ let package = Package(
             dependencies: ["CourierCAPI", "CourierCAPIAsyncHTTPClient"],
             swiftSettings: strictSettings,
             linkerSettings: [
-                .unsafeFlags([
-                    "-Xlinker", "-soname=libcourier.so.1",
-                    "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
-                    "-Xlinker", "-z", "-Xlinker", "nodelete",
-                ])
+                .unsafeFlags(
+                    [
+                        "-Xlinker", "-soname=libcourier.so.1",
+                        "-Xlinker", "--version-script=\(packageDirectory)/Sources/CourierCLibrary/libcourier.map",
+                        "-Xlinker", "-z", "-Xlinker", "nodelete",
+                    ], .when(platforms: [.linux]))
             ]
         ),
         .target(
@@ -553,7 +556,8 @@ let package = Package(
 if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
     let needed: Set<String> = [
         "Courier", "CourierFoundation", "CourierRecording", "CourierCurlImport", "CCurl", "CZlib", "CourierCurl",
-        "CourierURLSession", "CourierAsyncHTTPClient", "CCourier", "CCourierHooks", "CourierCInterceptors", "CourierCAPI",
+        "CourierURLSession", "CourierAsyncHTTPClient", "CCourier", "CCourierHooks", "CourierCInterceptors",
+        "CourierCAPI",
         "CourierCAPIAsyncHTTPClient", "CourierCLibrary", "CourierCLibraryAsyncHTTPClient",
         "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
         "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",

@@ -81,7 +81,9 @@ enum URLSessionErrorMapping {
     static func failure(for error: any Error) -> URLSessionExchangeFailure {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
-            return .urlError(code: URLError.Code.unknown.rawValue, description: "\(nsError.domain) \(nsError.code): \(nsError.localizedDescription)")
+            return .urlError(
+                code: URLError.Code.unknown.rawValue,
+                description: "\(nsError.domain) \(nsError.code): \(nsError.localizedDescription)")
         }
         return .urlError(code: nsError.code, description: nsError.localizedDescription)
     }

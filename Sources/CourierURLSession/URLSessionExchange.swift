@@ -46,7 +46,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
     func run(_ task: URLSessionTask) async throws -> Response {
         self.task.withLock { $0 = task }
         let timeout = context.totalTimeout(for: request)
-        return try await withTaskCancellationHandler {
+        return try await withCancellationHandler {
             try await withUnsafeThrowingContinuation { (waiter: Waiter) in
                 state.withLock { $0.start(waiter) }
                 if let timeout {

@@ -32,7 +32,8 @@ struct URLSessionResponseHead {
         for (name, value) in pairs {
             guard let fieldName = HTTPField.Name(name) else {
                 throw .rejected(
-                    limit: false, message: "the response has a header field named \"\(name)\", which is not a valid token",
+                    limit: false,
+                    message: "the response has a header field named \"\(name)\", which is not a valid token",
                     source: "URLSessionTransport")
             }
             let values = fieldName == .setCookie ? Self.setCookieLines(value) : [value]
@@ -44,7 +45,8 @@ struct URLSessionResponseHead {
         guard received.count <= limits.maxHeaderCount else {
             throw .rejected(
                 limit: true,
-                message: "the response has \(received.count) header lines, more than the limit of \(limits.maxHeaderCount)",
+                message:
+                    "the response has \(received.count) header lines, more than the limit of \(limits.maxHeaderCount)",
                 source: "Limits.maxHeaderCount")
         }
         guard headBytes <= limits.maxHeaderBytes else {
@@ -59,9 +61,12 @@ struct URLSessionResponseHead {
         let code = response.statusCode
         let hasBody = method != .head && code != 204 && code != 304 && !(100..<200).contains(code)
         let codings =
-            received[.contentEncoding]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            received[.contentEncoding]?.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
             ?? []
-        let decoded = hasBody && !codings.isEmpty && codings.allSatisfy { $0 == "identity" || Self.decodedCodings.contains($0) }
+        let decoded =
+            hasBody && !codings.isEmpty && codings.allSatisfy { $0 == "identity" || Self.decodedCodings.contains($0) }
         if decoded {
             received[.contentEncoding] = nil
             received[.contentLength] = nil

@@ -55,7 +55,8 @@ extension URLSessionTransport {
                 configuration.httpMaximumConnectionsPerHost = limit
             }
             if maxConnections != nil {
-                throw Self.refusal("maxConnections", "URLSession bounds connections per host only (maxConnectionsPerHost)")
+                throw Self.refusal(
+                    "maxConnections", "URLSession bounds connections per host only (maxConnectionsPerHost)")
             }
             if idleTimeout != nil {
                 throw Self.refusal("idleTimeout", "URLSession has no setting for how long idle connections are kept")
@@ -64,16 +65,25 @@ extension URLSessionTransport {
 
         private func applyTLS(to configuration: URLSessionConfiguration) throws(CourierError) {
             if tls.caFile != nil {
-                throw Self.refusal("tls.caFile", "URLSession trusts the system's authorities only; add the authority to the system's trust store, or use CurlTransport")
+                throw Self.refusal(
+                    "tls.caFile",
+                    "URLSession trusts the system's authorities only; add the authority to the system's trust store, or use CurlTransport"
+                )
             }
             if tls.caDirectory != nil {
-                throw Self.refusal("tls.caDirectory", "URLSession trusts the system's authorities only; add the authority to the system's trust store, or use CurlTransport")
+                throw Self.refusal(
+                    "tls.caDirectory",
+                    "URLSession trusts the system's authorities only; add the authority to the system's trust store, or use CurlTransport"
+                )
             }
             if tls.clientCertificate != nil {
-                throw Self.refusal("tls.clientCertificate", "URLSessionTransport does not present client certificates; use CurlTransport")
+                throw Self.refusal(
+                    "tls.clientCertificate",
+                    "URLSessionTransport does not present client certificates; use CurlTransport")
             }
             if tls.verifiesPeer, !tls.verifiesHost {
-                throw Self.refusal("tls.verifiesHost", "URLSession checks the host name whenever it verifies the certificate")
+                throw Self.refusal(
+                    "tls.verifiesHost", "URLSession checks the host name whenever it verifies the certificate")
             }
             #if canImport(Darwin)
             if let minimum = tls.minimumVersion {
@@ -90,7 +100,8 @@ extension URLSessionTransport {
                 throw Self.refusal("tls.verifiesPeer", "FoundationNetworking always verifies the server's certificate")
             }
             if tls.minimumVersion != nil {
-                throw Self.refusal("tls.minimumVersion", "FoundationNetworking has no setting for the oldest TLS version")
+                throw Self.refusal(
+                    "tls.minimumVersion", "FoundationNetworking has no setting for the oldest TLS version")
             }
             #endif
         }
@@ -105,24 +116,32 @@ extension URLSessionTransport {
                 if let variable = Self.proxyVariableSet() {
                     throw Self.refusal(
                         "proxy.readsEnvironment",
-                        "FoundationNetworking's libcurl reads \(variable) from the process's environment whatever the settings say")
+                        "FoundationNetworking's libcurl reads \(variable) from the process's environment whatever the settings say"
+                    )
                 }
                 return
                 #endif
             }
             if let hosts = proxy.noProxy, !hosts.isEmpty {
-                throw Self.refusal("proxy.noProxy", "URLSession takes the hosts that go direct from the system (on Linux, from NO_PROXY)")
+                throw Self.refusal(
+                    "proxy.noProxy",
+                    "URLSession takes the hosts that go direct from the system (on Linux, from NO_PROXY)")
             }
             if proxy.environment != nil {
-                throw Self.refusal("proxy.environment", "URLSession reads the process's own environment or the system's settings")
+                throw Self.refusal(
+                    "proxy.environment", "URLSession reads the process's own environment or the system's settings")
             }
             guard proxy.server != nil || !proxy.servers.isEmpty else { return }
             #if canImport(Darwin)
             var dictionary: [AnyHashable: Any] = [:]
-            for (scheme, keys) in [("http", ("HTTPEnable", "HTTPProxy", "HTTPPort")), ("https", ("HTTPSEnable", "HTTPSProxy", "HTTPSPort"))] {
+            for (scheme, keys) in [
+                ("http", ("HTTPEnable", "HTTPProxy", "HTTPPort")),
+                ("https", ("HTTPSEnable", "HTTPSProxy", "HTTPSPort")),
+            ] {
                 guard let server = proxy.servers[scheme] ?? proxy.server else { continue }
                 guard server.kind == .http else {
-                    throw Self.refusal("proxy.server", "URLSessionTransport takes HTTP proxies only, not \(server.kind.rawValue)")
+                    throw Self.refusal(
+                        "proxy.server", "URLSessionTransport takes HTTP proxies only, not \(server.kind.rawValue)")
                 }
                 guard server.username == nil, server.password == nil else {
                     throw Self.refusal("proxy.server", "URLSession's proxy settings carry no credentials")
@@ -133,7 +152,8 @@ extension URLSessionTransport {
             }
             configuration.connectionProxyDictionary = dictionary
             #else
-            throw Self.refusal("proxy.server", "FoundationNetworking takes its proxy from the process's environment only")
+            throw Self.refusal(
+                "proxy.server", "FoundationNetworking takes its proxy from the process's environment only")
             #endif
         }
 

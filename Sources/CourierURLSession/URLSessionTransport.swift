@@ -52,7 +52,9 @@ public final class URLSessionTransport: Transport {
     ///
     /// - Throws: `invalidRequest` naming each setting URLSession cannot honour on this platform
     ///   (see ``Settings``), instead of sending without it.
-    public convenience init(settings: Settings, configuration: URLSessionConfiguration = .ephemeral) throws(CourierError) {
+    public convenience init(
+        settings: Settings, configuration: URLSessionConfiguration = .ephemeral
+    ) throws(CourierError) {
         let prepared = configuration.copy() as! URLSessionConfiguration
         try settings.apply(to: prepared)
         self.init(prepared: prepared, settings: settings, disabledChecks: settings.tls.disabledChecks)
@@ -118,7 +120,9 @@ public final class URLSessionTransport: Transport {
     }
 
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
-        if let refusal = ForkGeneration.refusal(madeIn: forkGeneration, what: "this URLSessionTransport", request: request) {
+        if let refusal = ForkGeneration.refusal(
+            madeIn: forkGeneration, what: "this URLSessionTransport", request: request)
+        {
             throw refusal
         }
         var urlRequest = URLRequest(headOf: request, omitting: Self.headersURLSessionWrites)

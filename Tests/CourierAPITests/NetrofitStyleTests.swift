@@ -60,7 +60,8 @@ struct EchoAPI {
 
 @Suite("Netrofit-style @API structs")
 struct NetrofitStyleTests {
-    @Test(arguments: APITransport.allCases) func pathPlaceholdersQueriesAndArraysArriveAsDeclared(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+    func pathPlaceholdersQueriesAndArraysArriveAsDeclared(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).todos(
                 username: "john doe", page: 2, tags: ["a", "b&c"], cursor: nil)
@@ -74,7 +75,8 @@ struct NetrofitStyleTests {
 }
 
 extension NetrofitStyleTests {
-    @Test(arguments: APITransport.allCases) func externalLabelsKeyQueriesAndDictionariesExpand(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+    func externalLabelsKeyQueriesAndDictionariesExpand(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).search(q: "swift http", filters: ["name": "ada", "age": "36"])
             #expect(echo.path == "/anything/search")
@@ -82,7 +84,9 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func labelledParametersBecomeJSONFields(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func labelledParametersBecomeJSONFields(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).createUser(email: "ada@example.com", password: "p&ss")
             #expect(echo.method == "POST")
@@ -92,7 +96,9 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func pathParametersNeverEndUpInTheBody(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func pathParametersNeverEndUpInTheBody(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).updateUser(id: 42, NewUser(name: "Ada", age: 36))
             #expect(echo.method == "PUT")
@@ -101,7 +107,9 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func anExplicitBodyAndAQueryOnPost(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func anExplicitBodyAndAQueryOnPost(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).addItem(item: NewUser(name: "Bo", age: 1), notify: true)
             #expect(echo.query == "notify=true")
@@ -109,7 +117,9 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func formFieldsAreURLEncodedUnderTheirKeys(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func formFieldsAreURLEncodedUnderTheirKeys(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).createForm(name: "Ada L", id: "7")
             #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
@@ -117,7 +127,9 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func methodHeadersWinOverTypeHeaders(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func methodHeadersWinOverTypeHeaders(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).getUser(token: "Bearer abc", headers: ["X-Extra": "1"])
             #expect(echo.header("X-Client") == "9")
@@ -127,7 +139,9 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func customMethodAndEncodedPathValue(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func customMethodAndEncodedPathValue(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).link(raw: "a%2Fb")
             #expect(echo.method == "LINK")
@@ -135,21 +149,27 @@ extension NetrofitStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func aStaticQueryInThePathIsKept(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func aStaticQueryInThePathIsKept(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).transactions(limit: 5)
             #expect(echo.query == "merchant=Apple&limit=5")
         }
     }
 
-    @Test(arguments: APITransport.allCases) func pathValuesAreOneEncodedSegment(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func pathValuesAreOneEncodedSegment(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).file(name: "a b/c?d")
             #expect(echo.path == "/anything/files/a%20b%2Fc%3Fd")
         }
     }
 
-    @Test(arguments: APITransport.allCases) func multipartPartsCarryTheirNamesFilenamesAndTypes(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func multipartPartsCarryTheirNamesFilenamesAndTypes(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await EchoAPI(provider).photo(photo: Data("JPEG".utf8), description: "me")
             let contentType = try #require(echo.header("Content-Type"))
@@ -183,7 +203,8 @@ extension NetrofitStyleTests {
 }
 
 extension NetrofitStyleTests {
-    @Test(arguments: APITransport.allCases) func progressParametersReportTheUploadAndTheDownload(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+    func progressParametersReportTheUploadAndTheDownload(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let sent = Delivery<Int64>()
             let received = Delivery<Int64>()
@@ -199,7 +220,8 @@ extension NetrofitStyleTests {
 }
 
 extension NetrofitStyleTests {
-    @Test(arguments: APITransport.allCases) func aFileURLIsStreamedAsAPartAndADictionaryAddsTextParts(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+    func aFileURLIsStreamedAsAPartAndADictionaryAddsTextParts(over transport: APITransport) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID()).txt")
         try Data("FILE CONTENT".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -40,7 +40,8 @@ protocol Todos {
 
 @Suite("Papyrus-style @API protocols")
 struct PapyrusStyleTests {
-    @Test(arguments: APITransport.allCases) func theGeneratedStructSendsPathsQueriesAndStaticHeaders(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+    func theGeneratedStructSendsPathsQueriesAndStaticHeaders(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let todos: any Todos = TodosAPI(provider: provider)
             let echo = try await todos.getTodos(
@@ -53,7 +54,9 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func bodyAndHeaderParameterTypesTakeLiteralsAndValues(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func bodyAndHeaderParameterTypesTakeLiteralsAndValues(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).createTodo(
                 todo: Body(NewUser(name: "Ada", age: 36)), customHeader: "abc")
@@ -62,7 +65,9 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func aStringEnumFillsAPathAndFieldsFormOneObject(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func aStringEnumFillsAPathAndFieldsFormOneObject(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).updateTodo(id: Path(.oldest), name: "Milk", isDone: true)
             #expect(echo.method == "PATCH")
@@ -71,7 +76,9 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func urlFormEncodesFieldsWithRepeatedArrayKeys(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func urlFormEncodesFieldsWithRepeatedArrayKeys(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).createForm(name: "Milk", isDone: false, tags: ["a", "b"])
             #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
@@ -79,7 +86,9 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func callSitesPassPlainValuesAsWithPapyrusTypeAliases(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func callSitesPassPlainValuesAsWithPapyrusTypeAliases(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let todos: any Todos = TodosAPI(provider: provider)
             let todo = NewUser(name: "Ada", age: 36)
@@ -93,7 +102,9 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func nilOptionalsAreLeftOut(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func nilOptionalsAreLeftOut(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let todos: any Todos = TodosAPI(provider: provider)
             let empty = try await todos.optionals(nickname: nil, trace: nil, note: nil)
@@ -105,14 +116,18 @@ struct PapyrusStyleTests {
         }
     }
 
-    @Test(arguments: APITransport.allCases) func httpWithACustomMethod(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func httpWithACustomMethod(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let echo = try await TodosAPI(provider: provider).purge()
             #expect(echo.method == "PURGE")
         }
     }
 
-    @Test(arguments: APITransport.allCases) func deleteSendsUnannotatedParametersAsQueryItems(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func deleteSendsUnannotatedParametersAsQueryItems(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let seen = RecordedRequests()
             let recording = provider.intercept { request, next in
@@ -142,7 +157,9 @@ struct PapyrusStyleTests {
         #expect(echo.header("Authorization") == "Bearer token-1")
     }
 
-    @Test(arguments: APITransport.allCases) func modifyRequestsRunsInTheChain(over transport: APITransport) async throws {
+    @Test(arguments: APITransport.allCases)
+
+    func modifyRequestsRunsInTheChain(over transport: APITransport) async throws {
         try await withProvider(over: transport) { provider, _ in
             let modified = provider.modifyRequests { request in
                 request.headerFields[.init("X-Modified")!] = "yes"

@@ -102,7 +102,9 @@ struct ReadmeExamplesTests {
         try await withTestServer { server in
             let response = try await client.send(Request(url: server.baseURL.appending(path: "status/204")))
             #expect(response.status == .noContent)
-            #expect(server.receivedRequests.first?.headers.first { $0.name.lowercased() == "user-agent" }?.value == "inventory-sync/2.1")
+            #expect(
+                server.receivedRequests.first?.headers.first { $0.name.lowercased() == "user-agent" }?.value
+                    == "inventory-sync/2.1")
         }
     }
 

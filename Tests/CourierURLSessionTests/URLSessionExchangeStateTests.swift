@@ -30,8 +30,9 @@ import Testing
     @Test func aTaskThatEndsBeforeItsHeadFailsTheSend() {
         var state = State.idle
         state.start("waiter")
-        guard case .failSend("waiter", .urlError(code: -1004, description: "refused")) = state.completed(
-            .urlError(code: -1004, description: "refused"))
+        guard
+            case .failSend("waiter", .urlError(code: -1004, description: "refused")) = state.completed(
+                .urlError(code: -1004, description: "refused"))
         else {
             Issue.record("send did not fail with URLSession's error")
             return
@@ -85,7 +86,8 @@ import Testing
     @Test func aRejectedHeadFailsTheSendAndCancelsTheTask() {
         var state = State.idle
         state.start("waiter")
-        let failure = URLSessionExchangeFailure.rejected(limit: true, message: "too big", source: "Limits.maxHeaderBytes")
+        let failure = URLSessionExchangeFailure.rejected(
+            limit: true, message: "too big", source: "Limits.maxHeaderBytes")
         guard case .failSendAndCancelTask("waiter", failure) = state.rejectedHead(failure) else {
             Issue.record("the head was not rejected")
             return

@@ -1,7 +1,8 @@
 import Courier
-@testable import CourierURLSession
 import Foundation
 import Testing
+
+@testable import CourierURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

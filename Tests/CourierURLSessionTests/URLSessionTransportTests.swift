@@ -31,7 +31,8 @@ import FoundationNetworking
             }
             let echo = try echoed(try await Client(transport: transport).send(request))
             #expect(echo.bodyLength == 300_000)
-            #expect(echo.headers.contains { $0 == ["Content-Length", "300000"] || $0 == ["content-length", "300000"] })
+            #expect(
+                echo.headers.contains { $0 == ["Content-Length", "300000"] || $0 == ["content-length", "300000"] })
         }
     }
 
@@ -60,7 +61,8 @@ import FoundationNetworking
         defer { session.finishTasksAndInvalidate() }
         let transport = URLSessionTransport(session: session)
         try await withTestServer { server in
-            let response = try await Client(transport: transport).send(try server.baseURL.buildRequest { Endpoint("/echo/borrowed") })
+            let response = try await Client(transport: transport).send(
+                try server.baseURL.buildRequest { Endpoint("/echo/borrowed") })
             #expect(response.status == .ok)
             #expect(try echoed(response).path == "/echo/borrowed")
             let redirected = try await Client(transport: transport).send(

@@ -133,7 +133,9 @@ public struct Explanation: Codable, Sendable, Hashable {
             let via = step.transport.map { "  via \($0)" } ?? ""
             lines.append("\(label)\(padding)\(timing)  → \(step.outcome)\(attempt)\(via)")
             if let hints = step.ignoredHints, !hints.isEmpty {
-                lines.append("\(indent)  ! not applied by \(step.transport ?? "the transport"): \(hints.joined(separator: ", "))")
+                lines.append(
+                    "\(indent)  ! not applied by \(step.transport ?? "the transport"): \(hints.joined(separator: ", "))"
+                )
             }
             for change in step.requestChanges { lines.append("\(indent)  \(Self.describe(change, response: false))") }
             for change in step.responseChanges { lines.append("\(indent)  \(Self.describe(change, response: true))") }

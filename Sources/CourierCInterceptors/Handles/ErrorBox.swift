@@ -4,6 +4,8 @@ package import CCourier
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What a `courier_error` handle names: a code, a message and a stage, fixed at creation.

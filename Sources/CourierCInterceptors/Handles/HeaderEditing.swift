@@ -6,6 +6,8 @@ package import HTTPTypes
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Header edits from C, validated by the same blocks the Swift builder uses.

@@ -4,6 +4,8 @@ package import HTTPTypes
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The last few header names set from C on one thread, validated and lowercased once.

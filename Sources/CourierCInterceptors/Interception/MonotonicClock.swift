@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Monotonic nanoseconds straight from `clock_gettime`: every C callback reads the clock once to

@@ -4,6 +4,8 @@ package import Courier
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What the current thread is doing for Courier, kept in thread-local storage.

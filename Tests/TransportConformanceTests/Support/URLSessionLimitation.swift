@@ -5,7 +5,9 @@
 /// task suspension, a trust challenge); the suite runs only on Linux here.
 enum URLSessionLimitation {
     /// The swift-corelibs-foundation sources the reasons point to.
-    static let source = "https://github.com/swiftlang/swift-corelibs-foundation/blob/main/Sources/FoundationNetworking/URLSession"
+    static let source =
+        "https://github.com/swiftlang/swift-corelibs-foundation/blob/main/Sources/"
+        + "FoundationNetworking/URLSession"
 
     static let all: [Capability: String] = [
         .customTrust:
