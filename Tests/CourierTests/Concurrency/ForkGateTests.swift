@@ -13,6 +13,7 @@ import Testing
         let endWork = Atomic(false)
         let started = Atomic(false)
         let closed = Atomic(false)
+        let reopenNow = Atomic(false)
         // A member at work until told to stop.
         Thread {
             let member = gate.join()
@@ -23,10 +24,14 @@ import Testing
             gate.leave(member)
         }.start()
         while !working.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
-        // The fork's preparation, on a thread of its own: it returns once the member is done.
+        // The fork's preparation, on a thread of its own: it returns once the member is done. The
+        // same thread reopens the gate, as the fork handlers do: the gate's mutex is unlocked by
+        // the thread that locked it (ThreadSanitizer loses track of a mutex unlocked by another).
         Thread {
             gate.close()
             closed.store(true, ordering: .releasing)
+            while !reopenNow.load(ordering: .acquiring) { usleep(1000) }
+            gate.reopen(inChild: false)
         }.start()
         try await Task.sleep(for: .milliseconds(200))
         #expect(closed.load(ordering: .acquiring) == false, "closed while a member was still at work")
@@ -43,7 +48,7 @@ import Testing
         }.start()
         try await Task.sleep(for: .milliseconds(200))
         #expect(started.load(ordering: .acquiring) == false, "a member started work while a fork was being prepared")
-        gate.reopen(inChild: false)
+        reopenNow.store(true, ordering: .releasing)
         for _ in 0..<500 where !started.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(2)) }
         #expect(started.load(ordering: .acquiring) == true)
     }
@@ -62,8 +67,12 @@ import Testing
         }.start()
         while !working.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
         let clock = ContinuousClock()
-        let waited = await Task.detached { clock.measure { gate.close() } }.value
-        gate.reopen(inChild: false)
+        // Closed and reopened on one thread, as the fork handlers do.
+        let waited = await Task.detached {
+            let waited = clock.measure { gate.close() }
+            gate.reopen(inChild: false)
+            return waited
+        }.value
         release.store(true, ordering: .releasing)
         #expect(waited >= gate.longestWait)
         #expect(waited < .seconds(30))
@@ -89,11 +98,18 @@ extension ForkGateTests {
         }.start()
         while rounds.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(1)) }
         let clock = ContinuousClock()
-        let waited = await Task.detached { clock.measure { gate.close() } }.value
-        let parkedAt = rounds.load(ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(rounds.load(ordering: .relaxed) == parkedAt, "the member worked on while the gate was closed")
-        gate.reopen(inChild: false)
+        // Closed and reopened on one thread, as the fork handlers do: the gate's mutex must be
+        // unlocked by the thread that locked it.
+        let results = await Task.detached {
+            let waited = clock.measure { gate.close() }
+            let parkedAt = rounds.load(ordering: .relaxed)
+            usleep(50_000)
+            let afterPause = rounds.load(ordering: .relaxed)
+            gate.reopen(inChild: false)
+            return (waited, parkedAt, afterPause)
+        }.value
+        let (waited, parkedAt, afterPause) = results
+        #expect(afterPause == parkedAt, "the member worked on while the gate was closed")
         stop.store(true, ordering: .releasing)
         #expect(waited < .seconds(10))
     }
