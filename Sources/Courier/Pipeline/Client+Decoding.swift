@@ -75,19 +75,24 @@ extension Client {
         try await send(request)
     }
 
-    static func requireSuccess(_ response: Response) throws {
-        guard (200..<300).contains(response.status.code) else { throw statusError(response) }
+    /// Throws `statusError(response)` for a status outside 200…299.
+    package static func requireSuccess(_ response: Response, source: String = "decoding") throws {
+        guard (200..<300).contains(response.status.code) else { throw statusError(response, source: source) }
     }
 
-    static func statusError(_ response: Response) -> CourierError {
+    /// The `unacceptableStatus` error for `response`, naming the request and the status; the one
+    /// every decoding front door (this extension, `CourierAPI`'s providers) throws.
+    package static func statusError(_ response: Response, source: String = "decoding") -> CourierError {
         CourierError(
             .unacceptableStatus,
             "\(response.request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
-            source: "decoding", request: response.request, response: response)
+            source: source, request: response.request, response: response)
     }
 
-    static func decode<Value: Decodable>(
-        _ type: Value.Type, from response: Response, at keyPath: String?
+    /// `response`'s body decoded as `type` with the request's `JSONDecoder`, found at `keyPath`
+    /// (dot-separated keys) when one is given; `decodingFailed` names the coding path.
+    package static func decode<Value: Decodable>(
+        _ type: Value.Type, from response: Response, at keyPath: String?, source: String = "decoding"
     ) throws -> Value {
         let decoder = response.request.options[JSONDecoderOption.self]
         do {
@@ -100,7 +105,7 @@ extension Client {
             throw CourierError(
                 .decodingFailed,
                 "could not decode \(Value.self)\(keyPath.map { " at \"\($0)\"" } ?? ""): \(describe(error))",
-                source: "decoding", request: response.request, response: response, underlying: error)
+                source: source, request: response.request, response: response, underlying: error)
         }
     }
 

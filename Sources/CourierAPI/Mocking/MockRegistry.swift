@@ -33,7 +33,7 @@ extension MockRegistry {
         _ completion: @escaping (Result<Value, any Error>) -> Void,
         _ call: @escaping @Sendable (Handler) async throws -> Value
     ) -> Task<Void, Never> {
-        let completion = MockCompletion(completion)
+        let completion = CompletionBox(completion)
         return Task {
             do {
                 let handler = try self.handler(endpoint, mockFunction: mockFunction, as: Handler.self)
@@ -52,7 +52,7 @@ extension MockRegistry {
         _ completion: @escaping (Response) -> Void,
         _ call: @escaping @Sendable (Handler) async throws -> Response
     ) -> Task<Void, Never> {
-        let completion = MockCompletion(completion)
+        let completion = CompletionBox(completion)
         return Task {
             do {
                 let handler = try self.handler(endpoint, mockFunction: mockFunction, as: Handler.self)
@@ -63,15 +63,6 @@ extension MockRegistry {
             }
         }
     }
-}
-
-/// A completion handler moved into the task that calls it once.
-private final class MockCompletion<Argument>: @unchecked Sendable {
-    private let handler: (Argument) -> Void
-
-    init(_ handler: @escaping (Argument) -> Void) { self.handler = handler }
-
-    func call(_ argument: Argument) { handler(argument) }
 }
 
 /// Thrown by a generated mock for an endpoint that was called without being mocked.

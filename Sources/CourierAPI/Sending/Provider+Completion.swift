@@ -54,8 +54,12 @@ extension Provider {
     }
 }
 
-/// A completion handler moved into the task that calls it; it is called once, from that task only.
-private final class CompletionBox<Argument>: @unchecked Sendable {
+/// A completion handler moved into the task that calls it, for providers and generated mocks alike.
+///
+/// `@unchecked Sendable` because the handler is not `Sendable` (Papyrus's closures are plain
+/// `(Result) -> Void`); the invariant that makes it safe: the box is created on the caller's side,
+/// moved into exactly one task, and called once, from that task only, never concurrently.
+final class CompletionBox<Argument>: @unchecked Sendable {
     private let handler: (Argument) -> Void
 
     init(_ handler: @escaping (Argument) -> Void) { self.handler = handler }

@@ -62,12 +62,11 @@ extension Provider {
         return response
     }
 
+    /// The core's status error (one message for every front door), with `@ErrorBody`'s decoded body as `underlying`.
     static func statusError(_ response: Response) -> CourierError {
-        let errorBody = response.request.options[ErrorBodyOption.self]?(response)
-        return CourierError(
-            .unacceptableStatus,
-            "\(response.request.method) \(response.request.url.absoluteString) answered \(response.status.code) \(response.status.reasonPhrase)",
-            source: "CourierAPI", request: response.request, response: response, underlying: errorBody)
+        var error = Client.statusError(response, source: "CourierAPI")
+        error.underlying = response.request.options[ErrorBodyOption.self]?(response)
+        return error
     }
 
     static func emptyBody(_ response: Response) -> CourierError {
@@ -76,38 +75,9 @@ extension Provider {
             source: "CourierAPI", request: response.request, response: response)
     }
 
+    /// The core's decoding, at the request's `@ResponseKeyPath` if it has one.
     static func decode<Value: Decodable>(_ type: Value.Type, from response: Response) throws -> Value {
-        let decoder = response.request.options[JSONDecoderOption.self]
-        let keys = response.request.options[ResponseKeyPathOption.self]?.split(separator: ".").map(String.init) ?? []
-        do {
-            guard !keys.isEmpty else { return try decoder.decode(Value.self, from: response.body) }
-            return try KeyPathDecoding.$keys.withValue(keys[...]) {
-                try decoder.decode(KeyPathDecoded<Value>.self, from: response.body).value
-            }
-        } catch {
-            throw CourierError(
-                .decodingFailed, "could not decode \(Value.self) from the response: \(error)",
-                source: "CourierAPI", request: response.request, response: response, underlying: error)
-        }
+        try Client.decode(
+            type, from: response, at: response.request.options[ResponseKeyPathOption.self], source: "CourierAPI")
     }
-}
-
-/// A value found by walking nested JSON objects along `@ResponseKeyPath`'s keys.
-struct KeyPathDecoded<Value: Decodable>: Decodable {
-    let value: Value
-
-    init(from decoder: any Decoder) throws {
-        var container = try decoder.container(keyedBy: FieldsObject.Key.self)
-        var keys = KeyPathDecoding.keys
-        while keys.count > 1 {
-            container = try container.nestedContainer(
-                keyedBy: FieldsObject.Key.self, forKey: FieldsObject.Key(stringValue: keys.removeFirst()))
-        }
-        value = try container.decode(Value.self, forKey: FieldsObject.Key(stringValue: keys.first ?? ""))
-    }
-}
-
-/// The keys `KeyPathDecoded` walks, for the decode running on this task.
-enum KeyPathDecoding {
-    @TaskLocal static var keys: ArraySlice<String> = []
 }

@@ -12,6 +12,11 @@ import Foundation
 
 /// One send from C: the client, the request with the caller's options applied, and the pipeline
 /// run that produces the response C receives.
+///
+/// `@unchecked Sendable` for the caller's C callbacks and their `user_data` pointer, which Swift
+/// cannot check. The invariant, from courier.h: the caller keeps `user_data` valid until the send
+/// completes and accepts calls from the threads the header names for each callback; the
+/// operation never dereferences it, only passes it back.
 struct SendOperation: @unchecked Sendable {
     let client: Client
     let request: Request
@@ -116,6 +121,9 @@ extension SendOperation {
 }
 
 /// Combines the core's separate upload and download progress into the one C callback.
+///
+/// `@unchecked Sendable` for the C callback and its `user_data`, which the caller keeps valid until
+/// the send completes (courier.h, `on_progress`); the counts are behind their lock.
 private final class ProgressReporter: @unchecked Sendable {
     private let callback: courier_progress_fn
     private let userData: UnsafeMutableRawPointer?

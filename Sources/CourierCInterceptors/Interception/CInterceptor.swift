@@ -15,6 +15,11 @@ package import Foundation
 /// one `CInterceptorRun`. `around` blocks in `proceed`, so it runs on a Courier thread: inline
 /// when the send already runs on one (a blocking send, an asynchronous send), otherwise on the
 /// shared callback pool.
+///
+/// `@unchecked Sendable` for the callbacks and `user_data`, immutable after registration. The
+/// invariant, from courier.h: `user_data` stays valid until `destroy` is called, which happens
+/// once, when the last client holding the interceptor lets it go (`deinit`); the callbacks may be
+/// called from several threads at once and say so in the header.
 package final class CInterceptor: Interceptor, @unchecked Sendable {
     package let name: String
     package let onRequest: courier_exchange_fn?
@@ -68,10 +73,11 @@ package final class CInterceptor: Interceptor, @unchecked Sendable {
         return try await CInterceptorRun(members: [self]).intercept(request, context: context, next: next)
     }
 
-    /// What the chain does after a callback; a RESPOND's answer is `ExchangeBox.takeAnsweredResponse()`.
+    /// What the chain does after a callback.
     package enum Outcome {
         case `continue`
-        case respond
+        /// The callback answered: the response it gave `courier_exchange_respond`, taken from the exchange.
+        case respond(Response)
         case retry
     }
 
@@ -109,10 +115,10 @@ package final class CInterceptor: Interceptor, @unchecked Sendable {
         case COURIER_ACTION_CONTINUE:
             return .continue
         case COURIER_ACTION_RESPOND:
-            guard exchange.withLock({ $0.answer != nil }) else {
+            guard let answer = exchange.takeAnsweredResponse() else {
                 throw misbehaved("returned COURIER_ACTION_RESPOND without calling courier_exchange_respond")
             }
-            return .respond
+            return .respond(answer)
         case COURIER_ACTION_FAIL:
             let failure =
                 exchange.withLock { $0.failure }
@@ -176,8 +182,8 @@ package final class CInterceptor: Interceptor, @unchecked Sendable {
                     "returned COURIER_ACTION_CONTINUE from around without a successful courier_exchange_proceed")
             }
             return response
-        case .respond:
-            return exchange.takeAnsweredResponse()!
+        case .respond(let answer):
+            return answer
         case .retry:
             throw misbehaved("returned COURIER_ACTION_RETRY from around; call courier_exchange_proceed again instead")
         }

@@ -66,8 +66,8 @@ package final class CInterceptorRun: Interceptor, @unchecked Sendable {
                 exchange.enterRequestPhase(of: member.name, attempt: attempt)
                 switch try member.call(onRequest, with: exchange, role: role, timeout: timeout, clock: &clock) {
                 case .continue: break
-                case .respond:
-                    answer = exchange.takeAnsweredResponse()
+                case .respond(let answered):
+                    answer = answered
                     break requestPhase
                 case .retry: throw member.misbehaved("returned COURIER_ACTION_RETRY from on_request")
                 }
@@ -105,7 +105,7 @@ package final class CInterceptorRun: Interceptor, @unchecked Sendable {
                 clock: &clock)
             {
             case .continue: return exchange.response ?? response
-            case .respond: return exchange.takeAnsweredResponse()!
+            case .respond(let answer): return answer
             case .retry:
                 retries += 1
                 guard retries <= CInterceptor.maxRetries else {

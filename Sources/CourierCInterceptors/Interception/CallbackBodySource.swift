@@ -14,6 +14,9 @@ package import Foundation
 /// on one, otherwise on the shared callback pool. Reading it a second time (a retry, a 307) fails
 /// with `bodyNotReplayable`; the core already refuses to replay a one-shot body, and this guards
 /// a second send of the same request.
+///
+/// `@unchecked Sendable` for the `courier_read_fn` and its `user_data`: `started` lets exactly one
+/// reader call them, one call at a time, and `destroy` runs once, after the last read.
 package final class CallbackBodySource: @unchecked Sendable {
     private let read: courier_read_fn
     private let userData: UnsafeMutableRawPointer?

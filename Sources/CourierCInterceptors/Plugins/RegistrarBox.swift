@@ -1,5 +1,5 @@
 /// What a `courier_registrar` handle names: the interceptors a plugin registers during init.
-package final class RegistrarBox: HandleObject, @unchecked Sendable {
+package final class RegistrarBox: HandleObject, Sendable {
     package static let handleKind = HandleKind.registrar
 
     package let defaultTimeout: Duration?

@@ -14,7 +14,7 @@ package import Foundation
 /// the pool's queue meanwhile, so all threads waiting at once still make progress; and while every
 /// thread is inside a callback and work waits, the pool starts another (`JobQueue.Growth`, up to
 /// `maxThreads`), so callbacks that block without draining (a slow `on_data`) hold only themselves.
-package final class CallbackPool: DrainingExecutor, @unchecked Sendable {
+package final class CallbackPool: DrainingExecutor, Sendable {
     /// The pool for work not tied to a client: callback bodies and `around` interceptors reached
     /// from Swift callers. One per process: a process made by fork() makes its own.
     package static var shared: CallbackPool { sharedPerProcess.value }

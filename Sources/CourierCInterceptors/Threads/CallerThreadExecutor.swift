@@ -9,7 +9,7 @@ package import Synchronization
 /// too (`CurlCallerDriving`), as a plain libcurl easy call would, so a send costs no thread wake-up;
 /// on another transport it costs one, from the transport's thread. `CallerThreadWorker` owns one per
 /// calling thread.
-package final class CallerThreadExecutor: DrainingExecutor, @unchecked Sendable {
+package final class CallerThreadExecutor: DrainingExecutor, Sendable {
     private let queue = JobQueue()
 
     package func enqueue(_ job: consuming ExecutorJob) {

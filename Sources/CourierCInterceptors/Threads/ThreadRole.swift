@@ -21,7 +21,7 @@ package final class ThreadRole {
     package var executors: [any DrainingExecutor] = []
     /// The header names C code on this thread set lately. Only this thread touches it, so the
     /// runtime's exclusivity check (a thread-local lookup per access) is left out.
-    @exclusivity(unchecked) package var headerNames = HeaderNameCache()
+    @exclusivity(unchecked) package var headerNames = FieldNameTable(capacity: 8)
     /// A request box no handle names, kept for the next exchange on this thread.
     @exclusivity(unchecked) private var spareRequestBox: RequestBox?
     /// The task that runs this thread's blocking sends, made on the first one.

@@ -248,7 +248,7 @@ struct ResponseHeadParser {
             let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
             // Never nil: `takeField` kept only token names, which swift-http-types accepts (a test pins it).
             guard
-                let name = CommonFieldNames.name(spelledAs: nameBytes)
+                let name = FieldNameTable.common.name(spelledAs: nameBytes)
                     ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
             else { continue }
             let value = UnsafeRawBufferPointer(rebasing: line[trimmedRange(line, from: colon + 1)])
