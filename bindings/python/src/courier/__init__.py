@@ -18,7 +18,7 @@ from ._client import (
     RequestOptions,
     StreamingResponse,
 )
-from ._cookies import CookieConflict, Cookies
+from ._cookie_jar import CookieConflict, Cookies
 from ._courier_cffi import ffi as _ffi
 from ._errors import (
     AuthenticationError,
@@ -50,7 +50,7 @@ from ._exchange import Exchange, LiveHeaders, RequestView, ResponseView
 from ._lib import lib as _lib
 from ._lib import library_path
 from ._models import Headers, Request, Response
-from ._options import Limits
+from ._option_types import Limits
 
 __version__ = "0.2.0"
 #: The release version of the libcourier that was loaded, such as "0.2.0".

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable
 from typing import Any, Union
 
-from ._errors import encode, invoke
+from ._calls import encode, invoke
 from ._lib import lib
 
 StatusTypes = Iterable[Union[int, range]]

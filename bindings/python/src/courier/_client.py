@@ -12,27 +12,16 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-from ._core import (
-    _CLIENT_DOC_ARGS,
-    InterceptorTypes,
-    Plugin,
-    RequestOptions,
-    _ClientCore,
-    _dropped,
-    _dropped_calls,
-    _free_dropped,
-    _in_flight,
-    _live_clients,
-)
-from ._cookies import Cookies, CookieTypes
-from ._courier_cffi import ffi
-from ._errors import check, encode, invoke
+from ._calls import check, encode, invoke
+from ._cookie_jar import Cookies, CookieTypes
+from ._core import _CLIENT_DOC_ARGS, InterceptorTypes, Plugin, RequestOptions, _ClientCore
 from ._exchange import register
 from ._interrupt import raise_if_interrupted, send_options
 from ._lib import lib
 from ._models import Headers, HeaderTypes, Response, garbage
-from ._options import CertTypes, Limits
 from ._native import free_garbage, out_parameters, received_response, snapshot_request
+from ._option_types import CertTypes, Limits
+from ._registry import _dropped, _dropped_calls, _free_dropped, _in_flight, _live_clients
 from ._sending import _inbox, _post, _SendState, _start
 from ._streaming import AsyncStreamingResponse, StreamingResponse, _lines
 
@@ -236,7 +225,7 @@ class AsyncClient(_ClientSurface):
             inbox = _inbox(loop)
             state = _SendState(snapshot if owned else snapshot._copy(),
                                lambda outcome: _post(inbox, future, state, outcome))
-            _start(self._core, pointer, state, streaming=False)
+            _start(self._core.live(), pointer, state, streaming=False)
         finally:
             if owned:
                 lib.courier_request_free(pointer)

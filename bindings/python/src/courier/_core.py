@@ -1,24 +1,26 @@
-"""The courier_client a Client or AsyncClient owns, its options and plugins, and what interpreter
-exit cleans up."""
+"""The courier_client a Client or AsyncClient owns, its options and plugins.
+
+What every client shares with the others (the registry freed at exit) is _registry's.
+"""
 from __future__ import annotations
 
-import atexit
 import os
-import sys
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, TypedDict, Union
 
+from . import _options as connection_options
+from ._calls import encode, invoke
+from ._cookie_jar import CookieTypes, cookie_header_items
+from ._cookies import ClientCookies
 from ._courier_cffi import ffi
-from ._cookies import ClientCookies, CookieTypes, cookie_header_items
-from ._errors import ClosedError, InvalidRequest, PluginError, Unsupported, encode, invoke
-from ._exchange import EventHooks, InterceptorEntry, register
-from ._handles import handles
+from ._errors import ClosedError, InvalidRequest, PluginError, Unsupported
+from ._exchange import EventHooks, register
 from ._lib import abi_minor, lib, library_path, new_struct
 from ._models import Headers, HeaderTypes, Request
-from . import _options as connection_options
-from ._options import CertTypes, Limits
 from ._native import QueryTypes, build_request, milliseconds_of, snapshot_request
+from ._option_types import CertTypes, Limits
+from ._registry import _dropped, _dropped_requests, _free_dropped, _live_clients, _registry_lock
 
 NULL = ffi.NULL
 _TRANSPORTS = {"curl": 0, "ahc": 1, "async-http-client": 1}
@@ -65,102 +67,6 @@ class RequestOptions(TypedDict, total=False):
 
 
 InterceptorTypes = Sequence[Union[Any, Plugin, tuple[str, Union[str, None]]]]
-
-# Every live courier_client, so that interpreter exit frees them; and calls under way, so that
-# exit cancels them first. Clients dropped without close() are queued here by __del__ (which
-# never calls the library) and freed on the next ordinary call.
-_registry_lock = threading.RLock()  # re-entrant: __del__ may run while this thread holds it
-_live_clients: dict[int, Any] = {}
-_dropped: list[Any] = []
-_in_flight: set[Any] = set()
-_dropped_calls: list[Any] = []
-_dropped_requests: list[Any] = []
-
-
-def _free_dropped() -> None:
-    with _registry_lock:
-        dropped = _dropped[:]
-        _dropped.clear()
-        calls = [state for state in _dropped_calls if state.done.is_set()]
-        _dropped_calls[:] = [state for state in _dropped_calls if not state.done.is_set()]
-        requests = _dropped_requests[:]
-        _dropped_requests.clear()
-    for request in requests:
-        lib.courier_request_free(request)
-    for state in calls:
-        state.release()
-    for pointer in dropped:
-        lib.courier_client_free(pointer)
-
-
-# fork(): a client belongs to the process that created it. The library refuses the parent's
-# clients in a child (ForkError) without touching their connections or threads; this side makes
-# sure the child never waits on a lock a vanished thread held, and forgets the parent's clients,
-# sends and callbacks so that the child's exit neither frees nor waits for them.
-def _module_locks() -> list[Any]:
-    # Read from sys.modules, not imported: the import system takes locks of its own.
-    locks = [_registry_lock, handles._lock]
-    for module, name in (("courier._errors", "_pending_lock"), ("courier._models", "_lazy_lock"),
-                         ("courier._sending", "_inboxes_lock")):
-        lock = getattr(sys.modules.get(module), name, None)
-        if lock is not None:
-            locks.append(lock)
-    return locks
-
-
-def _before_fork() -> None:
-    for lock in _module_locks():
-        lock.acquire()
-
-
-def _after_fork_in_parent() -> None:
-    for lock in reversed(_module_locks()):
-        lock.release()
-
-
-def _after_fork_in_child() -> None:
-    for lock in reversed(_module_locks()):
-        lock.release()
-    with _registry_lock:
-        _live_clients.clear()
-        _dropped.clear()
-        _in_flight.clear()
-        _dropped_calls.clear()
-    handles.forget_all()
-
-
-os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
-                    after_in_child=_after_fork_in_child)
-
-
-@atexit.register
-def _shutdown() -> None:
-    _free_dropped()
-    with _registry_lock:
-        calls = list(_in_flight)
-    for send in calls:
-        send.cancel()
-    for send in calls:
-        send.wait(5.0)
-    with _registry_lock:
-        clients = list(_live_clients.values()) + _dropped
-        _live_clients.clear()
-        _dropped.clear()
-    for pointer in clients:
-        lib.courier_client_free(pointer)
-    # The library's last calls into Python for these clients can come after courier_client_free
-    # returns, on its own threads: an interceptor's destroy callback runs when the last send using
-    # it lets go, a cancelled send's completion when it ends. Once the interpreter is finalizing, a
-    # thread calling into it crashes the process, so wait for them while it still runs (bounded:
-    # a wedged send must not hang the exit).
-    handles.wait_while_any(_released_by_the_library, timeout=10.0)
-
-
-def _released_by_the_library(entry: Any) -> bool:
-    """Entries whose release the library calls back for on its own: interceptors and sends."""
-    from ._sending import _SendState
-
-    return isinstance(entry, (InterceptorEntry, _SendState))
 
 
 class _ClientCore:
@@ -232,7 +138,7 @@ class _ClientCore:
         self.pointer = box[0]
         with _registry_lock:
             _live_clients[id(self)] = self.pointer
-        self.cookies = ClientCookies(self)
+        self.cookies = ClientCookies(self.live)
         try:
             self.cookies.update(cookies)
             for item in interceptors:

@@ -12,17 +12,10 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 from ._builtins import Builtin
+from ._calls import check, encode, from_error, invoke, remember
 from ._courier_cffi import ffi
-from ._errors import (
-    ClosedError,
-    CourierError,
-    check,
-    encode,
-    from_error,
-    invoke,
-    remember,
-)
-from ._handles import handles
+from ._errors import ClosedError, CourierError
+from ._handles import ReleasedByTheLibrary, handles
 from ._lib import lib, new_struct
 from ._models import Headers, Response
 from ._native import (
@@ -286,7 +279,7 @@ class Exchange:
         return f"<Exchange {self.phase}{' (closed)' if self._closed else ''}>"
 
 
-class InterceptorEntry:
+class InterceptorEntry(ReleasedByTheLibrary):
     """What the handle table holds for one registered Python interceptor."""
 
     def __init__(self, interceptor: Any, name: str) -> None:

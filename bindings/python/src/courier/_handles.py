@@ -13,6 +13,11 @@ from typing import Any, Callable
 from ._courier_cffi import ffi
 
 
+class ReleasedByTheLibrary:
+    """An entry whose release the library calls back for on its own threads (an interceptor's
+    destroy callback, a send's completion): interpreter exit waits for these to go."""
+
+
 class HandleTable:
     def __init__(self) -> None:
         self._lock = threading.Lock()

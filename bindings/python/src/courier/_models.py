@@ -1,18 +1,24 @@
-"""Headers, Request and Response: plain Python values copied out of the library's objects."""
+"""Headers, Request and Response: plain Python values copied out of the library's objects.
+
+They know nothing of the library, as httpx's models know nothing of its transports: a Response
+built from a library handle is given the function that reads the rest of that handle.
+"""
 from __future__ import annotations
 
 import datetime
 import json as jsonlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Callable, Union
+from urllib.parse import urlsplit
 
-if TYPE_CHECKING:
-    from ._cookies import Cookies
-
+from ._cookie_jar import Cookies, make_cookie
 from ._errors import DecodingError, HTTPStatusError, Unsupported
 
 HeaderTypes = Union["Headers", Mapping[str, str], Iterable[tuple[str, str]], None]
+#: What a library response carries besides its status and body: the URL, the header lines and the
+#: redirect history (None when the library is too old to report it).
+ResponseHead = tuple[str, "Headers", Union["list[Response]", None]]
 
 _REASONS = {
     100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
@@ -163,9 +169,11 @@ class Response:
         self.elapsed = elapsed if elapsed is not None else datetime.timedelta(0)
 
     @classmethod
-    def _received(cls, status_code: int, content: bytes, handle: Any, request: Request | None,
+    def _received(cls, status_code: int, content: bytes, handle: Any,
+                  take_head: Callable[[Any], ResponseHead], request: Request | None,
                   elapsed: datetime.timedelta | float, shares_request: bool = False) -> Response:
-        """A response the library returned, owning `handle` until its URL or headers are first read.
+        """A response the library returned, owning `handle` until its URL or headers are first read,
+        when `take_head(handle)` reads them and frees the handle.
 
         Sets the fields __init__ would, without its argument handling: a blocking send builds one
         per request, and every step here shows in a keep-alive loop's requests per second. So do
@@ -175,6 +183,7 @@ class Response:
         response = cls.__new__(cls)
         response.status_code = status_code
         response._handle = handle
+        response._take_head = take_head
         response._headers = None
         response._content = content
         response._url = ""
@@ -213,15 +222,22 @@ class Response:
     def _materialize(self) -> None:
         """Copies the URL and header lines out of the library's response, then frees it: most
         callers read only the status and body, so these are read on first use."""
-        from ._native import materialize
-
         with _lazy_lock:  # held while copying; _handle clears only once the copy is complete
             handle = self._handle
             if handle is not None:
                 try:
-                    materialize(self, handle)
+                    self._set_head(*self._take_head(handle))
                 finally:
                     self._handle = None
+
+    def _set_head(self, url: str, headers: Headers, history: list[Response] | None) -> None:
+        """Sets what the library's response carried besides status and body; a URL it did not
+        report is the request's."""
+        if not url and self._request is not None:
+            url = self._request.url
+        self._url = url
+        self._headers = headers
+        self._history = history
 
     @property
     def headers(self) -> Headers:
@@ -283,10 +299,6 @@ class Response:
     @property
     def cookies(self) -> Cookies:
         """The cookies this response's Set-Cookie fields set (the client's jar has them too)."""
-        from urllib.parse import urlsplit
-
-        from ._cookies import Cookies, make_cookie
-
         cookies = Cookies()
         host = urlsplit(self.url).hostname or ""
         for field in self.headers.get_list("set-cookie"):

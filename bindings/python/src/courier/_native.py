@@ -1,4 +1,8 @@
-"""Building library requests from Python arguments and copying library responses into Python."""
+"""Building library requests from Python arguments and copying library responses into Python.
+
+The layer that knows both sides: the models below know nothing of the library, so this hands a
+Response the function that reads the rest of its handle (take_head).
+"""
 from __future__ import annotations
 
 import datetime
@@ -8,12 +12,13 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
+from ._calls import check, encode, invoke
+from ._cookie_jar import cookie_header_items
 from ._courier_cffi import ffi
-from ._cookies import cookie_header_items
-from ._errors import ClosedError, InvalidRequest, check, encode, invoke
+from ._errors import ClosedError, InvalidRequest
 from ._handles import handles
 from ._lib import abi_minor, lib
-from ._models import Headers, HeaderTypes, Request, Response, garbage
+from ._models import Headers, HeaderTypes, Request, Response, ResponseHead, garbage
 
 NULL = ffi.NULL
 QueryTypes = Union[Mapping[str, Any], Iterable[tuple[str, Any]], None]
@@ -318,15 +323,15 @@ _buffer = ffi.buffer
 def received_response(response: Any, request: Request | None, elapsed: datetime.timedelta | float,
                       shares_request: bool = False) -> Response:
     """A Response that owns `response`: the status and body copied now, the URL and headers on
-    first use (Response._materialize). Frees the handle when it cannot be read. Allocates nothing
-    for the reads (see _OutParameters): a blocking send makes one per request."""
+    first use (Response._materialize calls take_head). Frees the handle when it cannot be read.
+    Allocates nothing for the reads (see _OutParameters): a blocking send makes one per request."""
     out = out_parameters
     if _status(response, out.status, NULL) or _body(response, out.data, out.length, NULL):
         lib.courier_response_free(response)
         raise ClosedError("the response handle is no longer valid", code=2)
     length = out.length[0]
     return Response._received(out.status[0], _buffer(out.data[0], length)[:] if length else b"", response,
-                              request, elapsed, shares_request)
+                              take_head, request, elapsed, shares_request)
 
 
 def copy_response(response: Any, request: Request | None, elapsed: datetime.timedelta | None,
@@ -342,23 +347,24 @@ def copy_response(response: Any, request: Request | None, elapsed: datetime.time
     invoke(lib.courier_response_status, response, status)
     copied = Response(status[0], request=request, elapsed=elapsed)
     copied._content = response_body(response)
-    materialize(copied, response, free=False)
+    copied._set_head(*read_head(response))
     return copied
 
 
-def materialize(copied: Response, response: Any, free: bool = True) -> None:
-    """Copies the URL and header lines of `response` into `copied`, then frees it when `free`."""
+def read_head(response: Any) -> ResponseHead:
+    """The URL ("" when the library reports none), header lines and redirect history of `response`."""
+    url = ffi.new("const char **")
+    url_text = _string(url[0]) if lib.courier_response_url(response, url, NULL) == 0 else ""
+    return url_text, response_headers(response), response_history(response)
+
+
+def take_head(response: Any) -> ResponseHead:
+    """read_head, then frees `response`, even when reading it failed: what a Response built by
+    received_response calls on the first read of its URL or headers."""
     try:
-        url = ffi.new("const char **")
-        url_text = _string(url[0]) if lib.courier_response_url(response, url, NULL) == 0 else ""
-        if not url_text and copied.request is not None:
-            url_text = copied.request.url
-        copied._url = url_text
-        copied._headers = response_headers(response)
-        copied._history = response_history(response)
+        return read_head(response)
     finally:
-        if free:
-            lib.courier_response_free(response)
+        lib.courier_response_free(response)
 
 
 def response_history(response: Any) -> list[Response] | None:

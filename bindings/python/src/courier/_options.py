@@ -1,42 +1,24 @@
 """The client options of ABI 1.1 in Python's words: proxy, TLS files, HTTP version, limits, cookies.
 
 Names follow httpx where it has them (`proxy`, `trust_env`, `verify`, `cert`, `Limits`); the rest
-name the courier_client_options field they set.
+name the courier_client_options field they set. This writes them into that struct; the values
+users build (Limits, CertTypes) are _option_types', which need no library.
 """
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
+from ._calls import encode
 from ._courier_cffi import ffi
-from ._errors import InvalidRequest, encode
+from ._errors import InvalidRequest
 from ._lib import is_bundled
+from ._option_types import CertTypes, Limits
 from ._trust import system_ca_store
-
-#: A client certificate: one PEM file holding certificate and key, (certificate, key), or
-#: (certificate, key, password) for an encrypted key.
-CertTypes = Union[str, os.PathLike, "tuple[str | os.PathLike[str], str | os.PathLike[str]]",
-                  "tuple[str | os.PathLike[str], str | os.PathLike[str], str]"]
 
 _HTTP_VERSIONS = {"auto": 0, "1.1": 1, "2": 2, "2-prior-knowledge": 3}
 _TLS_VERSIONS = {None: 0, "1.0": 1, "1.1": 2, "1.2": 3, "1.3": 4}
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Connection limits, as httpx.Limits names them; None keeps the library's default.
-
-    max_connections: in total (default: none); max_connections_per_host: to one host (default 8);
-    max_keepalive_connections: idle connections kept (default 32; the curl transport only);
-    keepalive_expiry: seconds an idle connection is kept (default 60).
-    """
-
-    max_connections: int | None = None
-    max_connections_per_host: int | None = None
-    max_keepalive_connections: int | None = None
-    keepalive_expiry: float | None = None
 
 
 def _count(value: int | None, name: str) -> int:

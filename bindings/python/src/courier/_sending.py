@@ -1,5 +1,9 @@
 """Asynchronous sends: the state of one send, the completion and on_data trampolines, and the
-per-loop inbox through which completions reach asyncio."""
+per-loop inbox through which completions reach asyncio.
+
+Sends under way are recorded in _registry, below both this and the client core, so that neither
+imports the other.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -9,18 +13,19 @@ import time
 import weakref
 from typing import Any, Callable
 
-from ._core import _ClientCore, _in_flight, _registry_lock
+from ._calls import check, from_error
 from ._courier_cffi import ffi
-from ._errors import CourierError, check, from_error
-from ._handles import handles
+from ._errors import CourierError
+from ._handles import ReleasedByTheLibrary, handles
 from ._lib import lib, new_struct
 from ._models import Request, Response
 from ._native import copy_response
+from ._registry import _in_flight, _registry_lock, hold_across_fork
 
 NULL = ffi.NULL
 
 
-class _SendState:
+class _SendState(ReleasedByTheLibrary):
     """One asynchronous send under way: the call handle, and what the completion settles."""
 
     def __init__(self, request: Request, on_done: Callable[[Response | CourierError], None]) -> None:
@@ -122,7 +127,8 @@ def _head_trampoline(user_data: Any, head: Any) -> int:
         return 1
 
 
-def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming: bool) -> None:
+def _start(client: Any, request_pointer: Any, state: _SendState, streaming: bool) -> None:
+    """Sends `request_pointer` on the courier_client `client`; the completion settles `state`."""
     options = NULL
     user_data = handles.add(state)
     if streaming:
@@ -133,7 +139,7 @@ def _start(core: _ClientCore, request_pointer: Any, state: _SendState, streaming
     call = ffi.new("courier_call **")
     box = ffi.new("courier_error **")
     try:
-        code = lib.courier_client_send_async(core.live(), request_pointer, options, _completion_trampoline,
+        code = lib.courier_client_send_async(client, request_pointer, options, _completion_trampoline,
                                              user_data, call, box)
     except BaseException:
         handles.pop(user_data)
@@ -174,7 +180,7 @@ class _Inbox:
 
 
 _inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = weakref.WeakKeyDictionary()
-_inboxes_lock = threading.Lock()
+_inboxes_lock = hold_across_fork(threading.Lock())
 
 
 def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:

@@ -10,9 +10,10 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from ._core import _ClientCore, _dropped_calls, _registry_lock
+from ._core import _ClientCore
 from ._errors import CourierError, LimitExceeded, StreamError
 from ._models import Headers, Request, Response
+from ._registry import _dropped_calls, _registry_lock
 from ._sending import _Inbox, _SendState, _start
 
 
@@ -126,7 +127,7 @@ class StreamingResponse:
         self._state.sink = pipe.put
         self._state.head_sink = pipe.set_head
         self._state.on_cancel = pipe.closed.set
-        _start(core, request_pointer, self._state, streaming=True)
+        _start(core.live(), request_pointer, self._state, streaming=True)
 
     def iter_bytes(self) -> Iterator[bytes]:
         """The body's chunks as they arrive; raises the send's error at the end if it failed."""
@@ -320,7 +321,7 @@ class AsyncStreamingResponse:
         self._state.sink = pipe.put
         self._state.head_sink = pipe.set_head
         self._state.on_cancel = pipe.closed.set
-        _start(core, request_pointer, self._state, streaming=True)
+        _start(core.live(), request_pointer, self._state, streaming=True)
 
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
         """The body's chunks as they arrive; raises the send's error at the end if it failed."""
