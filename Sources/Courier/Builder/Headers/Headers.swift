@@ -106,6 +106,9 @@ extension WeightedHeaderNode {
 }
 
 /// `Accept`; appends by default, so several accumulate into one line.
+///
+/// The grouped-headers spelling of ``Accept`` (and of `Header.accept.addValue(_:)`): all three
+/// write the field through `RequestDraft.addHeader` with the same quality-value formatting.
 public struct AcceptHeader: WeightedHeaderNode {
     public var line: HeaderLine
     /// Accepts `type`.
