@@ -15,14 +15,17 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Every Swift example in README.md is compiled in `Examples/ReadmeExamples` and checked here.
-@Suite("README examples")
+/// Every Swift example of the documentation (README.md and the DocC articles) is compiled in
+/// `Examples/ReadmeExamples` and checked here.
+@Suite("Documentation examples")
 struct ReadmeExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func everyReadmeSnippetIsTheCompiledCode() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func everyExampleAppearsInADocumentAsCompiled() throws {
+        let documents = try DocumentationSet.paths(repository: Self.root).map {
+            try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8)
+        }
         let directory = Self.root.appendingPathComponent("Examples/ReadmeExamples")
         var snippets: [SnippetRegions.Snippet] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -38,8 +41,8 @@ struct ReadmeExamplesTests {
             ])
         for snippet in snippets {
             #expect(
-                readme.contains("```swift\n" + snippet.code + "\n```"),
-                "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
+                documents.contains { $0.contains("```swift\n" + snippet.code + "\n```") },
+                "no document of the documentation set shows the \(snippet.name) example as compiled:\n\(snippet.code)")
         }
     }
 
@@ -187,10 +190,12 @@ struct ReadmeExamplesTests {
         #expect(list.url.absoluteString == "https://api.example.com/v1/users?page=3")
     }
 
-    @Test func curlCommandIsShellQuotedAsTheReadmeShowsIt() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func curlCommandIsShellQuotedAsTheBuilderArticleShowsIt() throws {
+        let article = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/Courier/Courier.docc/BuilderByExample.md"),
+            encoding: .utf8)
         #expect(
-            readme.contains(
+            article.contains(
                 "<!-- output: what curlCommand() returns -->\n```sh\n\(try ReadmeExamples.curlCommand())\n```"))
         #expect(
             try ReadmeExamples.curlCommand() == """

@@ -1,0 +1,46 @@
+import Foundation
+import ReadmeBlocks
+
+/// Checks the relative links of the documentation: each points to a file or directory of the
+/// repository, and one with an `#anchor` into a Markdown file (or within its own) to a heading
+/// of that file, as GitHub makes its anchors. A section moved to another document thus cannot
+/// leave a dead link behind. Links with a scheme (`https:`, `doc:`) are not checked here.
+struct DocumentLinks {
+    let repository: URL
+
+    /// One line per dead link of `document`: where it is (`docs/c.md:12`), the link, and what is missing.
+    func failures(in document: MarkdownDocument) -> [String] {
+        document.links.filter { !$0.isExternal }.compactMap { link in
+            problem(with: link, in: document).map {
+                "\(document.place(link.line)): the link `\(link.target)` \($0)"
+            }
+        }
+    }
+
+    /// What is wrong with `link`, or `nil` when its file (and heading) exist.
+    private func problem(with link: MarkdownLink, in document: MarkdownDocument) -> String? {
+        let target: String
+        if link.file.isEmpty {
+            target = document.path
+        } else {
+            let directory = (document.path as NSString).deletingLastPathComponent
+            let joined = (directory as NSString).appendingPathComponent(link.file.removingPercentEncoding ?? link.file)
+            target = (joined as NSString).standardizingPath
+        }
+        guard !target.hasPrefix("../"), target != ".." else { return "points outside the repository" }
+        guard FileManager.default.fileExists(atPath: repository.appendingPathComponent(target).path) else {
+            return "points to no file (\(target))"
+        }
+        guard let anchor = link.anchor, target.hasSuffix(".md") else { return nil }
+        let anchors: Set<String>
+        if target == document.path {
+            anchors = document.anchors
+        } else {
+            guard let linked = try? MarkdownDocument.load(target, repository: repository) else {
+                return "points to \(target), which cannot be read"
+            }
+            anchors = linked.anchors
+        }
+        return anchors.contains(anchor) ? nil : "names no heading of \(target) (#\(anchor))"
+    }
+}
