@@ -35,7 +35,8 @@ struct ReadmeExamplesTests {
         }
         #expect(
             snippets.map(\.name) == [
-                "transport", "declarative-networking", "loaders", "proxy", "intro", "login", "headers", "upload",
+                "transport", "declarative-networking", "overview", "getting-started-send", "building", "updating",
+                "mock", "loaders", "proxy", "intro", "login", "headers", "upload",
                 "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
                 "explain", "recording", "tls", "urlsession",
             ])
@@ -44,6 +45,35 @@ struct ReadmeExamplesTests {
                 documents.contains { $0.contains("```swift\n" + snippet.code + "\n```") },
                 "no document of the documentation set shows the \(snippet.name) example as compiled:\n\(snippet.code)")
         }
+    }
+
+    @Test func theBuildingRequestsExampleSendsARepeatedNameTwiceAndItsEditReplacesTheHeader() throws {
+        let request = try DocCExamples.usersPage()
+        #expect(request.url.absoluteString == "https://api.example.com/v1/users?page=2&tag=swift&tag=http")
+        #expect(lines(request.headerFields) == ["Accept: application/json", "X-Trace: 1"])
+        #expect(lines(try DocCExamples.retraced(request).headerFields) == ["Accept: application/json", "X-Trace: 2"])
+    }
+
+    @Test func theGettingStartedClientDecodesWhatTheServerAnswers() async throws {
+        try await withTestServer { server in
+            let request = try Request {
+                BaseURL(server.baseURL)
+                Endpoint("/bearer")
+                Authorization.bearer("t0k")
+                Query("token", "t0k")
+            }
+            #expect(try await DocCExamples.startSession(request).token == "t0k")
+        }
+    }
+
+    @Test func theMockExampleRetriesTheScripted503AndDecodesTheUser() async throws {
+        let (user, paths) = try await DocCExamples.userThroughMock(
+            try Request {
+                BaseURL("https://api.example.com")
+                Endpoint("/v1/users/42")
+            })
+        #expect(user.id == 42)
+        #expect(paths == ["/v1/users/42", "/v1/users/42"])
     }
 
     @Test func theOpeningExamplePostsAnyEncodableAsJSON() async throws {
