@@ -1,5 +1,6 @@
 public import CourierCurl
 import Foundation
+import HTTPTypes
 
 /// The examples of the DocC articles (Sources/Courier/Courier.docc), compiled and tested: every block
 /// between `README:` markers appears word for word in an article, and `ReadmeExamplesTests` checks

@@ -23,11 +23,11 @@ struct DocumentLinks {
         if link.file.isEmpty {
             target = document.path
         } else {
-            let directory = (document.path as NSString).deletingLastPathComponent
-            let joined = (directory as NSString).appendingPathComponent(link.file.removingPercentEncoding ?? link.file)
-            target = (joined as NSString).standardizingPath
+            guard let resolved = Self.resolve(link.file.removingPercentEncoding ?? link.file, from: document.path) else {
+                return "points outside the repository"
+            }
+            target = resolved
         }
-        guard !target.hasPrefix("../"), target != ".." else { return "points outside the repository" }
         guard FileManager.default.fileExists(atPath: repository.appendingPathComponent(target).path) else {
             return "points to no file (\(target))"
         }
@@ -42,5 +42,20 @@ struct DocumentLinks {
             anchors = linked.anchors
         }
         return anchors.contains(anchor) ? nil : "names no heading of \(target) (#\(anchor))"
+    }
+
+    /// `relative`, read from the directory of the file at `path`, as a path from the repository's
+    /// root (`../README.md` from `docs/c.md` is `README.md`), or `nil` when it leaves the repository.
+    static func resolve(_ relative: String, from path: String) -> String? {
+        var parts = path.split(separator: "/").dropLast().map(String.init)
+        for part in relative.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..":
+                guard parts.popLast() != nil else { return nil }
+            default: parts.append(String(part))
+            }
+        }
+        return parts.joined(separator: "/")
     }
 }

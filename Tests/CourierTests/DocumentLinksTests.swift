@@ -24,7 +24,7 @@ struct DocumentLinksTests {
                 # The C library
 
                 Read [the front page](../README.md#quick-start), [this](#the-c-library), [the web](https://example.org/x.md).
-                But [this file](../NOPE.md), [this heading](#nope) and [that one](cli.md#nope) are dead.
+                But [this file](../NOPE.md), [this heading](#nope), [that one](cli.md#nope) and [this](../../x) are dead.
                 `[in code](nope.md)` is not a link, nor is a fenced one:
                 ```text
                 [fenced](nope.md)
@@ -35,6 +35,7 @@ struct DocumentLinksTests {
                 "docs/c.md:4: the link `../NOPE.md` points to no file (NOPE.md)",
                 "docs/c.md:4: the link `#nope` names no heading of docs/c.md (#nope)",
                 "docs/c.md:4: the link `cli.md#nope` names no heading of docs/cli.md (#nope)",
+                "docs/c.md:4: the link `../../x` points outside the repository",
             ])
     }
 
