@@ -23,9 +23,8 @@ struct DocumentLinks {
         if link.file.isEmpty {
             target = document.path
         } else {
-            guard let resolved = Self.resolve(link.file.removingPercentEncoding ?? link.file, from: document.path) else {
-                return "points outside the repository"
-            }
+            let file = link.file.removingPercentEncoding ?? link.file
+            guard let resolved = Self.resolve(file, from: document.path) else { return "points outside the repository" }
             target = resolved
         }
         guard FileManager.default.fileExists(atPath: repository.appendingPathComponent(target).path) else {

@@ -70,7 +70,8 @@ struct ReadmeBlocksAreTiedTests {
         #expect(ties.failures(in: MarkdownDocument(path: "docs/cli.md", text: quickStart)).count == 1)
         let second = quickStart + "```sh\npython3 -m venv .build/w\n```\n"
         let failures = ties.failures(in: MarkdownDocument(path: "bindings/python/README.md", text: second))
-        #expect(failures.count == 1 && failures.first?.hasPrefix("bindings/python/README.md:5: ") == true, "\(failures)")
+        #expect(
+            failures.count == 1 && failures.first?.hasPrefix("bindings/python/README.md:5: ") == true, "\(failures)")
     }
 
     @Test func aSlowScriptIsTiedWithTheVariablesItIsGiven() throws {

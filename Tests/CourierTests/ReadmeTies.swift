@@ -128,12 +128,8 @@ struct ReadmeTies {
             let isFirstShellBlockUnderHeading =
                 FencedBlock.shellLanguages.contains(block.language)
                 && seenHeadings.insert(block.heading).inserted
-            guard
-                let reason = untiedReason(
-                    block, in: document.path, firstShellBlockUnderHeading: isFirstShellBlockUnderHeading)
-            else {
-                return nil
-            }
+            let reason = untiedReason(block, document: document.path, firstUnderHeading: isFirstShellBlockUnderHeading)
+            guard let reason else { return nil }
             return
                 "\(document.place(block.line)): ```\(block.language) block `\(block.firstLine)` is not tied to compiled or "
                 + "executed code (\(reason)) nor marked with <!-- output --> before its fence"
@@ -141,9 +137,7 @@ struct ReadmeTies {
     }
 
     /// Why `block` is untied, or `nil` when it is tied.
-    private func untiedReason(_ block: FencedBlock, in document: String, firstShellBlockUnderHeading: Bool)
-        -> String?
-    {
+    private func untiedReason(_ block: FencedBlock, document: String, firstUnderHeading: Bool) -> String? {
         switch block.language {
         case "swift":
             return swiftSnippets.contains { $0.code == block.code }
@@ -154,7 +148,7 @@ struct ReadmeTies {
         case "python":
             return fileExists(Self.pythonBlockRunner) ? nil : "\(Self.pythonBlockRunner) is missing"
         default:
-            if firstShellBlockUnderHeading,
+            if firstUnderHeading,
                 Self.wholeBlockRunners.contains(where: {
                     $0.document == document && $0.heading == block.heading && contents($0.runner).contains($0.heading)
                 })

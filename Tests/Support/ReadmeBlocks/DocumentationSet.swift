@@ -21,9 +21,9 @@ public enum DocumentationSet {
 
     /// Every document's path from the repository's root: ``documents``, then the catalog's articles by name.
     public static func paths(repository: URL) throws -> [String] {
-        let articles = try FileManager.default.contentsOfDirectory(
-            atPath: repository.appendingPathComponent(docCCatalog).path)
-            .filter { $0.hasSuffix(".md") }.sorted()
+        let catalog = repository.appendingPathComponent(docCCatalog).path
+        let files = try FileManager.default.contentsOfDirectory(atPath: catalog)
+        let articles = files.filter { $0.hasSuffix(".md") }.sorted()
         return documents + articles.map { "\(docCCatalog)/\($0)" }
     }
 
