@@ -17,16 +17,25 @@ struct DocumentLinks {
         }
     }
 
+    /// The Markdown files `documents` link to that are not among them (`ARCHITECTURE.md`,
+    /// `Fuzz/README.md`), in order: where a reader goes next, so their links are checked too.
+    func linkedMarkdownFiles(of documents: [MarkdownDocument]) -> [String] {
+        let own = Set(documents.map(\.path))
+        var seen: Set<String> = []
+        return documents.flatMap { document in
+            document.links.filter { !$0.isExternal }.compactMap { target(of: $0, in: document) }
+        }.filter { $0.hasSuffix(".md") && !own.contains($0) && seen.insert($0).inserted }
+    }
+
+    /// The path from the repository's root that `link` points to, or `nil` when it leaves the repository.
+    private func target(of link: MarkdownLink, in document: MarkdownDocument) -> String? {
+        guard !link.file.isEmpty else { return document.path }
+        return Self.resolve(link.file.removingPercentEncoding ?? link.file, from: document.path)
+    }
+
     /// What is wrong with `link`, or `nil` when its file (and heading) exist.
     private func problem(with link: MarkdownLink, in document: MarkdownDocument) -> String? {
-        let target: String
-        if link.file.isEmpty {
-            target = document.path
-        } else {
-            let file = link.file.removingPercentEncoding ?? link.file
-            guard let resolved = Self.resolve(file, from: document.path) else { return "points outside the repository" }
-            target = resolved
-        }
+        guard let target = target(of: link, in: document) else { return "points outside the repository" }
         guard FileManager.default.fileExists(atPath: repository.appendingPathComponent(target).path) else {
             return "points to no file (\(target))"
         }

@@ -2,8 +2,9 @@ import Foundation
 import ReadmeBlocks
 import Testing
 
-/// Every relative link of the documentation set leads somewhere: a file of the repository, and a
-/// heading of it when the link names one (the rules: ``DocumentLinks``).
+/// Every relative link of the documentation set, and of the Markdown files it links to, leads
+/// somewhere: a file of the repository, and a heading of it when the link names one (the rules:
+/// ``DocumentLinks``).
 @Suite("Documentation links")
 struct DocumentLinksTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -13,6 +14,15 @@ struct DocumentLinksTests {
         let documents = try DocumentationSet.load(repository: Self.root)
         #expect(documents.first?.links.contains { $0.target == "docs/c.md" } == true, "the front page links docs/c.md")
         let links = DocumentLinks(repository: Self.root)
+        let failures = documents.flatMap(links.failures(in:))
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    @Test func everyRelativeLinkOfAMarkdownFileTheDocumentsLinkToLeadsSomewhereToo() throws {
+        let links = DocumentLinks(repository: Self.root)
+        let linked = links.linkedMarkdownFiles(of: try DocumentationSet.load(repository: Self.root))
+        #expect(linked.contains("ARCHITECTURE.md") && linked.contains("Fuzz/README.md"), "\(linked)")
+        let documents = try linked.map { try MarkdownDocument.load($0, repository: Self.root) }
         let failures = documents.flatMap(links.failures(in:))
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
