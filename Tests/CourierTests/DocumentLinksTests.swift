@@ -35,7 +35,8 @@ struct DocumentLinksTests {
 
                 Read [the front page](../README.md#quick-start), [this](#the-c-library), [the web](https://example.org/x.md).
                 But [this file](../NOPE.md), [this heading](#nope), [that one](cli.md#nope) and [this](../../x) are dead.
-                `[in code](nope.md)` is not a link, nor is a fenced one:
+                `[in code](nope.md)` is not a link, nor is `a code span
+                [going on](nope.md)` to the next line, [but this](../NOPE.md) is, and neither is a fenced one:
                 ```text
                 [fenced](nope.md)
                 ```
@@ -46,6 +47,7 @@ struct DocumentLinksTests {
                 "docs/c.md:4: the link `#nope` names no heading of docs/c.md (#nope)",
                 "docs/c.md:4: the link `cli.md#nope` names no heading of docs/cli.md (#nope)",
                 "docs/c.md:4: the link `../../x` points outside the repository",
+                "docs/c.md:6: the link `../NOPE.md` points to no file (NOPE.md)",
             ])
     }
 

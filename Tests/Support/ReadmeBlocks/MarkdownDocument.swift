@@ -25,6 +25,7 @@ public struct MarkdownDocument: Sendable {
         var heading = ""
         var previous: Substring = ""
         var open: (language: String, line: Int, marker: String?, lines: [Substring])?
+        var inCodeSpan = false
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if var block = open {
                 if line == "```" {
@@ -38,6 +39,7 @@ public struct MarkdownDocument: Sendable {
                     open = block
                 }
             } else if line.hasPrefix("```") {
+                inCodeSpan = false
                 let marker = previous.trimmingCharacters(in: .whitespaces)
                 open = (
                     line.dropFirst(3).trimmingCharacters(in: .whitespaces).lowercased(), index + 1,
@@ -48,7 +50,9 @@ public struct MarkdownDocument: Sendable {
                     heading = String(line)
                     if let parsed = MarkdownHeading(line: line, number: index + 1) { headings.append(parsed) }
                 }
-                links += MarkdownLink.links(in: line, number: index + 1)
+                // A code span may go on to the next line, never past the paragraph.
+                if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { inCodeSpan = false }
+                links += MarkdownLink.links(in: line, number: index + 1, inCodeSpan: &inCodeSpan)
             }
             previous = line
         }

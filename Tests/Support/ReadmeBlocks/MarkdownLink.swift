@@ -31,9 +31,12 @@ public struct MarkdownLink: Sendable, Equatable {
         target.firstIndex(of: "#").map { String(target[target.index(after: $0)...]) }
     }
 
-    /// The links on one line of prose, code spans skipped.
-    static func links(in line: Substring, number: Int) -> [MarkdownLink] {
-        outsideCodeSpans(line).matches(of: Self.pattern).map { MarkdownLink(target: String($0.output.1), line: number) }
+    /// The links on one line of prose, code spans skipped; `inCodeSpan` carries a code span that
+    /// goes on to the next line of the paragraph (`` `pip `` then `` install` ``).
+    static func links(in line: Substring, number: Int, inCodeSpan: inout Bool) -> [MarkdownLink] {
+        outsideCodeSpans(line, inCodeSpan: &inCodeSpan).matches(of: Self.pattern).map {
+            MarkdownLink(target: String($0.output.1), line: number)
+        }
     }
 
     /// `text` with each `[text](target)` replaced by its text, as a heading renders it.
@@ -45,12 +48,11 @@ public struct MarkdownLink: Sendable, Equatable {
     private static var pattern: Regex<(Substring, Substring)> { #/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/# }
 
     /// `line` with every code span (`` `…` ``) blanked, so a link written as code is not read.
-    private static func outsideCodeSpans(_ line: Substring) -> String {
+    private static func outsideCodeSpans(_ line: Substring, inCodeSpan: inout Bool) -> String {
         var result = ""
-        var inCode = false
         for character in line {
-            if character == "`" { inCode.toggle() }
-            result.append(inCode || character == "`" ? " " : character)
+            if character == "`" { inCodeSpan.toggle() }
+            result.append(inCodeSpan || character == "`" ? " " : character)
         }
         return result
     }
