@@ -263,8 +263,9 @@ let package = Package(
             path: "Tests/Support/TestProcesses",
             swiftSettings: strictSettings
         ),
-        // README.md's fenced code blocks and shell commands, for the tests that compile or run
-        // each block and the test that checks every block is one of those or marked as output.
+        // The documentation set's Markdown (README.md, docs/, the DocC articles…): fenced code blocks,
+        // shell commands, headings and links, for the tests that compile or run each block, the test
+        // that checks every block is one of those or marked as output, and the link check.
         .target(
             name: "ReadmeBlocks",
             path: "Tests/Support/ReadmeBlocks",
@@ -515,6 +516,7 @@ let package = Package(
             dependencies: [
                 "CourierAPI",
                 "APIReadmeExamples",
+                "ReadmeBlocks",
                 "CourierTestServer",
                 "CourierAsyncHTTPClient",
                 "CourierURLSession",

@@ -156,7 +156,7 @@ if [[ -z ${SKIP_MEMORY:-} ]]; then
 fi
 
 if [[ -z ${SKIP_FOOTPRINT:-} ]]; then
-    echo "== footprint: the C library installed the README's way (target: at most 20 MiB, no Foundation, ICU or NIO)"
+    echo "== footprint: the C library installed as docs/c.md says (target: at most 20 MiB, no Foundation, ICU or NIO)"
     scripts/footprint.sh | tee "$results/footprint.txt" || failures=$((failures + 1))
 fi
 

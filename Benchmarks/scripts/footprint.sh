@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C library's installed footprint: installs the release library the README's way
+# The C library's installed footprint: installs the release library as docs/c.md says
 # (scripts/build-libcourier.sh release PREFIX) into a scratch prefix, prints the tree's size, the
 # library's (and a private runtime directory's, if an install has one), and what the library
 # links, and fails when the tree is larger than the target or links a Swift library, full

@@ -1,8 +1,9 @@
 public import CourierAPI
 
 
-/// The README's "Describe an API" examples, compiled: every block between `README:` markers appears
-/// word for word in README.md, and `APIReadmeExamplesTests` checks the requests they build.
+/// The examples of the DocC article "Describing an API", compiled: every block between `README:`
+/// markers appears word for word in the documentation, and `APIReadmeExamplesTests` checks the
+/// requests they build.
 public enum APIReadmeExamples {
     /// The request `UsersAPI.getUser(id:)` sends, built but not sent.
     public static func getUserRequest(baseURL: String) throws -> Request {

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
-// The manifest of README.md's "Add it to your package", whole: an app beside a checkout of
-// Courier in ../courier. ReadmeManifestTests compiles it with `swift package dump-package` and
-// checks what it asks for; it has no sources and is never built.
+// The manifest of README.md's "Swift" section and of the Getting Started article, whole: an app
+// beside a checkout of Courier in ../courier. ReadmeManifestTests compiles it with `swift package
+// dump-package` and checks what it asks for; it has no sources and is never built.
 import PackageDescription
 
 let package = Package(

@@ -3,16 +3,17 @@ public import CourierRecording
 public import Foundation
 import HTTPTypes
 
-/// The README's examples, compiled and tested: every block between `README:` markers appears
-/// word for word in README.md, and `ReadmeExamplesTests` checks the request each one builds.
+/// The examples of the README and of the DocC articles, compiled and tested: every block between
+/// `README:` markers appears word for word in a document of the documentation set, and
+/// `ReadmeExamplesTests` checks the request each one builds.
 public enum ReadmeExamples {
     static let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl"
 
-    /// The README's client on the AsyncHTTPClient transport (a global in AsyncHTTPClientExample.swift,
-    /// as the README writes it), for a test to send through and then shut its transport down.
+    /// The Transports article's client on the AsyncHTTPClient transport (a global in
+    /// AsyncHTTPClientExample.swift, as the article writes it), for a test to send through and then shut its transport down.
     public static var asyncHTTPClientClient: Client { client }
 
-    /// The README's client on the URLSession transport (URLSessionExample.swift), for a test to send through.
+    /// The Transports article's client on the URLSession transport (URLSessionExample.swift), for a test to send through.
     public static func makeURLSessionClient() throws -> Client { try urlSessionClient() }
 
     /// The README's opening example: any `Encodable` credentials, posted as JSON.

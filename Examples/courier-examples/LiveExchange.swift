@@ -18,7 +18,7 @@ struct PrintExchange: Interceptor {
     }
 }
 
-/// Sends the README's login request through interceptors and libcurl to the embedded loopback server.
+/// Sends the documentation's login request (The Builder, by Example) through interceptors and libcurl to the embedded loopback server.
 func runLiveExchange() async throws {
     try await withTestServer { server in
         print("== live exchange with the embedded test server at \(server.baseURL.absoluteString)")

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import ReadmeExamples
 
-/// Prints each README example as the request it builds, then as a curl command.
+/// Prints each documented example as the request it builds, then as a curl command.
 func show(_ title: String, _ request: Request) async throws {
     print("== \(title)")
     print("\(request.method) \(request.url.absoluteString)")

@@ -1,7 +1,8 @@
 public import Foundation
 
 // The attributes of declared APIs. Their spellings are Netrofit's and Papyrus's, so code written
-// from either library's README compiles with only its import changed (see README, "Describe an API").
+// from either library's README compiles with only its import changed (see the DocC article
+// "Describing an API", Sources/Courier/Courier.docc/DescribingAnAPI.md).
 
 /// Makes a struct or protocol an API: on a struct, adds `provider` and `init(_:)`/`init(provider:)`
 /// for the endpoint bodies its method attributes write; on a protocol, generates `<Protocol>API`.

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// ReadmeTies finds the README's commands in this file as written, so the formatter leaves it
+// ReadmeTies finds the documentation's commands in this file as written, so the formatter leaves it
 // as written (scripts/lint).
 import Foundation
 import Testing
@@ -114,7 +114,7 @@ struct BuiltPackages: Sendable {
         try await ChildProcess.run("dpkg-deb", ["--info", try #require(debs[name]).path, file]).output
     }
 
-    /// Builds Examples/plugins/swift_stamp as the README tells a Swift plugin author to: against
+    /// Builds Examples/plugins/swift_stamp as docs/c.md tells a Swift plugin author to: against
     /// the installed headers and module map, with the Swift runtime linked in and kept private
     /// (`-static-stdlib`, `--exclude-libs=ALL`), so it needs no Swift library. Returns its path.
     func buildSwiftPlugin(from repository: URL) async throws -> String {

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// ReadmeTies finds the README's commands in this file as written, so the formatter leaves it
+// ReadmeTies finds the documentation's commands in this file as written, so the formatter leaves it
 // as written (scripts/lint).
 import Foundation
 

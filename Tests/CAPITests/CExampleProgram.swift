@@ -2,11 +2,11 @@ import CourierTestServer
 import Foundation
 import Testing
 
-/// A C example from the documentation (README.md or courier.h), compiled as the reader would
+/// A C example from the documentation (a document of the documentation set, or courier.h), compiled as the reader would
 /// compile it and sent to the test server: a whole program when it has its own `main`, otherwise
 /// the body of `main`; `127.0.0.1:8080` stands for the test server.
 struct CExampleProgram {
-    /// Where the example is written, for messages (`README.md:120`).
+    /// Where the example is written, for messages (`docs/c.md:120`).
     let place: String
     let code: String
 

@@ -1,25 +1,29 @@
 // swift-format-ignore-file
-// Holds `// README:` regions that ReadmeTies compares with the README line for line, so the
+// Holds `// README:` regions that ReadmeTies compares with the documentation line for line, so the
 // formatter leaves it as written (scripts/lint).
 import APIReadmeExamples
 import CourierAPI
 import CourierTestServer
 import Foundation
+import ReadmeBlocks
 import Testing
 
-/// The "Describe an API" examples in README.md are the code compiled in `Examples/APIReadmeExamples`.
-@Suite("README: Describe an API")
+/// The examples of the DocC article "Describing an API" are the code compiled in `Examples/APIReadmeExamples`.
+@Suite("Documentation: Describing an API")
 struct APIReadmeExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func everySnippetIsTheCompiledCode() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func everySnippetAppearsInADocumentAsCompiled() throws {
+        let documents = try DocumentationSet.paths(repository: Self.root).map {
+            try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8)
+        }
         let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/APIReadmeExamples/APIReadmeExamples.swift"),
                                 encoding: .utf8)
-        let snippets = Self.snippets(in: source)
+        let snippets = SnippetRegions.snippets(in: source)
         #expect(snippets.map(\.name) == ["api-struct", "api-protocol", "api-usage", "api-mock"])
         for snippet in snippets {
-            #expect(readme.contains("```swift\n" + snippet.code + "\n```"), "README.md lacks the \(snippet.name) example as compiled")
+            #expect(documents.contains { $0.contains("```swift\n" + snippet.code + "\n```") },
+                    "no document of the documentation set shows the \(snippet.name) example as compiled")
         }
     }
 
@@ -44,25 +48,5 @@ struct APIReadmeExamplesTests {
 
     @Test func theMockExampleCounts() async throws {
         #expect(try await APIReadmeExamples.countWithMock() == 1)
-    }
-
-    /// The blocks between `// README: name` and `// README: end`, dedented.
-    static func snippets(in source: String) -> [(name: String, code: String)] {
-        var result: [(name: String, code: String)] = []
-        var current: (name: String, lines: [Substring])?
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed == "// README: end", let block = current {
-                let indent = block.lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-                    .map { $0.prefix { $0 == " " }.count }.min() ?? 0
-                result.append((block.name, block.lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")))
-                current = nil
-            } else if trimmed.hasPrefix("// README: ") {
-                current = (String(trimmed.dropFirst("// README: ".count)), [])
-            } else if current != nil {
-                current?.lines.append(line)
-            }
-        }
-        return result
     }
 }

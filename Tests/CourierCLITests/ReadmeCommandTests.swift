@@ -5,25 +5,31 @@ import TestProcesses
 import Testing
 
 extension CourierExecutableTests {
-    /// Every README command that runs `courier` or `courier-examples`, run as written against the
-    /// loopback test server, so an example that stops working fails here.
+    /// Every documented command that runs `courier` or `courier-examples`, in every document of
+    /// `DocumentationSet` (the README, docs/cli.md, docs/c.md, the Python package's README, the DocC
+    /// articles…), run as written against the loopback test server, so an example that stops working
+    /// fails here.
     ///
     /// What changes from the text: `swift run X` and `.build/debug/courier` are the built products
     /// (SwiftPM cannot run inside `swift test`, which holds the build directory's lock); port 8080
     /// is the test server's port, and `courier serve --port 8080 &` serves on a free port. The
     /// commands run with `sh -c` in a scratch directory that holds the files they name, with
     /// `http_proxy` pointing at the test server so `example.org` never leaves the machine.
-    @Suite("README commands")
+    @Suite("Documented commands")
     struct ReadmeCommandTests {
         static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         /// The programs this suite runs, as `ShellCommand.programs` names them.
         static let programs: Set<String> = ["courier", "courier-examples"]
 
-        @Test func everyReadmeCommandOfTheToolEndsWithTheStatusTheReadmeStates() async throws {
-            let commands = try ReadmeDocument.load(repository: Self.root).shellCommands
-                .filter { !Self.programs.isDisjoint(with: $0.programs) }
-            #expect(commands.count > 25, "README.md shows \(commands.count) courier commands")
+        @Test func everyDocumentedCommandOfTheToolEndsWithTheStatusItsDocumentStates() async throws {
+            let commands = try DocumentationSet.load(repository: Self.root).flatMap { document in
+                document.shellCommands.filter { !Self.programs.isDisjoint(with: $0.programs) }.map {
+                    (place: document.place($0.line), command: $0)
+                }
+            }
+            #expect(commands.count > 25, "the documentation shows \(commands.count) courier commands")
+            #expect(commands.contains { $0.place.hasPrefix("README.md:") }, "the front page shows no courier command")
             let scratch = try await Self.scratchDirectory()
             defer { try? FileManager.default.removeItem(at: scratch) }
             let fixtures = Set(try FileManager.default.contentsOfDirectory(atPath: scratch.path))
@@ -38,10 +44,11 @@ extension CourierExecutableTests {
                     "http_proxy": "http://127.0.0.1:\(server.port)", "no_proxy": "127.0.0.1,localhost",
                     "COURIER_CONFIG_DIR": configDirectory.path,
                 ]
-                for command in commands {
+                for (place, command) in commands {
                     let text = Self.asRun(command.text, port: server.port)
                     if command.isBackground {
-                        try await Self.serve(text, command: command, environment: environment, in: scratch)
+                        try await Self.serve(
+                            text, command: command, at: place, environment: environment, in: scratch)
                         continue
                     }
                     let run = try await ChildProcess.run(
@@ -49,7 +56,7 @@ extension CourierExecutableTests {
                         timeout: .seconds(300))
                     #expect(
                         run.status == command.expectedStatus,
-                        "README.md:\(command.line): `\(command.text)` exited \(run.status), not \(command.expectedStatus): \(run.errorOutput)"
+                        "\(place): `\(command.text)` exited \(run.status), not \(command.expectedStatus): \(run.errorOutput)"
                     )
                     for file in try FileManager.default.contentsOfDirectory(atPath: scratch.path)
                     where !fixtures.contains(file) {
@@ -72,7 +79,8 @@ extension CourierExecutableTests {
 
         /// Starts a background `courier serve`, checks it answers on the port it prints, and stops it with Ctrl-C.
         static func serve(
-            _ text: String, command: ShellCommand, environment: [String: String], in directory: URL
+            _ text: String, command: ShellCommand, at place: String, environment: [String: String],
+            in directory: URL
         ) async throws {
             let serve = try BackgroundProcess(
                 "/bin/sh", ["-c", "exec " + text], environment: environment, directory: directory)
@@ -85,11 +93,11 @@ extension CourierExecutableTests {
             }
             guard let port else {
                 _ = try await serve.stop(with: SIGKILL)
-                Issue.record("README.md:\(command.line): `\(command.text)` printed no URL: \(serve.errorOutput())")
+                Issue.record("\(place): `\(command.text)` printed no URL: \(serve.errorOutput())")
                 return
             }
             let run = try await CourierProcess.run(["--check-status", ":\(port)/anything"])
-            #expect(run.status == 0, "README.md:\(command.line): `\(command.text)` did not answer: \(run.err)")
+            #expect(run.status == 0, "\(place): `\(command.text)` did not answer: \(run.err)")
             #expect(try await serve.stop(with: SIGINT) == 0)
         }
 

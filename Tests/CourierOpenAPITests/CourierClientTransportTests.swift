@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// Holds `// README:` regions that ReadmeTies compares with the README line for line, so the
+// Holds `// README:` regions that ReadmeTies compares with the documentation line for line, so the
 // formatter leaves it as written (scripts/lint).
 import Courier
 import CourierAsyncHTTPClient
@@ -59,7 +59,7 @@ struct CourierClientTransportTests {
     }
     // README: end
 
-    @Test func theREADMEsClientSendsAnOperation() async throws {
+    @Test func theDocumentedClientSendsAnOperation() async throws {
         try await withTestServer { server in
             let echo = try await Self.itemsClient(serverURL: server.baseURL).getItem(path: .init(itemId: "42")).ok.body.json
             #expect(echo.path == "/anything/items/42")

@@ -15,14 +15,17 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Every Swift example in README.md is compiled in `Examples/ReadmeExamples` and checked here.
-@Suite("README examples")
+/// Every Swift example of the documentation (README.md and the DocC articles) is compiled in
+/// `Examples/ReadmeExamples` and checked here.
+@Suite("Documentation examples")
 struct ReadmeExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func everyReadmeSnippetIsTheCompiledCode() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func everyExampleAppearsInADocumentAsCompiled() throws {
+        let documents = try DocumentationSet.paths(repository: Self.root).map {
+            try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8)
+        }
         let directory = Self.root.appendingPathComponent("Examples/ReadmeExamples")
         var snippets: [SnippetRegions.Snippet] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -32,15 +35,45 @@ struct ReadmeExamplesTests {
         }
         #expect(
             snippets.map(\.name) == [
-                "transport", "declarative-networking", "loaders", "proxy", "intro", "login", "headers", "upload",
+                "transport", "declarative-networking", "overview", "getting-started-send", "building", "updating",
+                "mock", "loaders", "proxy", "intro", "login", "headers", "upload",
                 "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
                 "explain", "recording", "tls", "urlsession",
             ])
         for snippet in snippets {
             #expect(
-                readme.contains("```swift\n" + snippet.code + "\n```"),
-                "README.md lacks the \(snippet.name) example as compiled:\n\(snippet.code)")
+                documents.contains { $0.contains("```swift\n" + snippet.code + "\n```") },
+                "no document of the documentation set shows the \(snippet.name) example as compiled:\n\(snippet.code)")
         }
+    }
+
+    @Test func theBuildingRequestsExampleSendsARepeatedNameTwiceAndItsEditReplacesTheHeader() throws {
+        let request = try DocCExamples.usersPage()
+        #expect(request.url.absoluteString == "https://api.example.com/v1/users?page=2&tag=swift&tag=http")
+        #expect(lines(request.headerFields) == ["Accept: application/json", "X-Trace: 1"])
+        #expect(lines(try DocCExamples.retraced(request).headerFields) == ["Accept: application/json", "X-Trace: 2"])
+    }
+
+    @Test func theGettingStartedClientDecodesWhatTheServerAnswers() async throws {
+        try await withTestServer { server in
+            let request = try Request {
+                BaseURL(server.baseURL)
+                Endpoint("/bearer")
+                Authorization.bearer("t0k")
+                Query("token", "t0k")
+            }
+            #expect(try await DocCExamples.startSession(request).token == "t0k")
+        }
+    }
+
+    @Test func theMockExampleRetriesTheScripted503AndDecodesTheUser() async throws {
+        let (user, paths) = try await DocCExamples.userThroughMock(
+            try Request {
+                BaseURL("https://api.example.com")
+                Endpoint("/v1/users/42")
+            })
+        #expect(user.id == 42)
+        #expect(paths == ["/v1/users/42", "/v1/users/42"])
     }
 
     @Test func theOpeningExamplePostsAnyEncodableAsJSON() async throws {
@@ -187,10 +220,12 @@ struct ReadmeExamplesTests {
         #expect(list.url.absoluteString == "https://api.example.com/v1/users?page=3")
     }
 
-    @Test func curlCommandIsShellQuotedAsTheReadmeShowsIt() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func curlCommandIsShellQuotedAsTheBuilderArticleShowsIt() throws {
+        let article = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/Courier/Courier.docc/BuilderByExample.md"),
+            encoding: .utf8)
         #expect(
-            readme.contains(
+            article.contains(
                 "<!-- output: what curlCommand() returns -->\n```sh\n\(try ReadmeExamples.curlCommand())\n```"))
         #expect(
             try ReadmeExamples.curlCommand() == """

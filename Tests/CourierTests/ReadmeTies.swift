@@ -1,8 +1,10 @@
 import Foundation
 import ReadmeBlocks
 
-/// The rules that tie each `swift`, `c`, `sh` and `python` block of README.md to code that a test
-/// compiles or runs, so the README cannot show code that no longer works.
+/// The rules that tie each `swift`, `c`, `sh` and `python` block of the documentation (every
+/// document of `DocumentationSet`: the README, `docs/c.md`, `docs/cli.md`, the Python package's
+/// README, the benchmarks' README and the DocC articles) to code that a test compiles or runs, so no
+/// document can show code that no longer works.
 ///
 /// The convention, also stated in README.md's quick start:
 /// - Output and illustrations are fenced as `text`, `http` or `console` (or left without a
@@ -12,13 +14,14 @@ import ReadmeBlocks
 /// - A `swift` block is tied when it equals, line for line, a region between `// README: name`
 ///   and `// README: end` in one of ``swiftSources``, which the build compiles.
 /// - Every `c` block is compiled and run by ``cBlockRunner``, and every `python` block is run by
-///   ``pythonBlockRunner``: they run all blocks of their language, so a new block is covered.
+///   ``pythonBlockRunner``: they run all blocks of their language in every document, so a new
+///   block is covered.
 /// - An `sh` block is tied when a test runs it as a whole (``wholeBlockRunners``), or when every
-///   command in it is tied: it runs a program that a README command runner runs every invocation
-///   of (``commandRunners``), or it is one of ``documentedCommands``, each of which names the
-///   script or test that runs it (`.ci/install` and `scripts/test` are what `.ci/run` runs) and a
-///   text that file must contain, or it is one of ``syntaxCheckedScripts``, too slow for CI,
-///   which the test parses with `bash -n`.
+///   command in it is tied: it runs a program that a command runner runs every documented
+///   invocation of (``commandRunners``), or it is one of ``documentedCommands``, each of which
+///   names the script or test that runs it (`.ci/install` and `scripts/test` are what `.ci/run`
+///   runs) and a text that file must contain, or it runs one of ``syntaxCheckedScripts``, too slow
+///   for CI, which the test parses with `bash -n`.
 struct ReadmeTies {
     /// Where compiled Swift comes from: directories (every `.swift` file in them) or files, and how each is compiled.
     static let swiftSources: [(path: String, compiledBy: String)] = [
@@ -27,21 +30,22 @@ struct ReadmeTies {
         ("Examples/MyApp/Package.swift", "`swift package dump-package` in ReadmeManifestTests"),
         ("Tests/CourierOpenAPITests", "the CourierOpenAPITests target, which sends through it to the loopback server"),
     ]
-    /// Compiles and runs every `c` block against the loopback test server.
+    /// Compiles and runs every `c` block of every document against the loopback test server.
     static let cBlockRunner = "Tests/CAPITests/ReadmeCTests.swift"
-    /// Runs every `python` block against `courier serve`.
+    /// Runs every `python` block of every document against `courier serve`.
     static let pythonBlockRunner = "bindings/python/tests/test_readme_blocks.py"
-    /// Shell blocks a test runs as written, as the first `sh` block under a heading: heading → the test.
-    static let wholeBlockRunners: [String: String] = [
-        "## Python": "bindings/python/tests/test_quickstart.py"
+    /// Shell blocks a test runs as written, each the first `sh` block under a heading of a document;
+    /// the test names the heading, which is how it finds the block.
+    static let wholeBlockRunners: [(document: String, heading: String, runner: String)] = [
+        ("bindings/python/README.md", "## Quick start", "bindings/python/tests/test_quickstart.py")
     ]
-    /// Programs whose every README invocation a test runs: program → the test that runs them.
+    /// Programs whose every documented invocation a test runs: program → the test that runs them.
     static let commandRunners: [String: String] = [
         "courier": "Tests/CourierCLITests/ReadmeCommandTests.swift",
         "courier-examples": "Tests/CourierCLITests/ReadmeCommandTests.swift",
         "Examples/c/courier_get": cBlockRunner,
     ]
-    /// Setup and build commands run by a script or test other than a README runner: the exact
+    /// Setup and build commands run by a script or test other than a block runner: the exact
     /// command → the file that runs it and texts that file contains (the command as it spells it).
     static let documentedCommands: [String: (file: String, contains: [String])] = [
         ".ci/install": (".ci/run", ["\nbash .ci/install\n"]),
@@ -57,7 +61,7 @@ struct ReadmeTies {
         ),
         // The Debian packages: DebianPackageTests builds them with the script (from the debug
         // build), installs them with dpkg into a throwaway root instead of the real system, and
-        // builds the C example against them as the README does.
+        // builds the C example against them as docs/c.md does.
         "scripts/package-deb.sh release": (
             "Tests/CAPITests/BuiltPackages.swift", [#"appendingPathComponent("scripts/package-deb.sh")"#]
         ),
@@ -86,8 +90,9 @@ struct ReadmeTies {
                 ]
             ),
     ]
-    /// Scripts the README shows that CI cannot afford to run (a release build and minutes of
-    /// measuring): the test checks that each exists, is executable and parses.
+    /// Scripts the documentation shows that CI cannot afford to run (a release build and minutes of
+    /// measuring): the test checks that each exists, is executable and parses. A command runs one
+    /// when it is the command's only program (`ROUNDS=3 Benchmarks/run.sh` too).
     static let syntaxCheckedScripts: Set<String> = ["Benchmarks/run.sh"]
 
     /// The fence languages this check covers.
@@ -114,25 +119,25 @@ struct ReadmeTies {
         swiftSnippets = snippets
     }
 
-    /// One line per block that is neither tied nor marked as output: where it is, its first line, and why.
-    func failures(in document: ReadmeDocument) -> [String] {
+    /// One line per block of `document` that is neither tied nor marked as output: where it is
+    /// (`docs/c.md:12`), its first line, and why.
+    func failures(in document: MarkdownDocument) -> [String] {
         var seenHeadings: Set<String> = []
         return document.blocks(Self.checkedLanguages).compactMap { block in
             guard !block.isMarkedAsOutput else { return nil }
             let isFirstShellBlockUnderHeading =
                 FencedBlock.shellLanguages.contains(block.language)
                 && seenHeadings.insert(block.heading).inserted
-            guard let reason = untiedReason(block, firstShellBlockUnderHeading: isFirstShellBlockUnderHeading) else {
-                return nil
-            }
+            let reason = untiedReason(block, document: document.path, firstUnderHeading: isFirstShellBlockUnderHeading)
+            guard let reason else { return nil }
             return
-                "README.md:\(block.line): ```\(block.language) block `\(block.firstLine)` is not tied to compiled or "
+                "\(document.place(block.line)): ```\(block.language) block `\(block.firstLine)` is not tied to compiled or "
                 + "executed code (\(reason)) nor marked with <!-- output --> before its fence"
         }
     }
 
     /// Why `block` is untied, or `nil` when it is tied.
-    private func untiedReason(_ block: FencedBlock, firstShellBlockUnderHeading: Bool) -> String? {
+    private func untiedReason(_ block: FencedBlock, document: String, firstUnderHeading: Bool) -> String? {
         switch block.language {
         case "swift":
             return swiftSnippets.contains { $0.code == block.code }
@@ -143,8 +148,10 @@ struct ReadmeTies {
         case "python":
             return fileExists(Self.pythonBlockRunner) ? nil : "\(Self.pythonBlockRunner) is missing"
         default:
-            if firstShellBlockUnderHeading, let runner = Self.wholeBlockRunners[block.heading],
-                contents(runner).contains(block.heading)
+            if firstUnderHeading,
+                Self.wholeBlockRunners.contains(where: {
+                    $0.document == document && $0.heading == block.heading && contents($0.runner).contains($0.heading)
+                })
             {
                 return nil
             }
@@ -162,7 +169,7 @@ struct ReadmeTies {
             let text = contents(documented.file)
             return documented.contains.allSatisfy(text.contains)
         }
-        return Self.syntaxCheckedScripts.contains(command.text)
+        return command.programs.count == 1 && Self.syntaxCheckedScripts.contains(command.programs[0])
     }
 
     private func fileExists(_ path: String) -> Bool {

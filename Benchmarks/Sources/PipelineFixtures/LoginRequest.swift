@@ -2,7 +2,7 @@ public import Courier
 public import Foundation
 import HTTPTypes
 
-/// The README's login request, built the two ways the DSL benchmark compares.
+/// The documentation's login request (The Builder, by Example), built the two ways the DSL benchmark compares.
 public enum LoginRequest {
     /// The credentials the login request posts.
     public struct Credentials: Encodable, Sendable {
@@ -14,7 +14,7 @@ public enum LoginRequest {
     public static let credentials = Credentials(username: "ada", password: "correct horse")
     static let url = "https://api.example.com/v1/sessions"
 
-    /// With the builder, as the README writes it.
+    /// With the builder, as the documentation writes it.
     public static func dsl() throws -> Request {
         try Request {
             Method.POST

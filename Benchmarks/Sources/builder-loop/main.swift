@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import PipelineFixtures
 
-// Builds the README's login request in a loop, for a profiler: `perf record -g
+// Builds the documentation's login request in a loop, for a profiler: `perf record -g
 // .build/release/builder-loop 200000 dsl`, then `perf report`. Prints ns per build of the DSL and
 // of the direct initializer, so a change to the builder can be checked without package-benchmark.
 

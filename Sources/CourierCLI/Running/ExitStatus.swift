@@ -38,7 +38,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The table `--help` and the README show.
+    /// The table `--help` and docs/cli.md show.
     public static let table = """
         EXIT STATUS:
           0  success (any HTTP status unless --check-status is given)

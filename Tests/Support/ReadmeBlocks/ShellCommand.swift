@@ -1,12 +1,12 @@
 import Foundation
 
-/// One command of a README shell block, as a test runs it or ties it to a script.
+/// One command of a shell block of the documentation, as a test runs it or ties it to a script.
 ///
-/// Splitting is deliberately simple and matches how README.md writes its blocks: a `#` that starts
+/// Splitting is deliberately simple and matches how the documentation writes its blocks: a `#` that starts
 /// a word outside quotes begins a comment, a line ending in `\` continues on the next, and `&&`
 /// outside quotes separates two commands. Pipes stay inside one command.
 public struct ShellCommand: Sendable, Equatable {
-    /// The README line the command starts on.
+    /// The line of its document the command starts on.
     public var line: Int
     /// The command without its comment, continuations joined, without a trailing `&`.
     public var text: String
@@ -23,10 +23,12 @@ public struct ShellCommand: Sendable, Equatable {
     }
 
     /// The program each stage of the pipeline runs, normalised the way the tests run them:
-    /// `swift run courier …` and `.build/debug/courier …` are `courier`, the product built by `swift build`.
+    /// `swift run courier …` and `.build/debug/courier …` are `courier`, the product built by `swift build`,
+    /// and leading variable assignments (`ROUNDS=3 Benchmarks/run.sh`) are not programs.
     public var programs: [String] {
         Self.split(text, on: "|").compactMap { stage in
-            let words = stage.split(separator: " ").map(String.init)
+            let words = Array(
+                stage.split(separator: " ").map(String.init).drop { $0.wholeMatch(of: Self.assignment) != nil })
             guard let first = words.first else { return nil }
             if first == "swift", words.count > 2, words[1] == "run" { return words[2] }
             if first.hasPrefix(".build/debug/") { return String(first.dropFirst(".build/debug/".count)) }
@@ -34,7 +36,10 @@ public struct ShellCommand: Sendable, Equatable {
         }
     }
 
-    /// The exit status the README's comment states (`… exit status 2`), 0 when it states none.
+    /// `NAME=value`, a variable set for the command that follows it.
+    private static var assignment: Regex<Substring> { #/[A-Za-z_][A-Za-z0-9_]*=\S*/# }
+
+    /// The exit status the document's comment states (`… exit status 2`), 0 when it states none.
     public var expectedStatus: Int32 {
         guard let range = comment.range(of: "exit status ") else { return 0 }
         return Int32(comment[range.upperBound...].prefix { $0.isNumber }) ?? 0

@@ -1,10 +1,11 @@
 import Foundation
 
-/// The regions of a source file marked for README.md: the lines between `<comment> README: name`
-/// and `<comment> README: end`, with their common indentation removed.
+/// The regions of a source file marked for the documentation: the lines between
+/// `<comment> README: name` and `<comment> README: end`, with their common indentation removed.
 ///
-/// The same markers serve Swift (`//`) and Python (`#`) sources, so a README block can be
-/// matched against the compiled or executed code it was copied from.
+/// The marker keeps the name it had when README.md held every example; a region may now appear in
+/// any document of ``DocumentationSet``. The same markers serve Swift (`//`) and Python (`#`)
+/// sources, so a block can be matched against the compiled or executed code it was copied from.
 public enum SnippetRegions {
     /// One marked region.
     public struct Snippet: Sendable, Equatable {

@@ -14,6 +14,24 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 PLUGINS = REPO / "Examples" / "plugins"
+#: The Swift tests' list of the documents whose blocks are checked (DocumentationSet), read here so
+#: both languages check the same files.
+DOCUMENTATION_SET = REPO / "Tests" / "Support" / "ReadmeBlocks" / "DocumentationSet.swift"
+
+
+def documentation_set() -> list[str]:
+    """The documentation set's paths from the repository's root, front page first, in the Swift tests' order.
+
+    `DocumentationSet.documents` (one quoted path per line), then every article of the DocC catalog
+    it names (`docCCatalog`), by name.
+    """
+    source = DOCUMENTATION_SET.read_text()
+    listed = re.search(r"static let documents = \[(.*?)\]", source, re.DOTALL)
+    catalog = re.search(r'static let docCCatalog = "([^"]+)"', source)
+    assert listed and catalog, f"{DOCUMENTATION_SET} no longer declares `documents` and `docCCatalog`"
+    documents = re.findall(r'"([^"]+)"', listed.group(1))
+    articles = sorted(path.name for path in (REPO / catalog.group(1)).glob("*.md"))
+    return documents + [f"{catalog.group(1)}/{name}" for name in articles]
 
 
 def courier_cli() -> Path:

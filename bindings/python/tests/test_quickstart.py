@@ -1,4 +1,4 @@
-"""The README's Python quick start, run as written (with a free port and a temporary venv)."""
+"""The Python package's quick start (bindings/python/README.md), run as written (with a free port and a temporary venv)."""
 from __future__ import annotations
 
 import os
@@ -13,10 +13,11 @@ from conftest import REPO
 
 
 def quick_start() -> str:
-    readme = (REPO / "README.md").read_text()
-    section = readme.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
+    """The first ```sh block under "## Quick start", as ReadmeTies.wholeBlockRunners expects."""
+    readme = (REPO / "bindings" / "python" / "README.md").read_text()
+    section = readme.split("\n## Quick start\n", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
-    assert block, "the README's Python section has no ```sh block"
+    assert block, "the quick start of bindings/python/README.md has no ```sh block"
     return block.group(1)
 
 

@@ -1,21 +1,31 @@
 public import Foundation
 
-/// README.md read as a list of fenced code blocks, so tests can check each one against the code
-/// that compiles or runs it.
+/// One Markdown file of the documentation set, read as its fenced code blocks, its headings and
+/// its links, so tests can check each block against the code that compiles or runs it and each
+/// link against the file or heading it names.
 ///
 /// A block opens with a line that starts with three backticks (the rest of the line is its
 /// language) and closes with a line of exactly three backticks. Indented fences are not used in
-/// README.md and are not recognised.
-public struct ReadmeDocument: Sendable {
+/// the documentation and are not recognised.
+public struct MarkdownDocument: Sendable {
+    /// The file's path from the repository's root (`docs/c.md`), which failures name.
+    public var path: String
     /// Every fenced block, in file order.
     public var blocks: [FencedBlock]
+    /// Every heading outside the fenced blocks, in file order.
+    public var headings: [MarkdownHeading]
+    /// Every inline link outside the fenced blocks and code spans, in file order.
+    public var links: [MarkdownLink]
 
     /// Parses `text`; an unclosed block at the end is kept, so it cannot hide from the checks.
-    public init(text: String) {
+    public init(path: String, text: String) {
         var blocks: [FencedBlock] = []
+        var headings: [MarkdownHeading] = []
+        var links: [MarkdownLink] = []
         var heading = ""
         var previous: Substring = ""
         var open: (language: String, line: Int, marker: String?, lines: [Substring])?
+        var inCodeSpan = false
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if var block = open {
                 if line == "```" {
@@ -29,13 +39,20 @@ public struct ReadmeDocument: Sendable {
                     open = block
                 }
             } else if line.hasPrefix("```") {
+                inCodeSpan = false
                 let marker = previous.trimmingCharacters(in: .whitespaces)
                 open = (
                     line.dropFirst(3).trimmingCharacters(in: .whitespaces).lowercased(), index + 1,
                     marker.hasPrefix("<!--") ? marker : nil, []
                 )
-            } else if line.hasPrefix("#") {
-                heading = String(line)
+            } else {
+                if line.hasPrefix("#") {
+                    heading = String(line)
+                    if let parsed = MarkdownHeading(line: line, number: index + 1) { headings.append(parsed) }
+                }
+                // A code span may go on to the next line, never past the paragraph.
+                if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { inCodeSpan = false }
+                links += MarkdownLink.links(in: line, number: index + 1, inCodeSpan: &inCodeSpan)
             }
             previous = line
         }
@@ -45,12 +62,21 @@ public struct ReadmeDocument: Sendable {
                     language: block.language, line: block.line,
                     code: block.lines.joined(separator: "\n"), heading: heading, marker: block.marker))
         }
+        self.path = path
         self.blocks = blocks
+        self.headings = headings
+        self.links = links
     }
 
-    /// The repository's README.md, found from `repository`.
-    public static func load(repository: URL) throws -> ReadmeDocument {
-        ReadmeDocument(text: try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8))
+    /// The file at `path` under `repository`.
+    public static func load(_ path: String, repository: URL) throws -> MarkdownDocument {
+        MarkdownDocument(
+            path: path, text: try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8))
+    }
+
+    /// Where `line` is, as failures write it: `docs/c.md:12`.
+    public func place(_ line: Int) -> String {
+        "\(path):\(line)"
     }
 
     /// The blocks fenced as `languages`, in file order.
@@ -61,6 +87,18 @@ public struct ReadmeDocument: Sendable {
     /// The commands of every shell block not marked as output, in file order.
     public var shellCommands: [ShellCommand] {
         blocks(FencedBlock.shellLanguages).filter { !$0.isMarkedAsOutput }.flatMap(\.shellCommands)
+    }
+
+    /// The anchors of the headings as GitHub makes them, a repeated one numbered (`usage`, `usage-1`).
+    public var anchors: Set<String> {
+        var seen: [String: Int] = [:]
+        var result: Set<String> = []
+        for heading in headings {
+            let count = seen[heading.anchor, default: 0]
+            seen[heading.anchor] = count + 1
+            result.insert(count == 0 ? heading.anchor : "\(heading.anchor)-\(count)")
+        }
+        return result
     }
 }
 
