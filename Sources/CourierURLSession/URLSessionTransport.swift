@@ -21,10 +21,13 @@ public import FoundationNetworking
 /// What URLSession cannot do, the transport refuses or reports rather than ignores: settings it
 /// cannot honour are refused by name when it is made (``init(settings:configuration:)``), the
 /// transport hints it applies are in ``appliedHints``, and the rest is listed per platform in the
-/// table of transport hints in the DocC article Transports (`ChoosingATransport.md`). On Linux, FoundationNetworking reads the whole request body of a
-/// stream before sending (a spooled temporary file) and cannot pause a response body for a slow
-/// reader; ``Limits/maxDecompressionRatio`` is not enforced, since URLSession decodes the body
-/// before the delegate sees it.
+/// table of transport hints in the DocC article Transports (`ChoosingATransport.md`).
+/// URLSession has no connect timeout apart from the total one, so `TransportContext.connectTimeout`
+/// (`Client.Configuration.connectTimeout`) does not bound a connect here; set a total timeout.
+/// On Linux, FoundationNetworking reads the whole request body of a stream before sending (a
+/// spooled temporary file) and cannot pause a response body for a slow reader;
+/// ``Limits/maxDecompressionRatio`` is not enforced, since URLSession decodes the body before the
+/// delegate sees it.
 public final class URLSessionTransport: Transport {
     /// The session the requests go through.
     public let session: URLSession
