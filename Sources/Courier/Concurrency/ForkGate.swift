@@ -22,6 +22,9 @@ import Darwin
 ///
 /// Cost to a thread: two stores and a load per piece of work, to its own slot, and a load per
 /// checkpoint.
+///
+/// Unchecked `Sendable`: `members` is read and written only while `lock` is held; the rest is
+/// atomics and constants.
 package final class ForkGate: @unchecked Sendable {
     /// The gate every Courier thread joins.
     package static let shared = ForkGate()

@@ -75,6 +75,9 @@ package enum ForkGeneration {
 /// A lock for process-wide state that a `fork()` never leaves held in the child (see
 /// `ForkGeneration`): a `pthread_mutex_t` that the fork handlers take before the fork and release
 /// on both sides, as glibc's allocator does with its own. Every one lives as long as the process.
+///
+/// Unchecked `Sendable`: the mutex pointer is set once and used only through pthreads; `all` is
+/// read and written only while `allLock` is held.
 package final class ForkSafeLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

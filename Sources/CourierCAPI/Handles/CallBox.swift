@@ -12,6 +12,8 @@ import Foundation
 /// The send runs on a worker task that goes on to run other sends (`AsyncSendWorkers`), so the
 /// box holds the worker only until the send's outcome is known: a cancel after that must not
 /// reach the worker's next send.
+///
+/// Unchecked `Sendable`: `phase` is read and written only while `condition`'s mutex is held.
 final class CallBox: HandleObject, @unchecked Sendable {
     static let handleKind = HandleKind.call
 

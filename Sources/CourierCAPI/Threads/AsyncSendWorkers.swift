@@ -18,7 +18,8 @@ final class AsyncSendWorkers: Sendable {
 
     /// A worker's task handle, for the `CallBox` of each send it runs.
     private final class Worker: @unchecked Sendable {
-        /// Set under `phase`'s lock as the task is created, so it is set before the task can park.
+        /// Set under `phase`'s lock as the task is created, so it is set before the task can park;
+        /// read only under that lock after (the reason the class is unchecked `Sendable`).
         var task: Task<Void, Never>?
     }
 

@@ -9,6 +9,8 @@ import Darwin
 #endif
 
 /// What a `courier_error` handle names: a code, a message and a stage, fixed at creation.
+///
+/// Unchecked `Sendable` for its C strings: written once in `init`, only read after, freed in `deinit`.
 package final class ErrorBox: HandleObject, @unchecked Sendable {
     package static let handleKind = HandleKind.error
 

@@ -5,6 +5,9 @@ package import Synchronization
 ///
 /// The handle objects subclass it, so the lock and the state live in the object itself: a C
 /// interceptor crossing creates two such objects and no separate lock allocations.
+///
+/// Unchecked `Sendable`: `lockedState` is touched only inside `withLock`. A subclass adds only
+/// `let`s of `Sendable` types and restates the conformance (Swift requires it of a subclass).
 package class Locked<State>: @unchecked Sendable {
     private let mutex = Protected<Void>(())
     /// Only touched under `mutex`, which already gives exclusive access: the runtime's exclusivity

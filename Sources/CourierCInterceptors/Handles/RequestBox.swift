@@ -11,6 +11,8 @@ package import Foundation
 ///
 /// The request is always valid: each setter applies a builder block to a copy and keeps the copy
 /// only when the block accepted its input, so a failed call leaves the request as it was.
+///
+/// Unchecked `Sendable` as `Locked` is: its state only under the lock.
 package final class RequestBox: Locked<RequestBox.State>, HandleObject, @unchecked Sendable {
     package static let handleKind = HandleKind.request
 

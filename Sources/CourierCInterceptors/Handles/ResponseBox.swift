@@ -1,6 +1,8 @@
 package import Courier
 
 /// What a `courier_response` handle names: a response whose body is in memory.
+///
+/// Unchecked `Sendable` as `Locked` is: its state only under the lock.
 package final class ResponseBox: Locked<ResponseBox.State>, HandleObject, @unchecked Sendable {
     package static let handleKind = HandleKind.response
 

@@ -9,7 +9,7 @@ package import Courier
 /// the chain, then `on_response` callbacks in reverse; a RESPOND skips the callbacks after it
 /// and its own `on_response`; a RETRY from `on_response` sends its request through the members
 /// after it and the rest of the chain again.
-package final class CInterceptorRun: Interceptor, @unchecked Sendable {
+package final class CInterceptorRun: Interceptor, Sendable {
     package let members: [CInterceptor]
     package let name: String
 

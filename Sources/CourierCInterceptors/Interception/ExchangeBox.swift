@@ -20,6 +20,8 @@ import Darwin
 /// it, and the handle, with the request and response handles handed out under it, stops working
 /// when the callback returns. A C callback that keeps one gets an invalid handle later, not a
 /// dangling pointer.
+///
+/// Unchecked `Sendable` as `Locked` is: its state only under the lock.
 package final class ExchangeBox: Locked<ExchangeBox.State>, HandleObject, @unchecked Sendable {
     package static let handleKind = HandleKind.exchange
 

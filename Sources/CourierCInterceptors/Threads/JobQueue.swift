@@ -19,6 +19,9 @@ package import Foundation
 /// `Growth.maxThreads`); a thread beyond `Growth.baseThreads` ends after `Growth.idleTimeout` seconds with
 /// nothing to do. This is the compensation of Java's `ForkJoinPool.managedBlock` and Go's
 /// scheduler for a blocked thread, needed because a C callback's blocking cannot be seen coming.
+///
+/// Unchecked `Sendable`: every `var` is read and written under `condition`'s lock, except `growth`,
+/// set once before any thread drains.
 package final class JobQueue: CoalescedWaker, @unchecked Sendable {
     package enum Work {
         case job(UnownedJob)

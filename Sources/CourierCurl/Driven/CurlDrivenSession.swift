@@ -190,7 +190,8 @@ final class CurlDrivenSessions: Sendable {
     }
 }
 
-/// A session crossing the lock, used by one thread at a time and never concurrently.
+/// A session crossing the lock, used by one thread at a time and never concurrently (the
+/// invariant that makes this box unchecked `Sendable`: a curl easy handle is not thread-safe).
 struct CurlDrivenSessionBox: @unchecked Sendable {
     let session: CurlDrivenSession
 }

@@ -54,7 +54,8 @@ public struct Authorization: RequestBuildable, Sendable {
     }
 }
 
-/// `Authorization` inside `Headers { … }`; replaces by default.
+/// `Authorization` inside `Headers { … }`; replaces by default. The grouped-headers spelling of
+/// ``Authorization``: both format the credentials with `Credentials`, so both refuse the same input.
 public struct AuthorizationHeader: HeaderNode {
     public var line: HeaderLine
 

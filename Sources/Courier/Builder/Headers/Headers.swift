@@ -35,6 +35,10 @@ public enum HeadersBuilder {
 }
 
 /// One header line inside `Headers { … }`, set or appended according to its mode.
+///
+/// The nodes are the result-builder seed's spellings of the core's header blocks: each writes
+/// its field through the same `RequestDraft.setHeader`/`addHeader` and quality-value formatting
+/// as the block it stands for (`SeedSpellingsTests` pins that they build the same request).
 public protocol HeaderNode: Sendable {
     /// The field, value and mode this node writes.
     var line: HeaderLine { get set }
@@ -115,7 +119,8 @@ public struct AcceptHeader: WeightedHeaderNode {
     public init(_ type: MIMEType) { line = HeaderLine("Accept", type.rawValue, mode: .append, block: "AcceptHeader") }
 }
 
-/// `Content-Type`; replaces by default.
+/// `Content-Type`; replaces by default. The grouped-headers spelling of ``ContentType`` and
+/// `Header.contentType.setValue(_:)`.
 public struct ContentTypeHeader: HeaderNode {
     public var line: HeaderLine
     /// Declares the body's media type.
@@ -124,7 +129,7 @@ public struct ContentTypeHeader: HeaderNode {
     }
 }
 
-/// `User-Agent`; replaces by default.
+/// `User-Agent`; replaces by default. The grouped-headers spelling of `Header.userAgent.setValue(_:)`.
 public struct UserAgentHeader: HeaderNode {
     public var line: HeaderLine
     /// Identifies the client as `product`.
@@ -133,28 +138,29 @@ public struct UserAgentHeader: HeaderNode {
     }
 }
 
-/// `Host`; replaces by default. Transports send the URL's host unless this overrides it.
+/// `Host`; replaces by default (the grouped-headers spelling of `Header.host.setValue(_:)`). Transports send the URL's host unless this overrides it.
 public struct HostHeader: HeaderNode {
     public var line: HeaderLine
     /// Sends `host` (with an optional `:port`) as the Host field.
     public init(_ host: String) { line = HeaderLine("Host", host, mode: .replace, block: "HostHeader") }
 }
 
-/// `Origin`; replaces by default.
+/// `Origin`; replaces by default. The grouped-headers spelling of `Header.origin.setValue(_:)`.
 public struct OriginHeader: HeaderNode {
     public var line: HeaderLine
     /// Sends `origin` (`https://app.example.com`).
     public init(_ origin: String) { line = HeaderLine("Origin", origin, mode: .replace, block: "OriginHeader") }
 }
 
-/// `Referer`; replaces by default.
+/// `Referer`; replaces by default. The grouped-headers spelling of `Header.referer.setValue(_:)`.
 public struct RefererHeader: HeaderNode {
     public var line: HeaderLine
     /// Sends `referer`.
     public init(_ referer: String) { line = HeaderLine("Referer", referer, mode: .replace, block: "RefererHeader") }
 }
 
-/// `Accept-Language`; appends by default.
+/// `Accept-Language`; appends by default. The grouped-headers spelling of ``AcceptLanguage``
+/// with one language and `Header.acceptLanguage.addValue(_:)`.
 public struct AcceptLanguageHeader: WeightedHeaderNode {
     public var line: HeaderLine
     /// Accepts `language` (`fr-CH`).
@@ -163,7 +169,8 @@ public struct AcceptLanguageHeader: WeightedHeaderNode {
     }
 }
 
-/// `Accept-Encoding`; appends by default.
+/// `Accept-Encoding`; appends by default. The grouped-headers spelling of
+/// `Header.acceptEncoding.addValue(_:)`.
 public struct AcceptEncodingHeader: WeightedHeaderNode {
     public var line: HeaderLine
     /// Accepts the content coding `encoding` (`gzip`, `br`).
@@ -172,7 +179,8 @@ public struct AcceptEncodingHeader: WeightedHeaderNode {
     }
 }
 
-/// Any field by name; replaces by default.
+/// Any field by name; replaces by default. The grouped-headers spelling of
+/// `Header.custom(_:).setValue(_:)`.
 public struct CustomHeader: HeaderNode {
     public var line: HeaderLine
     /// Sends `name: value`.
