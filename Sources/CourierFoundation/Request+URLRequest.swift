@@ -139,7 +139,7 @@ extension Request {
 /// The bytes of an `InputStream`, read once in 64 KiB pieces.
 private struct InputStreamChunks: AsyncSequence, @unchecked Sendable {
     typealias Element = Data
-    // InputStream is not Sendable; the one-shot body guarantees a single iteration.
+    // Unchecked: InputStream is not Sendable; the one-shot body guarantees a single iteration.
     let stream: InputStream
 
     init(_ stream: InputStream) { self.stream = stream }

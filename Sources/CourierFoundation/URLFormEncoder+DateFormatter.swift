@@ -11,7 +11,7 @@ extension URLFormEncoder.DateEncoding {
     }
 }
 
-/// A `DateFormatter` crossing into a `@Sendable` closure: it is only read (`string(from:)` is
+/// A `DateFormatter` crossing into a `@Sendable` closure, unchecked `Sendable` because it is only read (`string(from:)` is
 /// thread-safe since iOS 7 and macOS 10.9, and in swift-corelibs-foundation).
 private struct UncheckedFormatter: @unchecked Sendable {
     let value: DateFormatter

@@ -44,6 +44,7 @@ package struct Protected<Value: ~Copyable>: ~Copyable {
     }
 }
 
+/// Unchecked `Sendable`: the value is reached only through `withLock`, under the mutex.
 extension Protected: @unchecked Sendable where Value: ~Copyable {}
 
 /// A `pthread_mutex_t` in place (the standard library's `_Cell` keeps its address fixed),

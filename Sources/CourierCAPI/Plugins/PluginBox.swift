@@ -1,6 +1,7 @@
-/// What a `courier_plugin` handle names: a loaded plugin and the client it registered on.
 import CourierCInterceptors
 
+/// What a `courier_plugin` handle names: a loaded plugin and the client it registered on.
+///
 /// `@unchecked Sendable` for the `weak var client`, which is only read (a weak load is atomic) and
 /// set once, at creation; the borrowed strings are behind their lock, and the plugin is immutable.
 final class PluginBox: HandleObject, @unchecked Sendable {

@@ -191,6 +191,8 @@ package final class CInterceptor: Interceptor, @unchecked Sendable {
 }
 
 /// Carries a value the compiler cannot prove Sendable into a closure that runs once on another thread.
+///
+/// Unchecked `Sendable`: each use hands the value over, so only one thread holds it at a time.
 package struct UncheckedBox<Value>: @unchecked Sendable {
     package let value: Value
     package init(_ value: Value) { self.value = value }

@@ -5,7 +5,8 @@ package import Courier
 /// A new task per send would start with an empty task allocator and `malloc` a slab for every
 /// few frames of the interceptor chain, on every send. The worker's task lives as long as its
 /// thread, so its allocator's slabs are reused and a send allocates no frames after the first.
-/// Only the thread that owns it touches it: it runs jobs only while that thread drains.
+/// Only the thread that owns it touches it: it runs jobs only while that thread drains (the
+/// invariant behind its unchecked `Sendable`).
 package final class CallerThreadWorker: @unchecked Sendable {
     package typealias Work = @Sendable () async -> Void
 
