@@ -107,6 +107,7 @@ extension Request {
         var hints: Set<TransportHint> = []
         if urlRequest.cachePolicy != .useProtocolCachePolicy {
             options[CachePolicyOption.self] = urlRequest.cachePolicy
+            options[CacheModeOption.self] = CacheMode(urlRequest.cachePolicy)
             hints.insert(.cachePolicy)
         }
         if urlRequest.networkServiceType != .default {

@@ -35,8 +35,10 @@ public enum NetworkAccessOption: RequestOptionKey {
     public static let defaultValue = NetworkAccess()
 }
 
-/// Sets the request's cache policy, a ``TransportHint``: the `URLRequest` conversion carries it; no
-/// transport's own cache is on for Courier's requests, so `Client.explaining()` reports it as not applied.
+/// Sets the request's cache policy, a ``TransportHint`` that a `CacheInterceptor` in the chain
+/// honours (as the ``CacheMode`` it maps to; see ``CacheMode/init(_:)``). No transport's own cache
+/// is on for Courier's requests, so without a `CacheInterceptor`, `Client.explaining()` reports
+/// it as not applied. The `URLRequest` conversion carries it too.
 public struct CachePolicy: RequestBuildable, Sendable {
     /// The policy.
     public let policy: URLRequest.CachePolicy
@@ -46,7 +48,25 @@ public struct CachePolicy: RequestBuildable, Sendable {
 
     public func apply(to draft: inout RequestDraft) throws {
         draft.options[CachePolicyOption.self] = policy
+        draft.options[CacheModeOption.self] = CacheMode(policy)
         draft.options[TransportHintsOption.self].insert(.cachePolicy)
+    }
+}
+
+extension CacheMode {
+    /// The cache mode that does what `policy` asks of `URLCache`: `useProtocolCachePolicy` is the
+    /// RFC, the two reloads fetch and store, `reloadRevalidatingCacheData` validates every use,
+    /// `returnCacheDataElseLoad` takes a stored response of any age, and `returnCacheDataDontLoad`
+    /// takes one or answers `504` without asking the origin.
+    public init(_ policy: URLRequest.CachePolicy) {
+        switch policy {
+        case .useProtocolCachePolicy: self = .standard
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: self = .reload
+        case .reloadRevalidatingCacheData: self = .revalidate
+        case .returnCacheDataElseLoad: self = .preferCached
+        case .returnCacheDataDontLoad: self = .onlyCached
+        @unknown default: self = .standard
+        }
     }
 }
 

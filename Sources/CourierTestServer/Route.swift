@@ -91,6 +91,6 @@ extension Route {
             .redirect, .absoluteRedirect, .redirectTo, .redirectLoop,
             .cookies, .setCookies, .deleteCookies, .basicAuth, .bearer(),
             .gzip, .gzipBomb, .fault, .raw, .flaky(), .inFlight(),
-        ] + digestAuth() + hostile
+        ] + digestAuth() + hostile + cache()
     }
 }
