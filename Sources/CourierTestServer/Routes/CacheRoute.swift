@@ -9,7 +9,7 @@ extension Route {
     /// also sent as `X-Origin-Hit`) with, from the query: `cc` as `Cache-Control`, `etag` as `ETag`,
     /// `last_modified` (seconds ago) as `Last-Modified`, `expires` (seconds from now, may be
     /// negative; or `expires_raw`, verbatim) as `Expires`, `date` (seconds from now) as `Date`
-    /// (else now), `age` as `Age`, `vary` as `Vary`, `location` and `content_location`, and
+    /// (else now; `none` sends no `Date`), `age` as `Age`, `vary` as `Vary`, `location` and `content_location`, and
     /// `status` (200). A request whose `If-None-Match` equals the ETag, or whose
     /// `If-Modified-Since` equals the Last-Modified, gets `validated_status` (304) with no body.
     /// From the `fail_from`th request on, the answer is `fail_status` (503). The conditions the
@@ -36,8 +36,10 @@ extension Route {
                 response.headers += headers
                 return response
             }
-            let date = now.addingTimeInterval(Double(try request.integer(query: "date", default: 0, in: -1_000_000...1_000_000)))
-            headers.append(("Date", HTTPDateText.format(date)))
+            if request.query("date") != "none" {
+                let offset = try request.integer(query: "date", default: 0, in: -1_000_000...1_000_000)
+                headers.append(("Date", HTTPDateText.format(now.addingTimeInterval(Double(offset)))))
+            }
             if let value = request.query("cc") { headers.append(("Cache-Control", value)) }
             let etag = request.query("etag").map { $0.hasPrefix("\"") || $0.hasPrefix("W/") ? $0 : "\"\($0)\"" }
             if let etag { headers.append(("ETag", etag)) }
