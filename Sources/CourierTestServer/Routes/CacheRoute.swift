@@ -7,7 +7,7 @@ extension Route {
     ///
     /// `/cache/{key}` answers `key #n` (n counts the requests for `key` that reached the origin,
     /// also sent as `X-Origin-Hit`) with, from the query: `cc` as `Cache-Control`, `etag` as `ETag`,
-    /// `last_modified` (seconds ago) as `Last-Modified`, `expires` (seconds from now, may be
+    /// `last_modified` (seconds before the server started) as `Last-Modified`, `expires` (seconds from now, may be
     /// negative; or `expires_raw`, verbatim) as `Expires`, `date` (seconds from now) as `Date`
     /// (else now; `none` sends no `Date`), `age` as `Age`, `vary` as `Vary`, `location` and `content_location`, and
     /// `status` (200). A request whose `If-None-Match` equals the ETag, or whose
@@ -19,6 +19,8 @@ extension Route {
     /// counts on its own, so each test server starts from zero.
     public static func cache() -> [Route] {
         let hits = NIOLockedValueBox<[String: Int]>([:])
+        // Last-Modified counts back from the server's start, so it stays the same between requests.
+        let started = Date()
         let origin = Route("/cache/{key}") { request in
             let key = request.parameters["key"] ?? ""
             let hit = hits.withLockedValue { hits in
@@ -46,7 +48,7 @@ extension Route {
             var lastModified: String?
             if request.query("last_modified") != nil {
                 let ago = try request.integer(query: "last_modified", default: 0, in: 0...100_000_000)
-                lastModified = HTTPDateText.format(now.addingTimeInterval(-Double(ago)))
+                lastModified = HTTPDateText.format(started.addingTimeInterval(-Double(ago)))
                 headers.append(("Last-Modified", lastModified!))
             }
             if request.query("expires") != nil {
