@@ -1048,6 +1048,16 @@ COURIER_API courier_code courier_client_remove_interceptor(courier_client *clien
  *  - "digest_auth": answers a server's 401 Digest challenge (RFC 7616: SHA-256, MD5 and their
  *    -sess forms, qop=auth) by resending the request once with "user" and "password" (both
  *    required); later sends to the same origin answer the last challenge before being asked.
+ *  - "cache": a private HTTP cache (RFC 9111): stores GET responses a private cache may store,
+ *    answers from them while fresh, revalidates stale ones (If-None-Match, If-Modified-Since),
+ *    honours the request's Cache-Control (no-cache, no-store, max-age, max-stale, min-fresh,
+ *    only-if-cached, which answers 504 on a miss), stale-while-revalidate and stale-if-error,
+ *    and drops what a successful POST, PUT, PATCH or DELETE changes. Every response through it
+ *    carries a "Cache-Status" header (RFC 9211) saying what happened: "Courier; hit; ttl=42" or
+ *    "Courier; fwd=uri-miss; fwd-status=200; stored; ttl=60". Options: "directory" (responses
+ *    are kept in files there, made if missing, shared safely with other processes; absent: in
+ *    memory), "max_bytes" (10 MiB in memory, 50 MiB in a directory; the least recently used go
+ *    first), "max_entry_bytes" (a quarter of max_bytes; a larger response is not stored).
  *
  * `kind` and `config` are read during the call only. Like courier_client_add_interceptor it may be
  * called from any thread, and sends already under way keep the chain they started with. The

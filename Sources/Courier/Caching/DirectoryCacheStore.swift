@@ -119,7 +119,8 @@ final class DirectoryCacheStore: CacheStore {
         guard entry.size <= maxEntryBytes, let bytes = Self.encode(entry) else { return }
         let folder = directory + "/" + Self.name(entry.key)
         let incoming = directory + "/.incoming"
-        guard Self.makeDirectory(directory), Self.makeDirectory(folder), Self.makeDirectory(incoming) else { return }
+        guard Self.makeDirectory(directory, withParents: true), Self.makeDirectory(folder), Self.makeDirectory(incoming)
+        else { return }
         let target = folder + "/" + Self.name(entry.variantKey)
         let temporary = incoming + "/\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let replaced = Self.fileSize(target)
@@ -233,8 +234,10 @@ final class DirectoryCacheStore: CacheStore {
         TextFormat.hex(bytes: SHA256Digest.digest(Array(text.utf8)))
     }
 
-    private static func makeDirectory(_ path: String) -> Bool {
-        mkdir(path, 0o700) == 0 || errno == EEXIST
+    private static func makeDirectory(_ path: String, withParents: Bool = false) -> Bool {
+        if mkdir(path, 0o700) == 0 || errno == EEXIST { return true }
+        guard withParents, errno == ENOENT else { return false }
+        return (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
     }
 
     private static func fileSize(_ path: String) -> Int64? {

@@ -92,13 +92,17 @@ public struct LoggingInterceptor: Interceptor {
                 !response.isStreaming
                 ? "\(response.body.count) bytes"
                 : response.bodyStream?.expectedLength.map { "\($0) bytes" } ?? "streaming"
+            // A cache inside this stage says what it did (RFC 9211), which a summary line should show.
+            let cacheStatus = response.headerFields[values: .cacheStatus].last
+            var metadata: Logger.Metadata = [
+                "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
+                "status": "\(response.status.code)", "duration-ms": "\(Self.milliseconds(elapsed))",
+            ]
+            if let cacheStatus { metadata["cache-status"] = "\(cacheStatus)" }
             logger.log(
                 level: level,
-                "\(target) → \(response.status.code) \(response.status.reasonPhrase) (\(size), \(Self.milliseconds(elapsed)) ms)",
-                metadata: [
-                    "method": "\(request.method)", "url": "\(shown.url.absoluteString)",
-                    "status": "\(response.status.code)", "duration-ms": "\(Self.milliseconds(elapsed))",
-                ])
+                "\(target) → \(response.status.code) \(response.status.reasonPhrase) (\(size), \(Self.milliseconds(elapsed)) ms\(cacheStatus.map { ", \($0)" } ?? ""))",
+                metadata: metadata)
             return response
         } catch {
             let elapsed = ContinuousClock.now - start

@@ -10,14 +10,15 @@ import Foundation
 
 /// The interceptors of the Swift core that C and the languages binding it add by name and a JSON
 /// configuration (`courier_client_add_builtin`), so that a C, plugin or Python chain can hold
-/// Courier's own retry, logging, validation, concurrency limit and Digest authentication beside
-/// its callbacks.
+/// Courier's own retry, logging, validation, concurrency limit, Digest authentication and HTTP
+/// cache beside its callbacks.
 enum BuiltinInterceptor: String, CaseIterable {
     case retry
     case logging
     case validation
     case concurrencyLimit = "concurrency_limit"
     case digestAuth = "digest_auth"
+    case cache
 
     /// The kinds as C spells them, for error messages.
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -64,6 +65,9 @@ enum BuiltinInterceptor: String, CaseIterable {
             return NamedInterceptor(
                 name: settings.name ?? rawValue,
                 wrapped: DigestAuthenticationInterceptor(user: settings.user, password: settings.password))
+        case .cache:
+            let settings = try decode(CacheConfiguration.self, from: configuration) ?? CacheConfiguration()
+            return NamedInterceptor(name: settings.name ?? rawValue, wrapped: CacheInterceptor(storage: settings.storage))
         }
     }
 

@@ -23,7 +23,7 @@ extension CourierCommand {
             let defaults =
                 type == CourierCommand.self
                 ? try ConfigFile(contentsOf: ConfigDirectory().configFile).defaultOptions : []
-            let rest = defaults + rest
+            let rest = CacheArgument.expandingBareFlag(in: defaults + rest)
             var command = try type.parseAsRoot(rest)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

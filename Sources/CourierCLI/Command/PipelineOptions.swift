@@ -2,6 +2,7 @@ import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
 import CourierCurl
+import Foundation
 import Logging
 
 /// The options that shape the client: deadline, credentials, redirects, transport, status check,
@@ -76,6 +77,13 @@ struct PipelineOptions: ParsableArguments, Sendable {
     var explainJson = false
 
     @Option(
+        name: .customLong("cache"),
+        help: ArgumentHelp(
+            "Keep responses in a private HTTP cache (RFC 9111) in DIR, and answer from it while they are fresh; --cache alone uses $XDG_CACHE_HOME/courier/http (~/.cache/courier/http). Off by default.",
+            valueName: "DIR"))
+    var cacheDirectory: String?
+
+    @Option(
         name: .customLong("plugin"),
         help: ArgumentHelp(
             "Load a C interceptor plugin, passing it the text after the first = (repeatable; first given is outermost).",
@@ -94,6 +102,7 @@ struct PipelineOptions: ParsableArguments, Sendable {
         if authType != .basic, auth == nil { throw ValidationError("--auth-type \(authType.rawValue) needs --auth") }
         if retry < 0 { throw ValidationError("--retry cannot be negative") }
         if explain, explainJson { throw ValidationError("--explain and --explain-json cannot be used together") }
+        if cacheDirectory?.isEmpty == true { throw ValidationError("--cache= names no directory") }
         if let empty = plugins.first(where: { PluginArgument($0).path.isEmpty }) {
             throw ValidationError("--plugin \"\(empty)\" names no file")
         }
@@ -137,8 +146,9 @@ struct PipelineOptions: ParsableArguments, Sendable {
     /// works through an interceptor adds it here, then `extra` (the demo's) come innermost.
     ///
     /// Credentials come first, so the log and the plugins see the request as it is sent (the log
-    /// redacts them); logging next, one line per exchange however often retry resends; retry
-    /// outside the plugins, so a plugin runs again on every attempt.
+    /// redacts them); logging next, one line per exchange however often retry resends; the cache
+    /// next, so the log shows what it did and a hit costs no retry; retry outside the plugins, so
+    /// a plugin runs again on every attempt.
     ///
     /// - Throws: `pluginFailed` for a `--plugin` that cannot be loaded.
     func interceptors(adding extra: [any Interceptor], console: Console) throws -> [any Interceptor] {
@@ -148,6 +158,10 @@ struct PipelineOptions: ParsableArguments, Sendable {
         if let logger = logger(console: console) {
             // `withClient` prints the transport's disabled checks itself, once, at any verbosity.
             stages.append(LoggingInterceptor(logger: logger, level: .info, warnsAboutDisabledSecurityChecks: false))
+        }
+        if let cacheDirectory {
+            // Inside logging, so -v shows Cache-Status; outside retry, so a hit costs no attempt.
+            stages.append(CacheInterceptor(storage: .directory(URL(fileURLWithPath: cacheDirectory))))
         }
         if retry > 0 {
             var policy = RetryInterceptor.Policy()

@@ -1,12 +1,15 @@
 /*
  * Courier's own interceptors added from C by name and JSON (courier_client_add_builtin): retry
  * with a C interceptor inside it, validation, logging to a file with redaction, the concurrency
- * limit, removal by name, and every kind of bad configuration, which must fail naming the
- * option and add nothing. Usage: test_builtins BASE_URL
+ * limit, Digest authentication, the HTTP cache in memory and in a directory, removal by name, and
+ * every kind of bad configuration, which must fail naming the option and add nothing.
+ * Usage: test_builtins BASE_URL
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "check.h"
 
+#include <ftw.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static courier_error *error;
@@ -253,6 +256,77 @@ static void digest_auth_answers_the_servers_challenge(void)
     courier_client_free(client);
 }
 
+/* GETs base+path through `client` with `cache_control` (or none) and checks the status, that the
+ * body is "KEY #answer" (answer 0: no check), and that Cache-Status begins with `cache_status`
+ * ("" for none: no cache on the way). */
+static void expect_cached(courier_client *client, const char *path, const char *cache_control, int want_status,
+                          const char *key, int answer, const char *cache_status)
+{
+    char url[512];
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, path), &request, &error));
+    if (cache_control != NULL) CHECK_OK(courier_request_set_header(request, "Cache-Control", cache_control, &error));
+    CHECK_OK(courier_client_send(client, request, &response, &error));
+    courier_request_free(request);
+    if (response == NULL) return;
+    CHECK_INT(status_of(response), want_status);
+    const char *status = header_of(response, "Cache-Status");
+    int matches = cache_status[0] == '\0' ? status == NULL
+                                          : status != NULL && strncmp(status, cache_status, strlen(cache_status)) == 0;
+    CHECK(matches);
+    if (!matches) {
+        fprintf(stderr, "  %s: Cache-Status \"%s\", wanted \"%s...\"\n", path, status ? status : "(none)", cache_status);
+    }
+    if (answer > 0) {
+        const void *data = NULL;
+        size_t length = 0;
+        char want[64];
+        snprintf(want, sizeof want, "%s #%d\n", key, answer);
+        CHECK_OK(courier_response_body(response, &data, &length, &error));
+        CHECK(length == strlen(want) && memcmp(data, want, length) == 0);
+    }
+    courier_response_free(response);
+}
+
+static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *walk)
+{
+    (void)info;
+    (void)flag;
+    (void)walk;
+    return remove(path);
+}
+
+static void the_cache_answers_from_memory_and_from_a_directory_other_clients_share(void)
+{
+    courier_client *client = new_client();
+    CHECK_OK(courier_client_add_builtin(client, "cache", NULL, &error));
+    expect_cached(client, "/cache/c-memory?cc=max-age%3D60", NULL, 200, "c-memory", 1,
+                  "Courier; fwd=uri-miss; fwd-status=200; stored");
+    expect_cached(client, "/cache/c-memory?cc=max-age%3D60", NULL, 200, "c-memory", 1, "Courier; hit");
+    expect_cached(client, "/cache/c-missing", "only-if-cached", 504, "", 0, "Courier; detail=only-if-cached");
+    expect_cached(client, "/cache/c-memory?cc=max-age%3D60", "no-cache", 200, "c-memory", 2,
+                  "Courier; fwd=request; fwd-status=200; stored");
+    CHECK_OK(courier_client_remove_interceptor(client, "cache", &error));
+    expect_cached(client, "/cache/c-memory?cc=max-age%3D60", NULL, 200, "c-memory", 3, "");
+    courier_client_free(client);
+
+    char directory[] = "/tmp/courier-c-cache-XXXXXX";
+    CHECK(mkdtemp(directory) != NULL);
+    char config[256];
+    snprintf(config, sizeof config, "{\"directory\": \"%s/entries\", \"max_bytes\": 1048576}", directory);
+    courier_client *writer = new_client();
+    CHECK_OK(courier_client_add_builtin(writer, "cache", config, &error));
+    expect_cached(writer, "/cache/c-disk?cc=max-age%3D60", NULL, 200, "c-disk", 1,
+                  "Courier; fwd=uri-miss; fwd-status=200; stored");
+    courier_client_free(writer);
+    courier_client *reader = new_client();
+    CHECK_OK(courier_client_add_builtin(reader, "cache", config, &error));
+    expect_cached(reader, "/cache/c-disk?cc=max-age%3D60", NULL, 200, "c-disk", 1, "Courier; hit");
+    courier_client_free(reader);
+    CHECK_INT(nftw(directory, remove_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+}
+
 /* Adds `kind` with `config`, expects `want`, and that the message names `named`. */
 static void refused(courier_client *client, const char *kind, const char *config, courier_code want, const char *named)
 {
@@ -292,13 +366,16 @@ static void bad_configurations_fail_naming_the_option_and_add_nothing(void)
     refused(client, "digest_auth", NULL, COURIER_E_INVALID_ARGUMENT, "user and password are required");
     refused(client, "digest_auth", "{\"user\": \"ada\"}", COURIER_E_INVALID_ARGUMENT, "password");
     refused(client, "digest_auth", "{\"user\": \"ada\", \"password\": 7}", COURIER_E_INVALID_ARGUMENT, "password");
+    refused(client, "cache", "{\"max_bytes\": -1}", COURIER_E_INVALID_ARGUMENT, "max_bytes");
+    refused(client, "cache", "{\"directory\": \"\"}", COURIER_E_INVALID_ARGUMENT, "directory");
+    refused(client, "cache", "{\"size\": 10}", COURIER_E_INVALID_ARGUMENT, "size");
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_add_builtin(client, NULL, NULL, &error));
     CHECK_CODE(COURIER_E_INVALID_HANDLE, courier_client_add_builtin(NULL, "retry", NULL, &error));
     const char bad_utf8[] = {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (char)0xff, '"', '}', 0};
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_add_builtin(client, "retry", bad_utf8, &error));
 
     /* Nothing was added: every name is unknown to the client, and a send passes untouched. */
-    const char *names[] = {"retry", "logging", "validation", "concurrency_limit", "digest_auth"};
+    const char *names[] = {"retry", "logging", "validation", "concurrency_limit", "digest_auth", "cache"};
     for (size_t index = 0; index < sizeof names / sizeof *names; index++) {
         CHECK_CODE(COURIER_E_NOT_FOUND, courier_client_remove_interceptor(client, names[index], &error));
     }
@@ -322,6 +399,7 @@ int main(int argc, char **argv)
     logging_writes_redacted_lines_to_its_file();
     the_concurrency_limit_holds_sends_back();
     digest_auth_answers_the_servers_challenge();
+    the_cache_answers_from_memory_and_from_a_directory_other_clients_share();
     bad_configurations_fail_naming_the_option_and_add_nothing();
     return check_finish("test_builtins");
 }

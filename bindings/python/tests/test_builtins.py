@@ -1,4 +1,4 @@
-"""Courier's own interceptors (Retry, Logging, Validation, ConcurrencyLimit, DigestAuth) in a Python chain."""
+"""Courier's own interceptors (Retry, Logging, Validation, ConcurrencyLimit, DigestAuth) in a Python chain; Cache has test_cache.py."""
 from __future__ import annotations
 
 import asyncio

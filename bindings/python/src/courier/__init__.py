@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from ._builtins import Builtin, ConcurrencyLimit, DigestAuth, Logging, Retry, Validation
+from ._builtins import Builtin, Cache, ConcurrencyLimit, DigestAuth, Logging, Retry, Validation
 from ._client import (
     AsyncClient,
     AsyncStreamingResponse,
@@ -61,7 +61,7 @@ abi_version: tuple[int, int] = (_lib.courier_abi_version() >> 16, _lib.courier_a
 __all__ = [
     "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse", "Headers", "Request", "Response",
     "Cookies", "CookieConflict",
-    "Limits", "Builtin", "Retry", "Logging", "Validation", "ConcurrencyLimit", "DigestAuth", "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
+    "Limits", "Builtin", "Retry", "Logging", "Validation", "ConcurrencyLimit", "DigestAuth", "Cache", "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",
     "TLSError", "Cancelled", "TooManyRedirects", "LimitExceeded", "DecodingError", "InterceptorError",
     "BodyNotReplayable", "HTTPStatusError", "AuthenticationError", "UnacceptableContentType", "InvalidRequest", "PluginError",

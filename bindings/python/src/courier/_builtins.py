@@ -1,4 +1,4 @@
-"""Courier's own interceptors (retry, logging, validation, concurrency limit, Digest auth), run by the library
+"""Courier's own interceptors (retry, logging, validation, concurrency limit, Digest auth, cache), run by the library
 in Swift, in their place in a chain beside Python interceptors and C plugins.
 
 Each is a description: it is turned into the JSON configuration of courier_client_add_builtin when
@@ -231,3 +231,41 @@ class DigestAuth(Builtin):
 
     def _options(self) -> dict[str, Any]:
         return {"user": self.user, "password": self.password}
+
+
+class Cache(Builtin):
+    """A private HTTP cache (RFC 9111), as requests-cache and hishel add to requests and httpx:
+    GET responses a private cache may store are answered from it while fresh, stale ones are
+    revalidated (If-None-Match, If-Modified-Since), and the request's Cache-Control is honoured
+    (no-cache, no-store, max-age, max-stale, min-fresh, only-if-cached, which answers 504 on a
+    miss), as are stale-while-revalidate and stale-if-error. A successful POST, PUT, PATCH or
+    DELETE drops what it changed. Every response through it says what happened in its
+    Cache-Status header (RFC 9211): "Courier; hit; ttl=42", "Courier; fwd=uri-miss;
+    fwd-status=200; stored; ttl=60".
+
+    directory keeps the responses in files there (made if missing; several processes may share
+    it), else in memory. max_bytes bounds the store (10 MiB in memory, 50 MiB in a directory),
+    dropping the least recently used first; a response over max_entry_bytes (a quarter of
+    max_bytes) is not stored."""
+
+    kind = "cache"
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None, *, max_bytes: int | None = None,
+                 max_entry_bytes: int | None = None, name: str | None = None) -> None:
+        super().__init__(name)
+        self.directory = None if directory is None else os.fspath(directory)
+        self.max_bytes = _byte_count(max_bytes, "max_bytes")
+        self.max_entry_bytes = _byte_count(max_entry_bytes, "max_entry_bytes")
+
+    def _options(self) -> dict[str, Any]:
+        return {"directory": self.directory, "max_bytes": self.max_bytes, "max_entry_bytes": self.max_entry_bytes}
+
+
+def _byte_count(value: int | None, what: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a number of bytes, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{what} must not be negative: {value}")
+    return value
