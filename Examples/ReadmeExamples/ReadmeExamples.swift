@@ -152,6 +152,16 @@ public enum ReadmeExamples {
     }
     // README: end
 
+    // README: cache
+    public static func fetchTwice(_ url: URL, cacheFolder: URL) async throws -> [String?] {
+        let cache = CacheInterceptor(storage: .directory(cacheFolder, maxBytes: 50 << 20))
+        let client = Client(interceptors: [LoggingInterceptor(), cache, RetryInterceptor()])
+        let first = try await client.send(Request(method: .get, url: url))
+        let again = try await client.send(Request(method: .get, url: url))  // answered by the cache
+        return [first.headerFields[.cacheStatus], again.headerFields[.cacheStatus]]
+    }
+    // README: end
+
     // README: bad-input
     public static func injectedHeader() -> CourierError? {
         do {

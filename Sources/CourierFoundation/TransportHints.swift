@@ -36,7 +36,7 @@ public enum NetworkAccessOption: RequestOptionKey {
 }
 
 /// Sets the request's cache policy, a ``TransportHint`` that a `CacheInterceptor` in the chain
-/// honours (as the ``CacheMode`` it maps to; see ``CacheMode/init(_:)``). No transport's own cache
+/// honours (as the `CacheMode` it maps to; see `CacheMode.init(_:)`). No transport's own cache
 /// is on for Courier's requests, so without a `CacheInterceptor`, `Client.explaining()` reports
 /// it as not applied. The `URLRequest` conversion carries it too.
 public struct CachePolicy: RequestBuildable, Sendable {

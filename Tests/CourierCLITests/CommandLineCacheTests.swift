@@ -43,11 +43,13 @@ extension CourierExecutableTests {
                     #expect(run.status == 0, "\(run.err)")
                 }
                 #expect(FileManager.default.fileExists(atPath: home + "/courier/http"))
-                let hits = try String(contentsOf: server.baseURL.appendingPathComponent("cache-hits/cli-2"), encoding: .utf8)
+                let hits = try String(
+                    contentsOf: server.baseURL.appendingPathComponent("cache-hits/cli-2"), encoding: .utf8)
                 #expect(hits == "1")
             }
-            #expect(CacheArgument.expandingBareFlag(in: ["--cache", "x", "--", "--cache"], environment: ["HOME": "/h"])
-                == ["--cache=/h/.cache/courier/http", "x", "--", "--cache"])
+            #expect(
+                CacheArgument.expandingBareFlag(in: ["--cache", "x", "--", "--cache"], environment: ["HOME": "/h"])
+                    == ["--cache=/h/.cache/courier/http", "x", "--", "--cache"])
         }
 
         @Test func processesSharingOneCacheDirectoryNeverReadACorruptEntry() async throws {
@@ -68,7 +70,8 @@ extension CourierExecutableTests {
                     }
                     for try await run in group {
                         #expect(run.status == 0, "\(run.err)")
-                        #expect(run.stdout.count == 200_000 || run.out.hasPrefix("cli-3 #"), "\(run.stdout.count) bytes")
+                        #expect(
+                            run.stdout.count == 200_000 || run.out.hasPrefix("cli-3 #"), "\(run.stdout.count) bytes")
                     }
                 }
             }

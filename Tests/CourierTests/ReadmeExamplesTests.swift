@@ -37,7 +37,7 @@ struct ReadmeExamplesTests {
             snippets.map(\.name) == [
                 "transport", "declarative-networking", "overview", "getting-started-send", "building", "updating",
                 "mock", "loaders", "proxy", "intro", "login", "headers", "upload",
-                "repository", "repository-usage", "curl", "send", "bad-input", "events", "interceptors",
+                "repository", "repository-usage", "curl", "send", "cache", "bad-input", "events", "interceptors",
                 "explain", "recording", "tls", "urlsession",
             ])
         for snippet in snippets {
@@ -268,6 +268,19 @@ struct ReadmeExamplesTests {
             let names = echo.headers.map { $0[0].lowercased() }
             #expect(names.contains("x-request-id"))
             #expect(echo.headers.contains(["Accept", "application/json"]))
+        }
+    }
+
+    @Test func theCacheExampleAnswersTheSecondRequestFromItsFolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withTestServer { server in
+            let url = server.baseURL.appendingPathComponent("cache/readme").appending(queryItems: [
+                URLQueryItem(name: "cc", value: "max-age=60")
+            ])
+            let statuses = try await ReadmeExamples.fetchTwice(url, cacheFolder: folder)
+            #expect(statuses.first??.hasPrefix("Courier; fwd=uri-miss; fwd-status=200; stored; ttl=") == true)
+            #expect(statuses.last??.hasPrefix("Courier; hit; ttl=") == true)
         }
     }
 

@@ -192,7 +192,8 @@ struct CacheConformanceTests {
             name: "a heuristically cacheable 404 is stored, a 202 without freshness is not",
             query: "status=404&last_modified=1000",
             steps: [
-                Step(status: 404, answer: 1, cacheStatus: "Courier; fwd=uri-miss; fwd-status=404; stored", originHits: 1),
+                Step(
+                    status: 404, answer: 1, cacheStatus: "Courier; fwd=uri-miss; fwd-status=404; stored", originHits: 1),
                 Step(status: 404, answer: 1, cacheStatus: "Courier; hit", originHits: 1),
             ]),
         Case(
@@ -247,8 +248,12 @@ struct CacheConformanceTests {
             name: "CachePolicy reload fetches and stores, revalidate validates", query: "cc=max-age%3D60&etag=r",
             steps: [
                 Step(answer: 1, cacheStatus: "Courier; fwd=uri-miss; fwd-status=200; stored", originHits: 1),
-                Step(mode: .reload, answer: 2, cacheStatus: "Courier; fwd=request; fwd-status=200; stored", originHits: 2),
-                Step(mode: .revalidate, answer: 2, cacheStatus: "Courier; fwd=request; fwd-status=304; stored", originHits: 3),
+                Step(
+                    mode: .reload, answer: 2, cacheStatus: "Courier; fwd=request; fwd-status=200; stored", originHits: 2
+                ),
+                Step(
+                    mode: .revalidate, answer: 2, cacheStatus: "Courier; fwd=request; fwd-status=304; stored",
+                    originHits: 3),
             ]),
         Case(
             name: "CachePolicy returnCacheData modes take a stale entry; DontLoad is a 504 on a miss",

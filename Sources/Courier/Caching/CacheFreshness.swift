@@ -1,9 +1,10 @@
+public import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// How old a stored response is and how long it stays fresh (RFC 9111 §4.2), in whole seconds.
 struct CacheFreshness: Equatable, Sendable {
@@ -71,6 +72,7 @@ struct CacheFreshness: Equatable, Sendable {
 }
 
 extension HTTPField.Name {
-    /// RFC 9211's field, which every response that passed through the cache carries.
-    static let cacheStatus = HTTPField.Name("Cache-Status")!
+    /// `Cache-Status` (RFC 9211): what each cache on the way did with the request, nearest last;
+    /// every response that passed through a ``CacheInterceptor`` carries its entry.
+    public static var cacheStatus: Self { HTTPField.Name("Cache-Status")! }
 }

@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-import HTTPTypes
 
 /// A private HTTP cache in the chain (RFC 9111), as OkHttp's cache interceptor and `URLCache` are.
 ///
@@ -151,7 +152,8 @@ public final class CacheInterceptor: Interceptor, Sendable {
         guard !requestDirectives.noStore, !directives.noStore,
             let names = StoredResponse.varyingNames(fields)
         else { return nil }
-        let explicit = directives.isPublic || directives.isPrivate || directives.maxAge != nil || fields[.expires] != nil
+        let explicit =
+            directives.isPublic || directives.isPrivate || directives.maxAge != nil || fields[.expires] != nil
         guard explicit || CacheFreshness.heuristicallyCacheable.contains(code) else { return nil }
         var varying: [String: String?] = [:]
         for name in names { varying[name] = StoredResponse.varyingValue(of: name, in: request.headerFields) }
@@ -209,7 +211,8 @@ public final class CacheInterceptor: Interceptor, Sendable {
             response.bodyStream?.discard()
             return Self.answer(
                 entry, freshness, to: request,
-                CacheStatus(forward: forward, forwardStatus: code, timeToLive: freshness.timeToLive, detail: "stale-if-error"))
+                CacheStatus(
+                    forward: forward, forwardStatus: code, timeToLive: freshness.timeToLive, detail: "stale-if-error"))
         }
         return store(response, for: request, key: entry.key, requestTime: requestTime, forward: forward)
     }

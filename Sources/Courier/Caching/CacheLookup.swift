@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// What the cache does with a request, decided from the request and the responses stored for its
 /// URI, with no I/O (RFC 9111 §4 for a private cache, RFC 5861's stale extensions).
@@ -87,7 +88,8 @@ extension StoredResponse {
         guard let field = HTTPField.Name(name) else { return nil }
         let values = fields[values: field]
         guard !values.isEmpty else { return nil }
-        return values.joined(separator: ",").split(separator: ",").map { $0.trimmingWhitespace() }.joined(separator: ", ")
+        return values.joined(separator: ",").split(separator: ",").map { $0.trimmingWhitespace() }.joined(
+            separator: ", ")
     }
 
     /// The field names a response's `Vary` lists, lower-cased; `nil` for `Vary: *`, which no

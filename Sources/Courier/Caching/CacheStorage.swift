@@ -22,7 +22,9 @@ public struct CacheStorage: Sendable {
     /// Entries are written to a temporary file and renamed into place, so a reader, in this
     /// process or another, sees a whole entry or none, and a crash leaves no half-written entry
     /// to be served. An entry file that fails its checks is treated as a miss and removed.
-    public static func directory(_ directory: URL, maxBytes: Int64 = 50 << 20, maxEntryBytes: Int64? = nil)
+    public static func directory(
+        _ directory: URL, maxBytes: Int64 = 50 << 20, maxEntryBytes: Int64? = nil
+    )
         -> CacheStorage
     {
         CacheStorage(

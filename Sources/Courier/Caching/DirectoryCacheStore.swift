@@ -101,7 +101,8 @@ final class DirectoryCacheStore: CacheStore {
             return value <= UInt64(bytes.count) ? Int(value) : nil
         }
         guard take(magic.count).map(Array.init) == magic, let metadataLength = length(),
-            let metadata = take(metadataLength), var entry = try? JSONDecoder().decode(StoredResponse.self, from: Data(metadata)),
+            let metadata = take(metadataLength),
+            var entry = try? JSONDecoder().decode(StoredResponse.self, from: Data(metadata)),
             let bodyLength = length(), let body = take(bodyLength), take(endMarker.count).map(Array.init) == endMarker,
             offset == bytes.count
         else { return nil }

@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPTypes
 
 /// A response as the cache keeps it: status, header lines, body, the request header values its
 /// `Vary` names, and the clock readings RFC 9111 §4.2.3 computes its age from.
@@ -31,7 +32,8 @@ struct StoredResponse: Codable, Equatable, Sendable {
 
     /// The bytes the entry costs a store: its body and header text, plus a fixed allowance.
     var size: Int64 {
-        Int64(body.count + key.utf8.count + headerLines.reduce(0) { $0 + $1.reduce(0) { $0 + $1.utf8.count + 4 } } + 256)
+        Int64(
+            body.count + key.utf8.count + headerLines.reduce(0) { $0 + $1.reduce(0) { $0 + $1.utf8.count + 4 } } + 256)
     }
 
     /// The key of this entry among the responses stored for `key`: its varying values.

@@ -67,7 +67,8 @@ enum BuiltinInterceptor: String, CaseIterable {
                 wrapped: DigestAuthenticationInterceptor(user: settings.user, password: settings.password))
         case .cache:
             let settings = try decode(CacheConfiguration.self, from: configuration) ?? CacheConfiguration()
-            return NamedInterceptor(name: settings.name ?? rawValue, wrapped: CacheInterceptor(storage: settings.storage))
+            return NamedInterceptor(
+                name: settings.name ?? rawValue, wrapped: CacheInterceptor(storage: settings.storage))
         }
     }
 

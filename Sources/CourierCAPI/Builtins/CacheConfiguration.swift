@@ -37,7 +37,8 @@ struct CacheConfiguration: Decodable {
         for (key, value) in [(CodingKeys.maxBytes, \Self.maxBytes), (.maxEntryBytes, \.maxEntryBytes)] {
             guard let bytes = try container.decodeIfPresent(Int64.self, forKey: key) else { continue }
             guard bytes >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "must be 0 or more")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "must be 0 or more")
             }
             self[keyPath: value] = bytes
         }

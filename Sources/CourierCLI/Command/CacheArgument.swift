@@ -20,7 +20,9 @@ enum CacheArgument {
     /// `$XDG_CACHE_HOME/courier/http`, else `~/.cache/courier/http` (an empty variable counts as unset).
     static func defaultDirectory(_ environment: [String: String]) -> String {
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/courier/http" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.cache/courier/http"
     }
 }

@@ -56,9 +56,10 @@ extension Route {
                 headers.append(("Expires", HTTPDateText.format(now.addingTimeInterval(Double(ahead)))))
             }
             if let raw = request.query("expires_raw") { headers.append(("Expires", raw)) }
-            for (query, field) in [("age", "Age"), ("vary", "Vary"), ("location", "Location"),
-                ("content_location", "Content-Location")]
-            {
+            for (query, field) in [
+                ("age", "Age"), ("vary", "Vary"), ("location", "Location"),
+                ("content_location", "Content-Location"),
+            ] {
                 if let value = request.query(query) { headers.append((field, value)) }
             }
             let matched =

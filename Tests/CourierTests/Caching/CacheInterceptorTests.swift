@@ -65,7 +65,8 @@ import FoundationNetworking
             failing.failure = .cannotConnect
             mock.enqueue(failing)
             let clock = MovableClock()
-            let client = Client(transport: mock, interceptors: [CacheInterceptor(storage: .memory(), now: { clock.now })])
+            let client = Client(
+                transport: mock, interceptors: [CacheInterceptor(storage: .memory(), now: { clock.now })])
             _ = try await client.send(Request(method: .get, url: Self.url))
             clock.advance(30)
             if servesStale {

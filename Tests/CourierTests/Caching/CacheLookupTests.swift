@@ -146,7 +146,8 @@ import Testing
             "only-if-cached with only stale is a 504", stored: [("Cache-Control", "max-age=60")],
             request: [("Cache-Control", "only-if-cached")], after: 100, "504"),
         Case(
-            "stale-while-revalidate inside the window", stored: [("Cache-Control", "max-age=60, stale-while-revalidate=30")],
+            "stale-while-revalidate inside the window",
+            stored: [("Cache-Control", "max-age=60, stale-while-revalidate=30")],
             after: 80, "serve-while-revalidating"),
         Case(
             "stale-while-revalidate past the window validates",
@@ -175,13 +176,16 @@ import Testing
     }
 
     @Test func nothingStoredIsAURIMissAndOnlyIfCachedMakesIt504() {
-        #expect(Self.summary(CacheLookup.decide(fields: [:], mode: .standard, stored: [], now: Self.received)) == "forward uri-miss")
+        #expect(
+            Self.summary(CacheLookup.decide(fields: [:], mode: .standard, stored: [], now: Self.received))
+                == "forward uri-miss")
         #expect(
             Self.summary(
                 CacheLookup.decide(
                     fields: Self.fields([("Cache-Control", "only-if-cached")]), mode: .standard, stored: [],
                     now: Self.received)) == "504")
-        #expect(Self.summary(CacheLookup.decide(fields: [:], mode: .onlyCached, stored: [], now: Self.received)) == "504")
+        #expect(
+            Self.summary(CacheLookup.decide(fields: [:], mode: .onlyCached, stored: [], now: Self.received)) == "504")
     }
 
     @Test func varyingFieldsSelectTheVariantAndAbsentDiffersFromEmpty() {
@@ -189,7 +193,8 @@ import Testing
         let none = Self.entry([("Cache-Control", "max-age=60")], varying: ["accept-language": String?.none])
         let french = Self.fields([("Accept-Language", "fr")])
         #expect(
-            Self.summary(CacheLookup.decide(fields: french, mode: .standard, stored: [english, none], now: Self.received))
+            Self.summary(
+                CacheLookup.decide(fields: french, mode: .standard, stored: [english, none], now: Self.received))
                 == "forward vary-miss")
         #expect(
             Self.summary(
@@ -214,12 +219,14 @@ import Testing
         ])
         entry.update(
             with: Self.fields([
-                ("Cache-Control", "max-age=90"), ("Content-Length", "0"), ("Connection", "close, x-hop"), ("X-Hop", "1"),
+                ("Cache-Control", "max-age=90"), ("Content-Length", "0"), ("Connection", "close, x-hop"),
+                ("X-Hop", "1"),
                 ("X-New", "yes"),
             ]))
         #expect(
             entry.headerLines == [
-                ["Content-Type", "text/plain"], ["Content-Length", "6"], ["ETag", "\"a\""], ["Cache-Control", "max-age=90"],
+                ["Content-Type", "text/plain"], ["Content-Length", "6"], ["ETag", "\"a\""],
+                ["Cache-Control", "max-age=90"],
                 ["X-New", "yes"],
             ])
     }

@@ -29,7 +29,10 @@ import Glibc
         let directory = try temporaryDirectory()
         return [
             ("memory", MemoryCacheStore(maxBytes: maxBytes, maxEntryBytes: maxBytes / 2), nil),
-            ("directory", DirectoryCacheStore(directory: directory, maxBytes: maxBytes, maxEntryBytes: maxBytes / 2), directory),
+            (
+                "directory", DirectoryCacheStore(directory: directory, maxBytes: maxBytes, maxEntryBytes: maxBytes / 2),
+                directory
+            ),
         ]
     }
 
@@ -83,7 +86,9 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = DirectoryCacheStore(directory: directory, maxBytes: 1 << 20, maxEntryBytes: 1 << 19)
         let entry = Self.entry("torn", bytes: 5000)
-        let path = directory.path + "/" + DirectoryCacheStore.name(entry.key) + "/" + DirectoryCacheStore.name(entry.variantKey)
+        let path =
+            directory.path + "/" + DirectoryCacheStore.name(entry.key) + "/"
+            + DirectoryCacheStore.name(entry.variantKey)
         let whole = try #require(DirectoryCacheStore.encode(entry))
         for damaged in [Array(whole.prefix(whole.count - 1)), Array(whole.prefix(40)), Array("not a cache file".utf8)] {
             store.save(entry)
@@ -99,7 +104,8 @@ import Glibc
         let store = DirectoryCacheStore(directory: directory, maxBytes: 4000, maxEntryBytes: 2000)
         let entry = Self.entry("crash", bytes: 1000)
         // What a writer killed before its rename leaves: half a file in .incoming.
-        try FileManager.default.createDirectory(atPath: directory.path + "/.incoming", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.path + "/.incoming", withIntermediateDirectories: true)
         let stray = directory.path + "/.incoming/12345-1"
         let bytes = try #require(DirectoryCacheStore.encode(entry))
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: stray))
