@@ -128,7 +128,7 @@ public final class CacheInterceptor: Interceptor, Sendable {
             key: key, response: response, body: Data(), varying: varying, requestTime: requestTime,
             responseTime: responseTime)
         let expected = response.bodyStream?.expectedLength ?? Int64(response.body.count)
-        guard entry.size + expected <= store.maxEntryBytes else { return Self.marked(response, status) }
+        guard expected <= store.maxEntryBytes - entry.size else { return Self.marked(response, status) }
         if let stream = response.bodyStream {
             response.bodyStream = stream.observed(by: CacheBodyRecorder(entry: entry, store: store))
         } else {

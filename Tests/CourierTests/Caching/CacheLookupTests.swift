@@ -91,6 +91,20 @@ import Testing
         #expect(accepted.lifetime == 0)
     }
 
+    @Test func hostileValuesNeitherOverflowNorCrash() {
+        let fields = Self.fields([
+            ("Cache-Control", "max-age=99999999999999999999999, stale-if-error=9223372036854775807, max-stale="),
+            ("Age", "9223372036854775807"), ("Date", "Thu, 01 Jan 1970 00:00:00 GMT"),
+            ("Expires", "Fri, 31 Dec 9999 23:59:59 GMT"), ("Last-Modified", "garbage"),
+        ])
+        let freshness = CacheFreshness(
+            status: 200, fields: fields, requestTime: .distantPast, responseTime: .distantFuture, now: .distantFuture)
+        #expect(freshness.lifetime == 0 && freshness.age > 0)
+        #expect(freshness.timeToLive < 0 && freshness.staleness > 0)
+        let entry = Self.entry([("Cache-Control", "max-age=9223372036854775807"), ("Age", "9223372036854775807")])
+        _ = CacheLookup.decide(fields: fields, mode: .standard, stored: [entry], now: .distantFuture)
+    }
+
     // MARK: Lookup
 
     struct Case: CustomTestStringConvertible, Sendable {
