@@ -426,6 +426,7 @@ let package = Package(
             dependencies: [
                 "TestProcesses",
                 "CourierCurl",
+                "CourierRecording",
                 "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

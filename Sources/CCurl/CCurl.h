@@ -88,6 +88,23 @@ static inline CURLcode ccurl_easy_getinfo_offset(CURL *handle, CURLINFO info, cu
     return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
+    return curl_easy_getinfo(handle, info, (char **)value);
+}
+
+/* The timing infos newer than some libcurl headers: CURLINFO_QUEUE_TIME_T (8.6) and
+ * CURLINFO_POSTTRANSFER_TIME_T (8.10), or CURLINFO_NONE when the headers predate them. */
+#if LIBCURL_VERSION_NUM >= 0x080600
+static const CURLINFO ccurl_info_queue_time = CURLINFO_QUEUE_TIME_T;
+#else
+static const CURLINFO ccurl_info_queue_time = CURLINFO_NONE;
+#endif
+#if LIBCURL_VERSION_NUM >= 0x080a00
+static const CURLINFO ccurl_info_posttransfer_time = CURLINFO_POSTTRANSFER_TIME_T;
+#else
+static const CURLINFO ccurl_info_posttransfer_time = CURLINFO_NONE;
+#endif
+
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

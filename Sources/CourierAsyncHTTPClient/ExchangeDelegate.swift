@@ -39,6 +39,35 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         var expectedLength: Int64?
         var received: Int64 = 0
         var sent: Int64 = 0
+        /// The moments AsyncHTTPClient reported, for `ResponseMetrics`.
+        var clock = ExchangeClock()
+    }
+
+    /// When each step of the exchange happened, as AsyncHTTPClient's delegate calls tell it.
+    ///
+    /// AsyncHTTPClient does not say when it was waiting for a connection or connecting, so the
+    /// time before the request head went out is not split into `queued`, `dns`, `connect` and
+    /// `tls`: they stay `nil`. Sending, waiting, receiving and the total are measured.
+    struct ExchangeClock {
+        var started = ContinuousClock.now
+        var headSent: ContinuousClock.Instant?
+        var requestSent: ContinuousClock.Instant?
+        var headArrived: ContinuousClock.Instant?
+        var finished: ContinuousClock.Instant?
+        var httpVersion: String?
+
+        func metrics(decodedBodyBytes: Int64?) -> ResponseMetrics {
+            var metrics = ResponseMetrics()
+            if let headSent, let requestSent { metrics.requestSent = requestSent - headSent }
+            if let requestSent, let headArrived { metrics.waiting = headArrived - requestSent }
+            if let headArrived, let finished {
+                metrics.bodyTransfer = finished - headArrived
+                metrics.total = finished - started
+                metrics.decodedBodyBytes = decodedBodyBytes
+            }
+            metrics.httpVersion = httpVersion
+            return metrics
+        }
     }
 
     private let request: Request
@@ -95,6 +124,16 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
 
     // MARK: AsyncHTTPClient's calls, on the task's event loop
 
+    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+        let now = ContinuousClock.now
+        locked.withLock { $0.clock.headSent = now }
+    }
+
+    func didSendRequest(task: HTTPClient.Task<Void>) {
+        let now = ContinuousClock.now
+        locked.withLock { $0.clock.requestSent = now }
+    }
+
     func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
         guard let uploadProgress else { return }
         let sent = locked.withLock { locked in
@@ -114,8 +153,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
             fail(with: error)
             return task.eventLoop.makeFailedFuture(error)
         }
+        let now = ContinuousClock.now
+        let version = head.version.major == 1 ? "1.\(head.version.minor)" : "\(head.version.major)"
         let action = locked.withLock { locked in
             locked.expectedLength = converted.expectedLength
+            locked.clock.headArrived = now
+            locked.clock.httpVersion = version
             return locked.exchange?.headArrived(converted)
         }
         switch action {
@@ -158,6 +201,8 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        let now = ContinuousClock.now
+        locked.withLock { $0.clock.finished = now }
         finish()
     }
 
@@ -221,9 +266,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     private func finish() {
-        switch locked.withLock({ $0.exchange?.ended() }) {
+        let (action, metrics) = locked.withLock { locked in
+            (locked.exchange?.ended(), locked.clock.metrics(decodedBodyBytes: locked.received))
+        }
+        switch action {
         case .finish(let writer)?:
-            writer.finish()
+            writer.finish(metrics: metrics)
         case .missingHead(let waiter)?:
             waiter.resume(
                 throwing: CourierError(
@@ -250,7 +298,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     private func response(_ head: ResponseHead, body: ResponseBodyStream) -> Courier.Response {
-        Courier.Response(status: head.status, headerFields: head.fields, bodyStream: body, request: request)
+        var response = Courier.Response(status: head.status, headerFields: head.fields, bodyStream: body, request: request)
+        response.metrics = locked.withLock { $0.clock.metrics(decodedBodyBytes: $0.received) }
+        return response
     }
 
     /// A failure before the head: cancellation of `send` and a passed deadline win over whatever

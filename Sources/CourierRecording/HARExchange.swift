@@ -26,13 +26,18 @@ final class HARExchange: ResponseBodyObserver {
     private let secrets: [String]
     private let completion: Completion
     private let body = Protected(Body())
+    /// The stream observed, whose measurements are complete once it has ended.
+    private let stream = Protected<ResponseBodyStream?>(nil)
+    /// What the transport had measured when the head arrived.
+    private let headMetrics: ResponseMetrics
 
     /// An exchange whose head arrived at `headArrived`, `entry` holding everything but the body.
     init(
-        entry: HTTPArchive.Entry, headArrived: ContinuousClock.Instant, transcriber: HARTranscriber, secrets: [String],
-        completion: @escaping Completion
+        entry: HTTPArchive.Entry, headArrived: ContinuousClock.Instant, headMetrics: ResponseMetrics,
+        transcriber: HARTranscriber, secrets: [String], completion: @escaping Completion
     ) {
         self.entry = entry
+        self.headMetrics = headMetrics
         self.headArrived = headArrived
         self.transcriber = transcriber
         self.secrets = secrets
@@ -47,6 +52,7 @@ final class HARExchange: ResponseBodyObserver {
             try ended(with: nil)
             return response
         }
+        self.stream.withLock { $0 = stream }
         var observed = response
         observed.bodyStream = stream.observed(by: self)
         return observed
@@ -74,6 +80,12 @@ final class HARExchange: ResponseBodyObserver {
             finished.response.comment = "the body ended early: \(reason)"
         }
         finished.timings.receive = receive
+        // The transport's measurement of the body, when it has one: from the stream once it has
+        // ended, or from the head when the body arrived with it.
+        let streamed = stream.withLock { $0?.metrics }
+        if error == nil, let metrics = streamed ?? (headMetrics.total != nil ? headMetrics : nil) {
+            finished.timings.take(metrics)
+        }
         finished.time = finished.timings.total
         try completion(finished, error)
     }
@@ -111,16 +123,19 @@ extension HARExchange {
         let headArrived = ContinuousClock.now
         let sentRequest = response.request
         let secrets = (requestSecrets + transcriber.secrets(in: response.headerFields)).sorted { $0.count > $1.count }
-        let timings = HTTPArchive.Timings(
+        var timings = HTTPArchive.Timings(
             send: HARTranscriber.milliseconds(sent - start),
             wait: HARTranscriber.milliseconds(headArrived - sent), receive: 0)
-        let entry = HTTPArchive.Entry(
+        timings.take(response.metrics)
+        var entry = HTTPArchive.Entry(
             startedDateTime: HARTranscriber.timestamp(started), time: timings.total,
             request: transcriber.request(sentRequest, body: sentRequest.body == nil ? .none : body, secrets: secrets),
             response: transcriber.responseHead(response), timings: timings)
+        entry.serverIPAddress = response.metrics.remoteAddress
+        entry.connection = response.metrics.remotePort.map { "\(response.metrics.remoteAddress ?? ""):\($0)" }
         let exchange = HARExchange(
-            entry: entry, headArrived: headArrived, transcriber: transcriber, secrets: secrets,
-            completion: completion)
+            entry: entry, headArrived: headArrived, headMetrics: response.metrics, transcriber: transcriber,
+            secrets: secrets, completion: completion)
         return try exchange.record(response)
     }
 }

@@ -11,10 +11,15 @@ extension HTTPArchive {
         public var request: Request
         /// The response as it was received.
         public var response: Response
-        /// Cache information; Courier keeps no cache, so it is empty.
+        /// HAR's cache information, left empty: the `Cache-Status` header of the response says what a
+        /// `CacheInterceptor` did.
         public var cache: Cache
         /// How long each stage took.
         public var timings: Timings
+        /// The address the connection went to, where the transport measured it.
+        public var serverIPAddress: String?
+        /// The connection, as `address:port`, where the transport measured it.
+        public var connection: String?
         /// A note for people.
         public var comment: String?
 
@@ -41,9 +46,11 @@ extension HTTPArchive {
 
     /// Milliseconds spent in each stage of an exchange; `-1` where the stage is unknown.
     ///
-    /// A transport does not report DNS, connect or TLS times, so `blocked`, `dns`, `connect` and
-    /// `ssl` are `-1`; `send` is the time to read the request body, `wait` runs until the
-    /// response head, `receive` until the body's last byte reached the reader.
+    /// Each phase the transport measured comes from the response's `ResponseMetrics` (libcurl
+    /// measures DNS, connect and TLS; `connect` includes `ssl`, as HAR has it). A phase it did not
+    /// is measured by the recorder where it can: `send` as the time to read the request body,
+    /// `wait` until the response head, `receive` until the body's last byte reached the reader;
+    /// the rest are `-1`.
     public struct Timings: Codable, Sendable, Equatable {
         /// Time queued before a connection was available.
         public var blocked: Double
@@ -75,6 +82,21 @@ extension HTTPArchive {
             self.receive = receive
             self.ssl = ssl
             self.comment = comment
+        }
+
+        /// Takes every phase `metrics` measured, keeping the recorder's own figures for the others.
+        public mutating func take(_ metrics: ResponseMetrics) {
+            func milliseconds(_ duration: Duration?) -> Double? {
+                duration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }
+            }
+            if let queued = milliseconds(metrics.queued) { blocked = queued }
+            if let lookup = milliseconds(metrics.dnsLookup) { dns = lookup }
+            let handshake = milliseconds(metrics.tlsHandshake)
+            if let handshake { ssl = handshake }
+            if let tcp = milliseconds(metrics.connect) { connect = tcp + (handshake ?? 0) }
+            if let sent = milliseconds(metrics.requestSent) { send = sent }
+            if let waited = milliseconds(metrics.waiting) { wait = waited }
+            if let received = milliseconds(metrics.bodyTransfer) { receive = received }
         }
 
         /// The total the entry's `time` holds: every known stage.

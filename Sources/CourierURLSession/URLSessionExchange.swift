@@ -34,6 +34,11 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
     /// Response body bytes received so far, for `TransportContext.downloadProgress` (FoundationNetworking
     /// does not keep the task's count up to date).
     private let received = Protected<Int64>(0)
+    /// When the task was resumed and when its head arrived, for `ResponseMetrics`: URLSession's own
+    /// per-phase metrics (`URLSessionTaskMetrics`) are not delivered by FoundationNetworking, so
+    /// the body's transfer and the total are measured here and the other phases stay `nil`.
+    private let moments = Protected<(started: ContinuousClock.Instant?, headArrived: ContinuousClock.Instant?)>(
+        (nil, nil))
 
     init(request: Request, context: TransportContext, trustsAnyServer: Bool, onEnd: @escaping @Sendable () -> Void) {
         self.request = request
@@ -56,6 +61,8 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
                     }
                     deadlineTimer.withLock { $0 = timer }
                 }
+                let started = ContinuousClock.now
+                moments.withLock { $0.started = started }
                 task.resume()
                 // A cancellation that came before the waiter was there found nothing to interrupt.
                 if Task.isCancelled { interrupt(.cancelled) }
@@ -92,6 +99,8 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
             expectedLength: head.expectedLength,
             onResume: { [weak self] in self?.resumeReading() },
             onAbort: { [weak self] in self?.bodyAbandoned() })
+        let arrived = ContinuousClock.now
+        moments.withLock { $0.headArrived = arrived }
         let action = state.withLock { $0.receivedHead(writer: writer) }
         guard case .returnHead(let waiter) = action else {
             perform(action)
@@ -103,11 +112,11 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard case .write(let writer) = state.withLock({ $0.receivedData() }) else { return }
+        let total = received.withLock { total in
+            total += Int64(data.count)
+            return total
+        }
         if let progress = context.downloadProgress {
-            let total = received.withLock { total in
-                total += Int64(data.count)
-                return total
-            }
             let expected = dataTask.countOfBytesExpectedToReceive
             progress(total, expected > 0 ? expected : nil)
         }
@@ -196,7 +205,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
             cancelTask()
             waiter.resume(throwing: URLSessionErrorMapping.error(for: failure, request: request, timeout: timeout))
         case .finishBody(let writer):
-            writer.finish()
+            writer.finish(metrics: completedMetrics())
         case .failBody(let writer, let failure):
             writer.fail(URLSessionErrorMapping.error(for: failure, request: request, timeout: timeout))
         case .failBodyAndCancelTask(let writer, let failure):
@@ -205,6 +214,17 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
         case .cancelTask:
             cancelTask()
         }
+    }
+
+    /// The measurements of an exchange whose body has just ended.
+    private func completedMetrics() -> ResponseMetrics {
+        let now = ContinuousClock.now
+        let (started, headArrived) = moments.withLock { $0 }
+        var metrics = ResponseMetrics()
+        if let started { metrics.total = now - started }
+        if let headArrived { metrics.bodyTransfer = now - headArrived }
+        metrics.decodedBodyBytes = received.withLock { $0 }
+        return metrics
     }
 
     private func cancelTask() {

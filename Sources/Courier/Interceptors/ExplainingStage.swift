@@ -126,6 +126,7 @@ struct ExplainTransportProbe: Interceptor {
             recorder.update(handle) { step in
                 step.durationMilliseconds = elapsed.milliseconds
                 step.outcome = ExplainDiff.describe(response.status)
+                step.timeline = Explanation.Timeline(response.metrics)
                 if response.request.url != request.url {
                     step.requestChanges = [
                         .init(

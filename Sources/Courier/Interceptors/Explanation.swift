@@ -81,6 +81,47 @@ public struct Explanation: Codable, Sendable, Hashable {
         /// The request's transport hints (``TransportHint``) that the transport did not apply, by
         /// name, on the `transport` stage only; `nil` when it applied every one.
         public var ignoredHints: [String]?
+        /// Where the transport's time went up to the response head (``ResponseMetrics``), on the
+        /// `transport` stage only; `nil` when the transport measured nothing.
+        public var timeline: Timeline?
+    }
+
+    /// The phases a transport measured, in milliseconds, and its connection: a step's timeline.
+    public struct Timeline: Codable, Sendable, Hashable {
+        /// Each measured phase by name (`dns`, `connect`, `tls`, `send`, `wait`…), in order.
+        public var phases: [Phase]
+        /// Whether the connection was reused; `nil` when not known.
+        public var reusedConnection: Bool?
+        /// `address:port` of the connection, when known.
+        public var remote: String?
+
+        /// One measured phase.
+        public struct Phase: Codable, Sendable, Hashable {
+            public var name: String
+            public var milliseconds: Double
+        }
+
+        /// The timeline of `metrics`; `nil` when it measured nothing.
+        init?(_ metrics: ResponseMetrics) {
+            phases = metrics.phases.compactMap { name, duration in
+                duration.map { Phase(name: name, milliseconds: $0.milliseconds) }
+            }
+            reusedConnection = metrics.reusedConnection
+            remote = metrics.remoteAddress.map { address in
+                (address.contains(":") ? "[\(address)]" : address) + (metrics.remotePort.map { ":\($0)" } ?? "")
+            }
+            if phases.isEmpty, reusedConnection == nil, remote == nil { return nil }
+        }
+
+        /// `dns 0.1 ms · connect 0.2 ms · wait 101.2 ms (new connection to 127.0.0.1:8080)`.
+        var text: String {
+            var line = phases.map { "\($0.name) \(Explanation.format($0.milliseconds)) ms" }.joined(separator: " · ")
+            var connection: [String] = []
+            if let reusedConnection { connection.append(reusedConnection ? "reused connection" : "new connection") }
+            if let remote { connection.append("to \(remote)") }
+            if !connection.isEmpty { line += (line.isEmpty ? "" : " ") + "(" + connection.joined(separator: " ") + ")" }
+            return line
+        }
     }
 
     /// The request as the caller sent it, as `METHOD URL` (redacted).
@@ -132,6 +173,7 @@ public struct Explanation: Codable, Sendable, Hashable {
             let attempt = step.attempt > 1 ? "  [attempt \(step.attempt)]" : ""
             let via = step.transport.map { "  via \($0)" } ?? ""
             lines.append("\(label)\(padding)\(timing)  → \(step.outcome)\(attempt)\(via)")
+            if let timeline = step.timeline { lines.append("\(indent)  \(timeline.text)") }
             if let hints = step.ignoredHints, !hints.isEmpty {
                 lines.append(
                     "\(indent)  ! not applied by \(step.transport ?? "the transport"): \(hints.joined(separator: ", "))"

@@ -7,7 +7,10 @@ import HTTPTypes
 /// With the default prefix the metrics are:
 /// - `courier_requests_total` (counter; `method`, `status`: the status code, or `error`);
 /// - `courier_request_failures_total` (counter; `method`, `code`: the `CourierError.Code`);
-/// - `courier_request_duration_seconds` (timer; `method`), recorded in nanoseconds.
+/// - `courier_request_duration_seconds` (timer; `method`), recorded in nanoseconds;
+/// - `courier_request_phase_seconds` (timer; `method`, `phase`: `queued`, `dns`, `connect`,
+///   `tls`, `send`, `wait`), one recording per phase the transport measured up to the response
+///   head (``ResponseMetrics``); a phase it did not measure is not recorded.
 ///
 /// The duration runs until the stages after this one return: for a streamed body, until its head arrives.
 /// Dimensions deliberately leave out the URL and host, whose values are unbounded. Place it
@@ -41,6 +44,15 @@ public struct MetricsInterceptor: Interceptor {
         }
         do {
             let response = try await next(request)
+            for (phase, duration) in response.metrics.phases {
+                guard let duration, phase != "receive" else { continue }
+                CoreMetrics.Timer(
+                    label: "\(prefix)_request_phase_seconds", dimensions: dimensions + method + [("phase", phase)],
+                    factory: factory
+                )
+                .recordNanoseconds(
+                    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+            }
             Counter(
                 label: "\(prefix)_requests_total",
                 dimensions: dimensions + method + [("status", String(response.status.code))],

@@ -42,6 +42,15 @@ public struct TracingInterceptor: Interceptor {
                 try await next(traced)
             }
             span.attributes["http.response.status_code"] = response.status.code
+            // One event per phase the transport measured up to the head, carrying its duration.
+            for (phase, duration) in response.metrics.phases {
+                guard let duration, phase != "receive" else { continue }
+                var attributes = SpanAttributes()
+                attributes["courier.phase.duration_ms"] = duration.milliseconds
+                span.addEvent(SpanEvent(name: "courier.\(phase)", attributes: attributes))
+            }
+            if let address = response.metrics.remoteAddress { span.attributes["network.peer.address"] = address }
+            if let version = response.metrics.httpVersion { span.attributes["network.protocol.version"] = version }
             if response.status.code >= 400 {
                 span.attributes["error.type"] = String(response.status.code)
                 span.setStatus(SpanStatus(code: .error))

@@ -41,6 +41,11 @@ public struct Response: Sendable {
     /// is a line of HTML, if any); a larger body is not read and left empty.
     public var history: [Response] = []
 
+    /// Where the time of the exchange went and what its connection was (``ResponseMetrics``): the
+    /// phases up to the head when the response is returned, the body's phase and the totals once
+    /// the body has been read (`Client.send` reads it; `collectingBody(upTo:)` fills them in).
+    public var metrics = ResponseMetrics()
+
     /// The most body bytes a redirect response in ``history`` keeps.
     public static let historyBodyLimit: Int64 = 64 * 1024
 
@@ -99,6 +104,10 @@ public struct Response: Sendable {
             throw error
         }
         collected.bodyStream = nil
+        if let final = bodyStream.metrics { collected.metrics.complete(with: final) }
+        if collected.metrics.decodedBodyBytes == nil, collected.metrics.total != nil {
+            collected.metrics.decodedBodyBytes = Int64(collected.body.count)
+        }
         return collected
     }
 

@@ -110,7 +110,11 @@ public struct Client: Sendable {
     ) async throws -> Response {
         var current = request
         var history: [Response] = []
+        // The redirects' time, for `ResponseMetrics.redirectTime`: from the first hop to the last's start.
+        let start = ContinuousClock.now
+        var hopStart = start
         while true {
+            if !history.isEmpty { hopStart = ContinuousClock.now }
             let response = try await Self.send(current, through: transport, configuration: configuration)
             let next: Request?
             do {
@@ -124,6 +128,8 @@ public struct Client: Sendable {
                 guard !history.isEmpty else { return response }
                 var final = response
                 final.history = history
+                final.metrics.redirectCount = history.count
+                final.metrics.redirectTime = hopStart - start
                 return final
             }
             history.append(await Self.settled(response))

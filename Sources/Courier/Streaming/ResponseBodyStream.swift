@@ -82,6 +82,13 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     /// Whether the whole body was there before anyone read it: no producer, no locks, no waiting.
     package var arrivedWhole: Bool { complete != nil }
 
+    /// The exchange's complete measurements (``ResponseMetrics``), phases of the body and totals
+    /// included, once the body has ended; `nil` before, or when the transport gave none.
+    public var metrics: ResponseMetrics? {
+        if let live { return live.storage.state.withLock { $0.metrics } }
+        return observedBody?.inner.metrics
+    }
+
     /// This body, read through `observer`: each chunk is shown to it as the reader takes it, and
     /// the end (or the failure, or the reader giving up) is reported once.
     ///
@@ -189,6 +196,13 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         /// Ends the body successfully.
         public func finish() { storage.finish(.finished, error: nil) }
 
+        /// Ends the body successfully, with the exchange's complete measurements, which the stream
+        /// then gives as ``ResponseBodyStream/metrics``.
+        public func finish(metrics: ResponseMetrics) {
+            storage.state.withLock { $0.metrics = metrics }
+            storage.finish(.finished, error: nil)
+        }
+
         /// Ends the body with an error the consumer will throw.
         public func fail(_ error: CourierError) { storage.finish(.failed(error.code), error: error) }
     }
@@ -228,6 +242,8 @@ extension ResponseBodyStream {
             var waiter: CheckedContinuation<Data?, any Error>?
             var error: CourierError?
             var iteratorCreated = false
+            /// The exchange's measurements, once the producer finished with them.
+            var metrics: ResponseMetrics?
         }
 
         let state: Protected<State>

@@ -205,6 +205,7 @@ public struct CourierCommand: AsyncParsableCommand {
         runner.checksStatus = pipeline.checkStatus
         runner.historySelection = try output.historySelection(isTerminal: console.isOutTerminal)
         runner.streamsLines = output.stream
+        runner.printsTimings = output.timings
         return try await runner.run(request)
     }
 

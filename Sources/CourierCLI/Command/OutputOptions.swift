@@ -8,9 +8,18 @@ struct OutputOptions: ParsableArguments, Sendable {
     @Option(
         name: [.short, .long],
         help: ArgumentHelp(
-            "What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).",
-            valueName: "HBhb"))
+            "What to print: H request headers, B request body, h response headers, b response body, m metadata (default hb on a terminal, b when piped).",
+            valueName: "HBhbm"))
     var print: String?
+
+    @Flag(name: [.short, .long], help: "Print only the response's metadata (the elapsed time), as --print m.")
+    var meta = false
+
+    @Flag(
+        help:
+            "After the exchange, print where its time went, phase by phase (DNS, connect, TLS, send, wait, receive), and its connection, on standard error."
+    )
+    var timings = false
 
     @Option(
         help: ArgumentHelp(
@@ -69,6 +78,7 @@ struct OutputOptions: ParsableArguments, Sendable {
 
     func validate() throws {
         if let print { _ = try PrintSelection(letters: print) }
+        if meta, print != nil { throw ValidationError("--meta is --print m; give one of them") }
         if let historyPrint {
             _ = try PrintSelection(letters: historyPrint)
             if !all {
@@ -91,7 +101,8 @@ struct OutputOptions: ParsableArguments, Sendable {
     /// The parts to print, `--print` or the default for the output; `--offline`'s default is the
     /// request it built, head and body, as HTTPie's is.
     func selection(isTerminal: Bool) throws -> PrintSelection {
-        try print.map { try PrintSelection(letters: $0) }
+        if meta { return .metadata }
+        return try print.map { try PrintSelection(letters: $0) }
             ?? (offline ? [.requestHead, .requestBody] : .default(isTerminal: isTerminal))
     }
 

@@ -1,4 +1,4 @@
-/// Which parts of the exchange are printed: `--print HBhb`, as in HTTPie.
+/// Which parts of the exchange are printed: `--print HBhbm`, as in HTTPie 3.2.
 public struct PrintSelection: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -11,10 +11,12 @@ public struct PrintSelection: OptionSet, Sendable, Hashable {
     public static let responseHead = PrintSelection(rawValue: 1 << 2)
     /// `b`: the response body.
     public static let responseBody = PrintSelection(rawValue: 1 << 3)
+    /// `m`: the response's metadata, HTTPie 3.2's `Elapsed time: 0.0123456789s` line.
+    public static let metadata = PrintSelection(rawValue: 1 << 4)
     /// `HBhb`: everything.
     public static let all: PrintSelection = [.requestHead, .requestBody, .responseHead, .responseBody]
 
-    /// Parses letters from `HBhb`, in any order; an empty string selects nothing.
+    /// Parses letters from `HBhbm`, in any order; an empty string selects nothing.
     ///
     /// - Throws: `PrintSelectionError` for any other character.
     public init(letters: String) throws {
@@ -25,6 +27,7 @@ public struct PrintSelection: OptionSet, Sendable, Hashable {
             case "B": insert(.requestBody)
             case "h": insert(.responseHead)
             case "b": insert(.responseBody)
+            case "m": insert(.metadata)
             default: throw PrintSelectionError(letters: letters, letter: letter)
             }
         }
@@ -44,7 +47,7 @@ public struct PrintSelectionError: Error, Sendable, Equatable, CustomStringConve
     public var letter: Character
 
     public var description: String {
-        "--print \"\(letters)\": \"\(letter)\" is not one of H (request headers), B (request body), h (response headers), b (response body)"
+        "--print \"\(letters)\": \"\(letter)\" is not one of H (request headers), B (request body), h (response headers), b (response body), m (metadata)"
     }
 }
 

@@ -15,6 +15,8 @@ public struct ExchangeRunner: Sendable {
     public var printer: ExchangePrinter
     /// Which parts are printed.
     public var selection: PrintSelection
+    /// `--timings`: after the exchange, where its time went, on standard error.
+    public var printsTimings = false
     /// Whether a 3xx, 4xx or 5xx response makes the exit status 3, 4 or 5.
     public var checksStatus = false
     /// The most body bytes buffered to format; larger bodies are printed as they arrive.
@@ -41,18 +43,39 @@ public struct ExchangeRunner: Sendable {
     ///
     /// - Throws: the `CourierError` the send or the body ended with.
     public func run(_ request: Request) async throws -> ExitStatus {
+        let start = ContinuousClock.now
         let response = try await client.stream(request)
+        // HTTPie's "elapsed time", as requests measures it: until the response head.
+        let elapsed = ContinuousClock.now - start
         if let historySelection {
             for hop in response.history where try await printExchange(of: hop, selection: historySelection) {
                 console.out("\n\n")
             }
         }
-        try await printExchange(of: response, selection: selection)
+        let printedBody = try await printExchange(of: response, selection: selection)
+        if selection.contains(.metadata) {
+            if printedBody || !selection.isDisjoint(with: [.requestHead, .requestBody, .responseHead]) {
+                console.out(printedBody ? "\n\n" : "\n")
+            }
+            console.out(Self.metadataLine(elapsed: elapsed))
+        }
+        if printsTimings {
+            var metrics = response.metrics
+            if let final = response.bodyStream?.metrics { metrics.complete(with: final) }
+            console.err(TimingsWaterfall(metrics: metrics, request: response.request).text)
+        }
         let status = checksStatus ? ExitStatus.checking(statusCode: response.status.code) : .success
         if status != .success, !console.isOutTerminal {
             console.err("courier: warning: HTTP \(response.status.code) \(response.status.reasonPhrase)\n")
         }
         return status
+    }
+
+    /// HTTPie 3.2's metadata line: `Elapsed time: 0.0123456789s`.
+    static func metadataLine(elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        return "Elapsed time: " + String(format: "%.10f", value) + "s\n"
     }
 
     /// Prints `selection`'s parts of `response` and of the request that got it, and returns whether

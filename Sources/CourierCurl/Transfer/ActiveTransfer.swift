@@ -66,6 +66,11 @@ final class ActiveTransfer {
     /// The read callback found no body bytes and paused sending.
     private(set) var sendPaused = false
 
+    /// The whole exchange's measurements, read when the transfer completed: a head handed over
+    /// after that (a body that ended in the head's round) carries them, since the handle may be
+    /// reused by then.
+    private var completedMetrics: ResponseMetrics?
+
     /// The response or error of a transfer its caller drives (`ResponseWaiter.driver`), once decided.
     private(set) var drivenOutcome: Result<Response, any Error>?
 
@@ -394,7 +399,9 @@ final class ActiveTransfer {
         case .whole(let bytes): body = ResponseBodyStream(Data(bytes))
         case .stream(let stream): body = stream
         }
-        let response = handOver.head.response(bodyStream: body, request: transfer.request)
+        var response = handOver.head.response(bodyStream: body, request: transfer.request)
+        response.metrics =
+            completedMetrics ?? CurlMetrics.read(from: easy, complete: false, decodedBytes: nil)
         switch handOver.waiter {
         case .task(let continuation):
             transfer.releaseToSend()
@@ -443,9 +450,11 @@ final class ActiveTransfer {
             failure = decompressionError(received: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T))
         }
         if code == CURLE_OK, !hasFailed {
+            let metrics = CurlMetrics.read(from: easy, complete: true, decodedBytes: decoding ? decodedBytes : nil)
+            completedMetrics = metrics
             switch state.completed() {
             case .none: break
-            case .finish(let writer): writer.finish()
+            case .finish(let writer): writer.finish(metrics: metrics)
             case .missingHead: fail(transfer.error(.invalidResponse, "the transfer ended without a response head"))
             }
             return

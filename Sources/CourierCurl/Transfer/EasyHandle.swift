@@ -137,6 +137,13 @@ final class EasyHandle {
         return ccurl_easy_getinfo_offset(raw, info, &value) == CURLE_OK ? Int64(value) : 0
     }
 
+    /// A string info, copied; `nil` when curl has none.
+    func info(string info: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
     private func check(_ code: CURLcode, _ option: CURLoption) throws(CurlOptionError) {
         guard code == CURLE_OK else { throw CurlOptionError(code: code, option: option) }
     }

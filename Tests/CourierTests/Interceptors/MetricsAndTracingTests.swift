@@ -86,6 +86,32 @@ struct MetricsAndTracingTests {
     }
 
     @Test(arguments: ServerTransport.all)
+    func eachMeasuredPhaseIsATimerAndASpanEvent(transport: ServerTransport) async throws {
+        let metrics = TestMetrics()
+        let tracer = InMemoryTracer()
+        try await withTestServer { server in
+            let client = transport.client(interceptors: [
+                MetricsInterceptor(factory: metrics), TracingInterceptor(tracer: tracer),
+            ])
+            let response = try await client.send(Request(url: server.url("/delay/50")))
+            let measured = response.metrics.phases.filter { $0.duration != nil && $0.name != "receive" }.map(\.name)
+            #expect(measured.contains("wait"))
+            for phase in measured {
+                let timer = try metrics.expectTimer(
+                    "courier_request_phase_seconds", [("method", "GET"), ("phase", phase)])
+                #expect(timer.values.count == 1)
+            }
+            if transport == .asyncHTTPClient {
+                #expect(throws: (any Error).self) {
+                    try metrics.expectTimer("courier_request_phase_seconds", [("method", "GET"), ("phase", "dns")])
+                }
+            }
+            let span = try #require(tracer.finishedSpans.first)
+            #expect(span.events.map(\.name) == measured.map { "courier.\($0)" })
+        }
+    }
+
+    @Test(arguments: ServerTransport.all)
     func insideRetryEveryAttemptIsCounted(transport: ServerTransport) async throws {
         let metrics = TestMetrics()
         try await withTestServer { server in

@@ -1,0 +1,65 @@
+import CCurl
+import Courier
+
+/// A transfer's `ResponseMetrics`, read from curl's `CURLINFO_*` times (microseconds since the
+/// transfer's start, each the end of its phase) and connection facts.
+///
+/// With libcurl before 8.10 the end of sending is not recorded: `requestSent` is then `nil` and
+/// `waiting` runs from the start of sending. Before 8.6 the time queued is not either.
+enum CurlMetrics {
+    /// What `easy` has measured; `complete` when the transfer has ended (the body's phase, the
+    /// total and the byte counts are then known). `decodedBytes` is the body after content decoding.
+    static func read(from easy: EasyHandle, complete: Bool, decodedBytes: Int64?) -> ResponseMetrics {
+        func time(_ info: CURLINFO) -> Int64 {
+            info == CURLINFO_NONE ? -1 : easy.info(offset: info)
+        }
+        func phase(from start: Int64, to end: Int64) -> Duration? {
+            start >= 0 && end >= start ? .microseconds(end - start) : nil
+        }
+        var metrics = ResponseMetrics()
+        let queued = time(ccurl_info_queue_time)
+        let namelookup = time(CURLINFO_NAMELOOKUP_TIME_T)
+        let connected = time(CURLINFO_CONNECT_TIME_T)
+        let handshaken = time(CURLINFO_APPCONNECT_TIME_T)
+        let pretransfer = time(CURLINFO_PRETRANSFER_TIME_T)
+        let posttransfer = time(ccurl_info_posttransfer_time)
+        let firstByte = time(CURLINFO_STARTTRANSFER_TIME_T)
+        if queued >= 0 { metrics.queued = .microseconds(queued) }
+        let reused = easy.info(CURLINFO_NUM_CONNECTS) == 0
+        metrics.reusedConnection = reused
+        if !reused {
+            metrics.dnsLookup = phase(from: max(0, queued), to: namelookup)
+            metrics.connect = phase(from: namelookup, to: connected)
+            if handshaken > 0 { metrics.tlsHandshake = phase(from: connected, to: handshaken) }
+        }
+        if posttransfer > 0 {
+            metrics.requestSent = phase(from: pretransfer, to: posttransfer)
+            metrics.waiting = phase(from: posttransfer, to: firstByte)
+        } else {
+            metrics.waiting = phase(from: pretransfer, to: firstByte)
+        }
+        metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
+        let port = easy.info(CURLINFO_PRIMARY_PORT)
+        metrics.remotePort = port > 0 ? port : nil
+        metrics.httpVersion = httpVersion(easy.info(CURLINFO_HTTP_VERSION))
+        guard complete else { return metrics }
+        let total = time(CURLINFO_TOTAL_TIME_T)
+        metrics.total = total >= 0 ? .microseconds(total) : nil
+        metrics.bodyTransfer = phase(from: firstByte, to: total)
+        metrics.requestBytes = Int64(easy.info(CURLINFO_REQUEST_SIZE)) + easy.info(offset: CURLINFO_SIZE_UPLOAD_T)
+        let downloaded = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
+        metrics.responseBytes = Int64(easy.info(CURLINFO_HEADER_SIZE)) + downloaded
+        metrics.decodedBodyBytes = decodedBytes ?? downloaded
+        return metrics
+    }
+
+    private static func httpVersion(_ version: Int) -> String? {
+        switch version {
+        case CURL_HTTP_VERSION_1_0: "1.0"
+        case CURL_HTTP_VERSION_1_1: "1.1"
+        case CURL_HTTP_VERSION_2_0: "2"
+        case CURL_HTTP_VERSION_3: "3"
+        default: nil
+        }
+    }
+}

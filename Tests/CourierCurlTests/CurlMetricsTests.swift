@@ -1,0 +1,96 @@
+import Courier
+import CourierRecording
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import CourierCurl
+
+/// `Response.metrics` from libcurl, against the loopback server with a delay injected per phase:
+/// each measured phase holds its delay, a reused connection has no connect phase, redirects are
+/// counted, and HAR takes the phases. Bounds are loose above (a busy machine is slow), tight below.
+@Suite("CurlTransport: per-phase metrics", .timeLimit(.minutes(1)))
+struct CurlMetricsTests {
+    static let slack = Duration.seconds(5)
+
+    @Test func aDelayedHeadIsWaitingAndADripIsTheBodyTransfer() async throws {
+        try await withTestServer { server in
+            let client = Client(transport: CurlTransport())
+            let delayed = try await client.send(Request(url: server.url("/delay/200")))
+            let metrics = delayed.metrics
+            #expect(try #require(metrics.waiting) >= .milliseconds(200))
+            #expect(try #require(metrics.waiting) < .milliseconds(200) + Self.slack)
+            #expect(metrics.dnsLookup != nil && metrics.connect != nil, "a new connection has both")
+            #expect(metrics.tlsHandshake == nil, "plain HTTP has no handshake")
+            #expect(metrics.reusedConnection == false)
+            #expect(metrics.remoteAddress == "127.0.0.1")
+            #expect(metrics.remotePort == server.port)
+            #expect(metrics.httpVersion == "1.1")
+            #expect(try #require(metrics.total) >= .milliseconds(200))
+            #expect(try #require(metrics.responseBytes) > Int64(delayed.body.count))
+            #expect(metrics.decodedBodyBytes == Int64(delayed.body.count))
+
+            let dripped = try await client.send(Request(url: server.url("/drip?numbytes=4&duration_ms=300&chunk=1")))
+            #expect(dripped.body.count == 4)
+            let transfer = try #require(dripped.metrics.bodyTransfer)
+            // Four writes, one every 75 ms: the last three come after the first byte.
+            #expect(transfer >= .milliseconds(200))
+            #expect(transfer < .milliseconds(300) + Self.slack)
+            #expect(dripped.metrics.reusedConnection == true)
+            #expect(dripped.metrics.dnsLookup == nil && dripped.metrics.connect == nil, "a reused connection has neither")
+        }
+    }
+
+    @Test func aStreamedBodyHasItsTotalsOnceItEnds() async throws {
+        try await withTestServer { server in
+            let client = Client(transport: CurlTransport())
+            let streamed = try await client.stream(Request(url: server.url("/stream-bytes/200000?chunk_size=1000")))
+            #expect(streamed.metrics.total == nil, "not over yet")
+            #expect(streamed.metrics.waiting != nil)
+            let stream = try #require(streamed.bodyStream)
+            var count = 0
+            for try await chunk in stream { count += chunk.count }
+            #expect(count == 200_000)
+            let final = try #require(stream.metrics)
+            #expect(final.total != nil && final.bodyTransfer != nil)
+            #expect(final.decodedBodyBytes == 200_000)
+        }
+    }
+
+    @Test func aRedirectChainReportsItsHops() async throws {
+        try await withTestServer { server in
+            let client = Client(transport: CurlTransport())
+            let response = try await client.send(Request(url: server.url("/redirect/3")))
+            #expect(response.status == .ok)
+            #expect(response.metrics.redirectCount == 3)
+            #expect(try #require(response.metrics.redirectTime) > .zero)
+            #expect(response.history.allSatisfy { $0.metrics.waiting != nil })
+        }
+    }
+
+    @Test func harEntriesTakeTheMeasuredPhasesAndTheServerAddress() async throws {
+        try await withTestServer { server in
+            let recorder = HARRecorder()
+            let client = Client(transport: CurlTransport(), interceptors: [recorder])
+            _ = try await client.send(Request(url: server.url("/delay/100")))
+            let entry = try #require(recorder.entries.first)
+            #expect(entry.timings.dns >= 0 && entry.timings.connect >= 0)
+            #expect(entry.timings.wait >= 100)
+            #expect(entry.timings.ssl == -1)
+            #expect(entry.serverIPAddress == "127.0.0.1")
+            #expect(entry.connection == "127.0.0.1:\(server.port)")
+        }
+    }
+
+    @Test func explainingPrintsTheTimeline() async throws {
+        try await withTestServer { server in
+            let (client, recorder) = Client(transport: CurlTransport()).explaining()
+            _ = try await client.send(Request(url: server.url("/echo/x")))
+            let timeline = try #require(recorder.last?.steps.last?.timeline)
+            #expect(timeline.phases.map(\.name).contains("wait"))
+            #expect(timeline.reusedConnection == false)
+            #expect(recorder.last?.text.contains("(new connection to 127.0.0.1:\(server.port))") == true)
+        }
+    }
+}
