@@ -266,11 +266,14 @@ struct CacheConformanceTests {
             ]),
     ]
 
-    /// A clock that follows the wall clock plus what the test added.
+    /// A clock that stands still but for what the test adds.
     final class MovableClock: Sendable {
         private let offset = Protected(0.0)
+        /// Where the clock started: it moves only when the test moves it, so an entry's age is the
+        /// time the test added, however slowly a busy machine runs the steps.
+        private let start = Date()
         func advance(_ seconds: Double) { offset.withLock { $0 += seconds } }
-        var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+        var now: Date { start.addingTimeInterval(offset.withLock { $0 }) }
     }
 
     @Test(arguments: TransportUnderTest.all, Store.allCases)

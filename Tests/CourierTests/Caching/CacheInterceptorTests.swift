@@ -13,8 +13,11 @@ import FoundationNetworking
 @Suite struct CacheInterceptorTests {
     final class MovableClock: Sendable {
         private let offset = Protected(0.0)
+        /// Where the clock started: it moves only when the test moves it, so an entry's age is the
+        /// time the test added, however slowly a busy machine runs the steps.
+        private let start = Date()
         func advance(_ seconds: Double) { offset.withLock { $0 += seconds } }
-        var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+        var now: Date { start.addingTimeInterval(offset.withLock { $0 }) }
     }
 
     static let url = URL(string: "https://api.example.com/items")!
