@@ -298,7 +298,8 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     private func response(_ head: ResponseHead, body: ResponseBodyStream) -> Courier.Response {
-        var response = Courier.Response(status: head.status, headerFields: head.fields, bodyStream: body, request: request)
+        var response = Courier.Response(
+            status: head.status, headerFields: head.fields, bodyStream: body, request: request)
         response.metrics = locked.withLock { $0.clock.metrics(decodedBodyBytes: $0.received) }
         return response
     }

@@ -14,9 +14,13 @@ extension CourierExecutableTests {
             try await withTestServer { server in
                 let run = try await CourierProcess.run(["--timings", "-p", "b", ":\(server.port)/delay/150"])
                 #expect(run.status == 0, "\(run.err)")
-                #expect(run.err.contains("GET http://127.0.0.1:\(server.port)/delay/150 — new connection to 127.0.0.1:\(server.port), HTTP/1.1"))
+                #expect(
+                    run.err.contains(
+                        "GET http://127.0.0.1:\(server.port)/delay/150 — new connection to 127.0.0.1:\(server.port), HTTP/1.1"
+                    ))
                 let wait = try #require(run.errLines.first { $0.hasPrefix("  wait") })
-                let milliseconds = try #require(Double(wait.dropFirst(11).prefix(while: { $0 != "m" }).trimmingCharacters(in: .whitespaces)))
+                let milliseconds = try #require(
+                    Double(wait.dropFirst(11).prefix(while: { $0 != "m" }).trimmingCharacters(in: .whitespaces)))
                 #expect(milliseconds >= 150)
                 #expect(wait.contains("█"))
                 #expect(run.errLines.contains { $0.hasPrefix("  tls") && $0.hasSuffix("-") })

@@ -97,7 +97,9 @@ public struct Explanation: Codable, Sendable, Hashable {
 
         /// One measured phase.
         public struct Phase: Codable, Sendable, Hashable {
+            /// The phase's name, as ``ResponseMetrics/phases`` gives it.
             public var name: String
+            /// How long it took.
             public var milliseconds: Double
         }
 

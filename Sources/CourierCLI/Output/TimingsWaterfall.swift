@@ -40,11 +40,14 @@ struct TimingsWaterfall {
                 "  " + name.padding(toLength: 9, withPad: " ", startingAt: 0) + Self.milliseconds(duration) + "  "
                     + String(repeating: " ", count: start) + String(repeating: "█", count: length))
         }
-        lines.append("  " + "total".padding(toLength: 9, withPad: " ", startingAt: 0) + (metrics.total.map(Self.milliseconds) ?? Self.unmeasured))
+        lines.append(
+            "  " + "total".padding(toLength: 9, withPad: " ", startingAt: 0)
+                + (metrics.total.map(Self.milliseconds) ?? Self.unmeasured))
         if metrics.redirectCount > 0 {
             lines.append(
                 "  after \(metrics.redirectCount) redirect\(metrics.redirectCount == 1 ? "" : "s")"
-                    + (metrics.redirectTime.map { ", " + Self.milliseconds($0).trimmingCharacters(in: .whitespaces) } ?? ""))
+                    + (metrics.redirectTime.map { ", " + Self.milliseconds($0).trimmingCharacters(in: .whitespaces) }
+                        ?? ""))
         }
         return lines.joined(separator: "\n") + "\n"
     }
