@@ -34,9 +34,13 @@ struct MetricsConformanceTests {
             let dripped = try await client.send(try server.request("/drip?numbytes=4&duration_ms=300&chunk=1"))
             let dripSeen = clock.now - dripStart
             #expect(dripped.body.count == 4)
+            // The last byte leaves the server 225 ms after the head, so the total holds it whatever
+            // the load. The body phase itself can be as short as one read: an event loop kept busy
+            // elsewhere may find the head and the whole body waiting together.
             let transfer = try #require(dripped.metrics.bodyTransfer)
-            #expect(transfer >= .milliseconds(200), "four writes 75 ms apart: three after the first byte")
-            #expect(transfer <= dripSeen)
+            let dripTotal = try #require(dripped.metrics.total)
+            #expect(dripTotal >= .milliseconds(200), "four writes 75 ms apart")
+            #expect(transfer <= dripTotal && dripTotal <= dripSeen)
             #expect(dripped.metrics.decodedBodyBytes == 4)
         }
     }
