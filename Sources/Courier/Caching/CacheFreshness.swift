@@ -74,5 +74,6 @@ struct CacheFreshness: Equatable, Sendable {
 extension HTTPField.Name {
     /// `Cache-Status` (RFC 9211): what each cache on the way did with the request, nearest last;
     /// every response that passed through a ``CacheInterceptor`` carries its entry.
-    public static var cacheStatus: Self { HTTPField.Name("Cache-Status")! }
+    /// Made once: the logging interceptor reads it on every exchange it logs.
+    public static let cacheStatus = HTTPField.Name("Cache-Status")!
 }

@@ -73,9 +73,9 @@ struct StoredResponse: Codable, Equatable, Sendable {
     /// stored lines of that name, except the framing ones, which describe the stored body.
     mutating func update(with notModified: HTTPFields) {
         let kept: Set<String> = ["content-length", "content-encoding", "content-type", "content-range"]
-        let replacing = Set(
-            Self.storableLines(notModified).map { $0[0].lowercased() }.filter { !kept.contains($0) })
+        let incoming = Self.storableLines(notModified).filter { !kept.contains($0[0].lowercased()) }
+        let replacing = Set(incoming.map { $0[0].lowercased() })
         headerLines.removeAll { replacing.contains($0[0].lowercased()) }
-        headerLines += Self.storableLines(notModified).filter { replacing.contains($0[0].lowercased()) }
+        headerLines += incoming
     }
 }
