@@ -106,7 +106,7 @@ extern "C" {
 /** The ABI major version this header describes. */
 #define COURIER_ABI_MAJOR 1
 /** The ABI minor version this header describes. */
-#define COURIER_ABI_MINOR 3
+#define COURIER_ABI_MINOR 4
 /** Both, packed as courier_abi_version() returns them. */
 #define COURIER_ABI_VERSION ((uint32_t)((COURIER_ABI_MAJOR << 16) | COURIER_ABI_MINOR))
 
@@ -455,6 +455,65 @@ COURIER_API courier_code courier_response_header_at(const courier_response *resp
  */
 COURIER_API courier_code courier_response_body(const courier_response *response, const void **data, size_t *length,
                                                courier_error **error);
+
+/**
+ * Where the time of one exchange went, and what its connection was (ABI 1.4): what curl's
+ * CURLINFO_*_TIME_T and URLSession's task metrics give, filled by courier_response_metrics.
+ *
+ * Durations are in microseconds, as curl's; -1 when the transport did not measure that phase
+ * (never 0 for "unknown"). A reused connection has no dns, connect or tls phase. Which phases
+ * each transport measures is in docs/c.md. The strings are borrowed from the response, NULL when
+ * not known. Set struct_size to sizeof(courier_metrics) before the call: the library writes at
+ * most that many bytes, and leaves a field it is older than as you set it.
+ */
+typedef struct courier_metrics {
+    /** sizeof(courier_metrics), set by the caller. */
+    size_t struct_size;
+    /** Waiting for a connection or a slot before anything was sent (HAR's blocked). */
+    int64_t queued_us;
+    /** Resolving the host name. */
+    int64_t dns_us;
+    /** The TCP connect, after the lookup. */
+    int64_t connect_us;
+    /** The TLS handshake, after the connect. */
+    int64_t tls_us;
+    /** Writing the request, head and body. */
+    int64_t send_us;
+    /** Waiting for the response's first byte after the request was sent. */
+    int64_t wait_us;
+    /** Receiving the body, from the response's first byte to its last. */
+    int64_t receive_us;
+    /** The whole exchange of this hop, from the transport's start to the body's end. */
+    int64_t total_us;
+    /** The time spent on redirects before this hop; -1 when none was followed. */
+    int64_t redirect_us;
+    /** How many redirects were followed to reach this response. */
+    int64_t redirect_count;
+    /** Bytes written for the request, head and body; -1 when not measured. */
+    int64_t request_bytes;
+    /** Bytes received for the response, head and body, before content decoding; -1 when not measured. */
+    int64_t response_bytes;
+    /** Bytes of the body after content decoding; -1 when not measured. */
+    int64_t decoded_body_bytes;
+    /** 1 when the exchange went over a connection an earlier one opened, 0 when not, -1 unknown. */
+    int reused_connection;
+    /** The port the connection went to; -1 unknown. */
+    int remote_port;
+    /** The address the connection went to, as text ("127.0.0.1", "::1"). Borrowed; NULL unknown. */
+    const char *remote_address;
+    /** The HTTP version spoken: "1.0", "1.1", "2" or "3". Borrowed; NULL unknown. */
+    const char *http_version;
+    /** The TLS version negotiated ("TLSv1.3"). Borrowed; NULL for plain HTTP or unknown. */
+    const char *tls_version;
+} courier_metrics;
+
+/**
+ * Fills `metrics` with the response's timings and connection facts (ABI 1.4). Fails with
+ * COURIER_E_INVALID_ARGUMENT when metrics is NULL or its struct_size is smaller than the ABI 1.4
+ * struct. A response made with courier_response_new has every field unknown.
+ */
+COURIER_API courier_code courier_response_metrics(const courier_response *response, courier_metrics *metrics,
+                                                  courier_error **error);
 
 /** Replaces the status. */
 COURIER_API courier_code courier_response_set_status(courier_response *response, int status, courier_error **error);

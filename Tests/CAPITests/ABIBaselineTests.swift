@@ -2,7 +2,7 @@ import Foundation
 import TestProcesses
 import Testing
 
-/// The built library against the ABI 1.3 baselines in abi/ (scripts/update-abi-baseline writes
+/// The built library against the ABI 1.4 baselines in abi/ (scripts/update-abi-baseline writes
 /// them): removing or changing anything fails; adding functions or appending struct fields passes.
 /// abidw and abidiff come from abigail-tools, which .ci/install installs; without them it fails.
 @Suite struct ABIBaselineTests {

@@ -54,10 +54,10 @@ struct CHeaderTests {
         }
     }
 
-    /// The functions ABI 1.1 added carry the version node `COURIER_1.1`, those 1.3 added
-    /// `COURIER_1.3`, the rest `COURIER_1`: a program calling a newer function fails to load on an
-    /// older library, naming the version.
-    @Test func functionsAddedInABI11And13AreVersionedByTheirMinor() async throws {
+    /// The functions each ABI minor added carry its version node (`COURIER_1.1`, `COURIER_1.3`,
+    /// `COURIER_1.4`; 1.2 added only a struct field), the rest `COURIER_1`: a program calling a
+    /// newer function fails to load on an older library, naming the version.
+    @Test func functionsAddedInLaterMinorsAreVersionedByTheirMinor() async throws {
         let artifacts = try await CAPIArtifacts.shared.value
         let symbols = try artifacts.require(
             await ProcessRunner.run(
@@ -68,20 +68,24 @@ struct CHeaderTests {
                 let parts = symbol.replacingOccurrences(of: "@@", with: "@").split(separator: "@")
                 return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
             })
-        let added = [
-            "courier_client_add_builtin", "courier_client_completion_fd", "courier_client_run_completions",
-            "courier_client_save_cookies",
-            "courier_request_set_url",
+        let addedIn: [String: [String]] = [
+            "COURIER_1.1": [
+                "courier_client_add_builtin", "courier_client_completion_fd", "courier_client_run_completions",
+                "courier_client_save_cookies", "courier_request_set_url",
+            ],
+            "COURIER_1.3": [
+                "courier_client_add_cookies", "courier_client_cookies", "courier_client_remove_cookies",
+                "courier_response_history_at", "courier_response_history_count",
+            ],
+            "COURIER_1.4": ["courier_response_metrics"],
         ]
-        let addedIn13 = [
-            "courier_client_add_cookies", "courier_client_cookies", "courier_client_remove_cookies",
-            "courier_response_history_at", "courier_response_history_count",
-        ]
-        for function in added { #expect(versions[function] == "COURIER_1.1", "\(function)") }
-        for function in addedIn13 { #expect(versions[function] == "COURIER_1.3", "\(function)") }
-        let original = versions.filter { !added.contains($0.key) && !addedIn13.contains($0.key) }
+        for (node, functions) in addedIn {
+            for function in functions { #expect(versions[function] == node, "\(function)") }
+        }
+        let later = Set(addedIn.values.joined())
+        let original = versions.filter { !later.contains($0.key) }
         #expect(original.values.allSatisfy { $0 == "COURIER_1" })
-        #expect(versions.count == added.count + addedIn13.count + original.count)
+        #expect(versions.count == later.count + original.count)
     }
 
     @Test func headersCompileAsStrictCAndCPlusPlus() async throws {

@@ -104,11 +104,16 @@ public struct Response: Sendable {
             throw error
         }
         collected.bodyStream = nil
-        if let final = bodyStream.metrics { collected.metrics.complete(with: final) }
-        if collected.metrics.decodedBodyBytes == nil, collected.metrics.total != nil {
-            collected.metrics.decodedBodyBytes = Int64(collected.body.count)
-        }
+        collected.completeMetrics(from: bodyStream, bodyBytes: Int64(collected.body.count))
         return collected
+    }
+
+    /// Takes the measurements `stream` had at its end into ``metrics``, once its last byte was
+    /// read: the body phase and the totals are known only then. `bodyBytes` is what the reader
+    /// received, for a transport that does not count the decoded bytes itself.
+    package mutating func completeMetrics(from stream: ResponseBodyStream, bodyBytes: Int64) {
+        if let final = stream.metrics { metrics.complete(with: final) }
+        if metrics.decodedBodyBytes == nil, metrics.total != nil { metrics.decodedBodyBytes = bodyBytes }
     }
 
     /// The body decoded as UTF-8 text, with invalid bytes replaced.

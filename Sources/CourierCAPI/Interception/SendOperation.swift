@@ -88,7 +88,9 @@ struct SendOperation: @unchecked Sendable {
         }
         guard let stream = response.bodyStream else { return response }
         response.bodyStream = nil
+        var received: Int64 = 0
         for try await chunk in stream {
+            received += Int64(chunk.count)
             let verdict = chunk.withUnsafeBytes { bytes in
                 ThreadRole.inCallback { onData(userData, bytes.baseAddress, bytes.count) }
             }
@@ -98,6 +100,7 @@ struct SendOperation: @unchecked Sendable {
                     request: request, response: response)
             }
         }
+        response.completeMetrics(from: stream, bodyBytes: received)
         return response
     }
 }

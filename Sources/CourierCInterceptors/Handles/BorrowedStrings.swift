@@ -10,6 +10,8 @@ package import Foundation
 /// lines one by one would otherwise format two strings per line before looking anything up.
 package enum BorrowedKey: Hashable {
     case method, url, body, pluginName, pluginVersion
+    /// A response's metrics: `courier_metrics`'s strings.
+    case remoteAddress, httpVersion, tlsVersion
     /// The lines of one name, joined; the name lowercased.
     case joinedHeader(String)
     /// The name of the header line at an index.
@@ -28,7 +30,7 @@ package final class BorrowedStrings {
 
     /// The copies of the values without a payload (method, URL, body…), at `BorrowedKey.singleIndex`:
     /// a body read once per response needs no hashing and no dictionary storage.
-    private var singles = InlineArray<5, UnsafeMutableRawBufferPointer?>(repeating: nil)
+    private var singles = InlineArray<8, UnsafeMutableRawBufferPointer?>(repeating: nil)
     /// The copies of header values and lines, which a program may read by the hundred.
     private var keyed: [BorrowedKey: UnsafeMutableRawBufferPointer] = [:]
 
@@ -93,6 +95,9 @@ extension BorrowedKey {
         case .body: 2
         case .pluginName: 3
         case .pluginVersion: 4
+        case .remoteAddress: 5
+        case .httpVersion: 6
+        case .tlsVersion: 7
         case .joinedHeader, .lineName, .lineValue: nil
         }
     }

@@ -18,6 +18,8 @@ package enum ExtensibleStruct {
         package static let sendOptions = 32
         package static let interceptor = 56
         package static let pluginMetadata = 32
+        /// `courier_metrics`, first in ABI 1.4.
+        package static let metrics = 144
     }
 
     /// Writes the first-version part of `value` to a caller's struct, with `struct_size` set to
@@ -70,5 +72,27 @@ package enum ExtensibleStruct {
         name: String, in function: StaticString = #function
     ) throws -> Value {
         try read(pointer, over: defaults, firstVersionSize: firstVersionSize, name: name, in: "\(function)")
+    }
+
+    /// Fills a caller's output struct (one the library writes, such as `courier_metrics`) with
+    /// `value`: at most the caller's `struct_size` bytes, so an older caller's smaller struct is
+    /// never overrun, and `struct_size` as the caller set it. A newer caller's fields past this
+    /// library's keep what the caller put there.
+    package static func write<Value>(
+        _ value: Value, to pointer: UnsafeMutablePointer<Value>, firstVersionSize: Int,
+        name: String, in function: StaticString = #function
+    ) throws {
+        let callerSize = UnsafeRawPointer(pointer).load(as: Int.self)
+        guard callerSize >= firstVersionSize else {
+            throw CAPIFailure.invalidArgument(
+                "\(name).struct_size is \(callerSize), smaller than its first version (\(firstVersionSize) bytes); "
+                    + "set it to sizeof(\(name))", in: function)
+        }
+        let size = min(callerSize, MemoryLayout<Value>.size)
+        var value = value
+        withUnsafeMutableBytes(of: &value) { bytes in
+            bytes.storeBytes(of: callerSize, as: Int.self)
+            UnsafeMutableRawPointer(pointer).copyMemory(from: bytes.baseAddress!, byteCount: size)
+        }
     }
 }

@@ -2,7 +2,7 @@
  * Sending against the loopback test server: blocking sends of every body kind, streaming
  * on_data, progress, redirects, timeouts, connection failures, async sends whose completion
  * runs exactly once, cancel, courier_call_wait, several threads on one client, and the
- * AsyncHTTPClient transport. Usage: test_send BASE_URL (such as http://127.0.0.1:PORT)
+ * AsyncHTTPClient transport, and the metrics of a response. Usage: test_send BASE_URL (such as http://127.0.0.1:PORT)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -559,6 +559,84 @@ static void async_http_client_transport_sends_too(void)
     CHECK_OK(courier_client_free(other));
 }
 
+/* Ignores a streamed body: the metrics test needs only its end. */
+static int discard_data(void *user_data, const void *data, size_t length)
+{
+    (void)user_data;
+    (void)data;
+    (void)length;
+    return 0;
+}
+
+static void metrics_say_where_the_time_went(void)
+{
+    courier_code code = COURIER_OK;
+    courier_metrics metrics = {.struct_size = sizeof metrics};
+
+    /* A new connection: every phase libcurl measures, the connection's facts, the delay in the wait. */
+    courier_response *response = send_simple("GET", "/delay/200", &code);
+    CHECK(code == COURIER_OK);
+    CHECK_OK(courier_response_metrics(response, &metrics, &error));
+    CHECK_INT(metrics.struct_size, sizeof metrics);
+    CHECK(metrics.wait_us >= 200000);
+    CHECK(metrics.total_us >= metrics.wait_us);
+    CHECK(metrics.receive_us >= 0 && metrics.receive_us <= metrics.total_us);
+    CHECK_STR(metrics.remote_address, "127.0.0.1");
+    CHECK(metrics.remote_port > 0);
+    CHECK_STR(metrics.http_version, "1.1");
+    CHECK(metrics.tls_version == NULL);
+    CHECK_INT(metrics.tls_us, -1);
+    CHECK_INT(metrics.redirect_count, 0);
+    CHECK_INT(metrics.redirect_us, -1);
+    CHECK(metrics.response_bytes > metrics.decoded_body_bytes && metrics.decoded_body_bytes > 0);
+    courier_response_free(response);
+
+    /* The same connection again: reused, so no lookup and no connect. */
+    response = send_simple("GET", "/echo/again", &code);
+    CHECK(code == COURIER_OK);
+    CHECK_OK(courier_response_metrics(response, &metrics, &error));
+    CHECK_INT(metrics.reused_connection, 1);
+    CHECK_INT(metrics.dns_us, -1);
+    CHECK_INT(metrics.connect_us, -1);
+    courier_response_free(response);
+
+    /* Redirects: the hops and their time. */
+    response = send_simple("GET", "/redirect/2", &code);
+    CHECK(code == COURIER_OK);
+    CHECK_OK(courier_response_metrics(response, &metrics, &error));
+    CHECK_INT(metrics.redirect_count, 2);
+    CHECK(metrics.redirect_us > 0);
+    courier_response_free(response);
+
+    /* A body streamed to on_data has its body phase and total once the send returns. */
+    char url[512];
+    courier_request *request = NULL;
+    courier_send_options options;
+    courier_send_options_init(&options);
+    options.on_data = discard_data;
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/drip?numbytes=4&duration_ms=300&chunk=1"),
+                                 &request, &error));
+    CHECK_OK(courier_client_send_with(client, request, &options, &response, &error));
+    CHECK_OK(courier_response_metrics(response, &metrics, &error));
+    CHECK(metrics.total_us >= 200000);
+    CHECK(metrics.receive_us >= 0 && metrics.receive_us <= metrics.total_us);
+    CHECK_INT(metrics.decoded_body_bytes, 4);
+    courier_response_free(response);
+    courier_request_free(request);
+
+    /* A response made in C has nothing measured; a struct too small or missing is refused. */
+    CHECK_OK(courier_response_new(204, &response, &error));
+    CHECK_OK(courier_response_metrics(response, &metrics, &error));
+    CHECK_INT(metrics.total_us, -1);
+    CHECK_INT(metrics.reused_connection, -1);
+    CHECK_INT(metrics.remote_port, -1);
+    CHECK(metrics.remote_address == NULL && metrics.http_version == NULL);
+    courier_metrics small = {.struct_size = 16};
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_response_metrics(response, &small, &error));
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_response_metrics(response, NULL, &error));
+    courier_response_free(response);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -577,6 +655,7 @@ int main(int argc, char **argv)
     many_threads_share_one_client();
     freeing_a_client_lets_sends_finish();
     async_http_client_transport_sends_too();
+    metrics_say_where_the_time_went();
     CHECK_OK(courier_client_free(client));
     return check_finish("test_send");
 }

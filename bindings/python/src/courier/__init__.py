@@ -49,7 +49,7 @@ from ._exchange import RETRY_SENTINEL as RETRY
 from ._exchange import Exchange, LiveHeaders, RequestView, ResponseView
 from ._lib import lib as _lib
 from ._lib import library_path
-from ._models import Headers, Request, Response
+from ._models import Headers, Metrics, Request, Response
 from ._option_types import Limits
 
 __version__ = "0.2.0"
@@ -59,7 +59,7 @@ library_version: str = _ffi.string(_lib.courier_version()).decode()
 abi_version: tuple[int, int] = (_lib.courier_abi_version() >> 16, _lib.courier_abi_version() & 0xFFFF)
 
 __all__ = [
-    "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse", "Headers", "Request", "Response",
+    "AsyncClient", "AsyncStreamingResponse", "Client", "Plugin", "RequestOptions", "StreamingResponse", "Headers", "Request", "Response", "Metrics",
     "Cookies", "CookieConflict",
     "Limits", "Builtin", "Retry", "Logging", "Validation", "ConcurrencyLimit", "DigestAuth", "Cache", "Exchange", "RequestView", "ResponseView", "LiveHeaders", "RETRY",
     "CourierError", "RequestError", "TransportError", "ConnectError", "TimeoutException", "ProtocolError",

@@ -9,6 +9,7 @@ import datetime
 import json as jsonlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from dataclasses import dataclass
 from typing import Any, Callable, Union
 from urllib.parse import urlsplit
 
@@ -16,9 +17,57 @@ from ._cookie_jar import Cookies, make_cookie
 from ._errors import DecodingError, HTTPStatusError, Unsupported
 
 HeaderTypes = Union["Headers", Mapping[str, str], Iterable[tuple[str, str]], None]
-#: What a library response carries besides its status and body: the URL, the header lines and the
-#: redirect history (None when the library is too old to report it).
-ResponseHead = tuple[str, "Headers", Union["list[Response]", None]]
+#: What a library response carries besides its status and body: the URL, the header lines, the
+#: redirect history and the metrics (each None when the library is too old to report it).
+ResponseHead = tuple[str, "Headers", Union["list[Response]", None], Union["Metrics", None]]
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Where the time of one exchange went, and what its connection was (`Response.metrics`):
+    what curl's `CURLINFO_*_TIME_T` and URLSession's task metrics give.
+
+    Durations are in seconds; a phase the transport did not measure is None, never 0. A reused
+    connection has no `dns`, `connect` or `tls` phase. Which phases each transport measures is in
+    the Python README.
+    """
+
+    #: Waiting for a connection or a slot before anything was sent (HAR's `blocked`).
+    queued: float | None = None
+    #: Resolving the host name.
+    dns: float | None = None
+    #: The TCP connect, after the lookup.
+    connect: float | None = None
+    #: The TLS handshake, after the connect.
+    tls: float | None = None
+    #: Writing the request, head and body.
+    send: float | None = None
+    #: Waiting for the response's first byte after the request was sent.
+    wait: float | None = None
+    #: Receiving the body, from the response's first byte to its last.
+    receive: float | None = None
+    #: The whole exchange of this hop, from the transport's start to the body's end.
+    total: float | None = None
+    #: The time spent on redirects before this hop; None when none was followed.
+    redirect: float | None = None
+    #: How many redirects were followed to reach this response.
+    redirect_count: int = 0
+    #: Whether the exchange went over a connection an earlier one opened.
+    reused_connection: bool | None = None
+    #: The address the connection went to ("127.0.0.1", "::1").
+    remote_address: str | None = None
+    #: The port the connection went to.
+    remote_port: int | None = None
+    #: The HTTP version spoken: "1.0", "1.1", "2" or "3".
+    http_version: str | None = None
+    #: The TLS version negotiated ("TLSv1.3"); None for plain HTTP.
+    tls_version: str | None = None
+    #: Bytes written for the request, head and body.
+    request_bytes: int | None = None
+    #: Bytes received for the response, head and body, before content decoding.
+    response_bytes: int | None = None
+    #: Bytes of the body after content decoding.
+    decoded_body_bytes: int | None = None
 
 _REASONS = {
     100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
@@ -165,6 +214,7 @@ class Response:
             self.headers.setdefault("Content-Type", "application/json")
         self._content = body
         self._url = url
+        self._metrics: Metrics | None = Metrics()
         self.request = request
         self.elapsed = elapsed if elapsed is not None else datetime.timedelta(0)
 
@@ -230,7 +280,8 @@ class Response:
                 finally:
                     self._handle = None
 
-    def _set_head(self, url: str, headers: Headers, history: list[Response] | None) -> None:
+    def _set_head(self, url: str, headers: Headers, history: list[Response] | None,
+                  metrics: Metrics | None) -> None:
         """Sets what the library's response carried besides status and body; a URL it did not
         report is the request's."""
         if not url and self._request is not None:
@@ -238,6 +289,18 @@ class Response:
         self._url = url
         self._headers = headers
         self._history = history
+        self._metrics = metrics
+
+    @property
+    def metrics(self) -> Metrics:
+        """Where the time went (DNS, connect, TLS, send, wait, receive, total) and what the
+        connection was; see `Metrics`. A response made in Python has nothing measured."""
+        if self._handle is not None:
+            self._materialize()
+        metrics = self.__dict__.get("_metrics", Metrics())
+        if metrics is None:
+            raise Unsupported("the loaded libcourier is older than ABI 1.4 and does not report metrics", code=18)
+        return metrics
 
     @property
     def headers(self) -> Headers:

@@ -18,7 +18,7 @@ from ._courier_cffi import ffi
 from ._errors import ClosedError, InvalidRequest
 from ._handles import handles
 from ._lib import abi_minor, lib
-from ._models import Headers, HeaderTypes, Request, Response, ResponseHead, garbage
+from ._models import Headers, HeaderTypes, Metrics, Request, Response, ResponseHead, garbage
 
 NULL = ffi.NULL
 QueryTypes = Union[Mapping[str, Any], Iterable[tuple[str, Any]], None]
@@ -352,10 +352,42 @@ def copy_response(response: Any, request: Request | None, elapsed: datetime.time
 
 
 def read_head(response: Any) -> ResponseHead:
-    """The URL ("" when the library reports none), header lines and redirect history of `response`."""
+    """The URL ("" when the library reports none), header lines, redirect history and metrics of
+    `response`."""
     url = ffi.new("const char **")
     url_text = _string(url[0]) if lib.courier_response_url(response, url, NULL) == 0 else ""
-    return url_text, response_headers(response), response_history(response)
+    return url_text, response_headers(response), response_history(response), response_metrics(response)
+
+
+def response_metrics(response: Any) -> Metrics | None:
+    """The timings and connection facts of `response` in seconds (courier_metrics has
+    microseconds, -1 for what was not measured); None when the library is older than ABI 1.4."""
+    if abi_minor < 4:
+        return None
+    metrics = ffi.new("courier_metrics *")
+    metrics.struct_size = ffi.sizeof("courier_metrics")
+    invoke(lib.courier_response_metrics, response, metrics)
+
+    def seconds(microseconds: int) -> float | None:
+        return None if microseconds < 0 else microseconds / 1_000_000
+
+    def count(value: int) -> int | None:
+        return None if value < 0 else value
+
+    def text(pointer: Any) -> str | None:
+        return None if pointer == NULL else _string(pointer)
+
+    return Metrics(
+        queued=seconds(metrics.queued_us), dns=seconds(metrics.dns_us), connect=seconds(metrics.connect_us),
+        tls=seconds(metrics.tls_us), send=seconds(metrics.send_us), wait=seconds(metrics.wait_us),
+        receive=seconds(metrics.receive_us), total=seconds(metrics.total_us),
+        redirect=seconds(metrics.redirect_us), redirect_count=metrics.redirect_count,
+        reused_connection=None if metrics.reused_connection < 0 else bool(metrics.reused_connection),
+        remote_address=text(metrics.remote_address), remote_port=count(metrics.remote_port),
+        http_version=text(metrics.http_version), tls_version=text(metrics.tls_version),
+        request_bytes=count(metrics.request_bytes), response_bytes=count(metrics.response_bytes),
+        decoded_body_bytes=count(metrics.decoded_body_bytes),
+    )
 
 
 def take_head(response: Any) -> ResponseHead:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ._core import _ClientCore
 from ._errors import CourierError, LimitExceeded, StreamError
-from ._models import Headers, Request, Response
+from ._models import Headers, Metrics, Request, Response
 from ._registry import _dropped_calls, _registry_lock
 from ._sending import _Inbox, _SendState, _start
 
@@ -209,6 +209,13 @@ class StreamingResponse:
         return self._head().elapsed
 
     @property
+    def metrics(self) -> Metrics:
+        """Where the time went: the head's phases once it has arrived, and the body phase and the
+        total once the body has been read to its end."""
+        outcome = self._pipe.outcome
+        return outcome.metrics if isinstance(outcome, Response) else self._head().metrics
+
+    @property
     def is_success(self) -> bool:
         return self._head().is_success
 
@@ -396,6 +403,14 @@ class AsyncStreamingResponse:
     def history(self) -> list[Response]:
         """The redirect responses that led here, first hop first; there with the head."""
         return self._head().history
+
+    @property
+    def metrics(self) -> Metrics:
+        """Where the time went: the head's phases once it has arrived, and the body phase and the
+        total once the body has been read to its end."""
+        with self._pipe.lock:
+            outcome = self._pipe.outcome
+        return outcome.metrics if isinstance(outcome, Response) else self._head().metrics
 
     def raise_for_status(self) -> AsyncStreamingResponse:
         self._head().raise_for_status()
