@@ -35,6 +35,15 @@ typedef int (*ccurl_timer_callback)(CURLM *multi, long timeout_ms, void *user_da
 typedef int (*ccurl_xferinfo_callback)(void *user_data, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);
 
+/* The TLS library's session of a transfer whose TLS backend is OpenSSL (an `SSL *`), NULL for
+ * another backend or no TLS: libcurl does not report the negotiated TLS version, OpenSSL's
+ * SSL_get_version does. Valid while the transfer holds its connection. */
+static inline void *ccurl_openssl_session(CURL *handle) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL) return NULL;
+    return info->backend == CURLSSLBACKEND_OPENSSL ? info->internals : NULL;
+}
+
 /* The running libcurl's version as 0xXXYYZZ; CURLVERSION_NOW is a macro Swift cannot import. */
 static inline unsigned int ccurl_version_num(void) {
     const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);

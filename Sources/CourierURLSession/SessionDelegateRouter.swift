@@ -49,6 +49,10 @@ final class SessionDelegateRouter: NSObject, URLSessionDataDelegate, Sendable {
         exchange?.urlSession(session, task: task, didCompleteWithError: error)
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        exchange(for: task)?.urlSession(session, task: task, didFinishCollecting: metrics)
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void

@@ -39,6 +39,8 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
     /// the body's transfer and the total are measured here and the other phases stay `nil`.
     private let moments = Protected<(started: ContinuousClock.Instant?, headArrived: ContinuousClock.Instant?)>(
         (nil, nil))
+    /// URLSession's own measurements, where it delivers them (Apple platforms), before the task completes.
+    private let collected = Protected<ResponseMetrics?>(nil)
 
     init(request: Request, context: TransportContext, trustsAnyServer: Bool, onEnd: @escaping @Sendable () -> Void) {
         self.request = request
@@ -141,6 +143,12 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
         onEnd()
     }
 
+    /// Called before `didCompleteWithError` where URLSession measures the task (not on Linux).
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        let read = URLSessionTaskMetricsReading.read(metrics)
+        collected.withLock { $0 = read }
+    }
+
     /// Courier's redirect stage follows redirects, the same way on every transport: URLSession
     /// hands the `3xx` back as the response.
     func urlSession(
@@ -220,10 +228,10 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
     private func completedMetrics() -> ResponseMetrics {
         let now = ContinuousClock.now
         let (started, headArrived) = moments.withLock { $0 }
-        var metrics = ResponseMetrics()
-        if let started { metrics.total = now - started }
-        if let headArrived { metrics.bodyTransfer = now - headArrived }
-        metrics.decodedBodyBytes = received.withLock { $0 }
+        var metrics = collected.withLock { $0 } ?? ResponseMetrics()
+        if metrics.total == nil, let started { metrics.total = now - started }
+        if metrics.bodyTransfer == nil, let headArrived { metrics.bodyTransfer = now - headArrived }
+        if metrics.decodedBodyBytes == nil { metrics.decodedBodyBytes = received.withLock { $0 } }
         return metrics
     }
 

@@ -69,6 +69,40 @@ struct TLSConformanceTests {
         #expect(result == .answered("HTTP/2.0"))
     }
 
+    /// Over TLS, curl measures the handshake and names the version; a second exchange on the same
+    /// connection has no handshake. The other transports cannot see the handshake: `nil`, not 0.
+    @Test(arguments: TransportUnderTest.all(with: .customTrust))
+    func aTLSExchangeReportsItsHandshakeAndVersionWhereMeasured(transport: TransportUnderTest) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        try await NginxServer.serving(listen: "ssl", body: "ok", tls: certificates.loopback) { nginx in
+            let made = transport.makeWith(TransportSettings(caInfo: certificates.authority.path))
+            let result: Result<(ResponseMetrics, ResponseMetrics), any Error>
+            do {
+                let client = Client(transport: made)
+                let request = try Request {
+                    BaseURL(nginx.baseURL)
+                    Timeout(.seconds(20))
+                }
+                result = .success((try await client.send(request).metrics, try await client.send(request).metrics))
+            } catch {
+                result = .failure(error)
+            }
+            // Shut down on every path: an AsyncHTTPClient dropped without a shutdown traps.
+            await transport.shutdown(made)
+            let (first, second) = try result.get()
+            if transport.description == "curl" {
+                #expect(try #require(first.tlsHandshake) > .zero)
+                #expect(first.tlsVersion?.hasPrefix("TLSv1.") == true, "\(first.tlsVersion ?? "nil")")
+                #expect(second.reusedConnection == true && second.tlsHandshake == nil)
+                #expect(second.tlsVersion == first.tlsVersion, "the reused connection's version")
+            } else {
+                #expect(first.tlsHandshake == nil && first.tlsVersion == nil)
+                #expect(try #require(first.total) > .zero)
+            }
+        }
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func aCertificateFromAnUntrustedAuthorityIsRefused(transport: TransportUnderTest) async throws {
         let certificates = try await TestCertificates.make()

@@ -1,6 +1,14 @@
 import CCurl
 import Courier
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A transfer's `ResponseMetrics`, read from curl's `CURLINFO_*` times (microseconds since the
 /// transfer's start, each the end of its phase) and connection facts.
 ///
@@ -42,6 +50,7 @@ enum CurlMetrics {
         let port = easy.info(CURLINFO_PRIMARY_PORT)
         metrics.remotePort = port > 0 ? port : nil
         metrics.httpVersion = httpVersion(easy.info(CURLINFO_HTTP_VERSION))
+        metrics.tlsVersion = tlsVersion(of: easy)
         guard complete else { return metrics }
         let total = time(CURLINFO_TOTAL_TIME_T)
         metrics.total = total >= 0 ? .microseconds(total) : nil
@@ -51,6 +60,22 @@ enum CurlMetrics {
         metrics.responseBytes = Int64(easy.info(CURLINFO_HEADER_SIZE)) + downloaded
         metrics.decodedBodyBytes = decodedBytes ?? downloaded
         return metrics
+    }
+
+    /// OpenSSL's `SSL_get_version`, found at run time in the process libcurl loaded it into
+    /// (Courier does not link OpenSSL itself); `nil` where libcurl uses another TLS library.
+    private static let openSSLVersionName: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafePointer<CChar>?)? = {
+        guard let symbol = dlsym(nil, "SSL_get_version") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafePointer<CChar>?).self)
+    }()
+
+    /// The TLS version `easy`'s connection negotiated (`TLSv1.3`), as OpenSSL names it.
+    private static func tlsVersion(of easy: EasyHandle) -> String? {
+        guard let versionName = openSSLVersionName, let session = ccurl_openssl_session(easy.raw),
+            let name = versionName(session)
+        else { return nil }
+        let version = String(cString: name)
+        return version.hasPrefix("TLS") ? version : nil
     }
 
     private static func httpVersion(_ version: Int) -> String? {
