@@ -162,7 +162,8 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let sent = clientRequest
         var response = try await withCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, any Error>) in
+            defer { ThreadSanitizerAnnotations.acquired(from: delegate) }
+            return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, any Error>) in
                 delegate.start(continuation)
                 let task = client.execute(request: sent, delegate: delegate, eventLoop: preference, deadline: deadline)
                 // Held until the exchange ends, body included, so a request streaming its response still counts.

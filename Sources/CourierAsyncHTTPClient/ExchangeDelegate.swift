@@ -250,6 +250,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
                     onAbort: { [weak self] in self?.abandoned() })
             }
         }
+        if handOver != nil { ThreadSanitizerAnnotations.handingOver(from: self) }
         switch handOver {
         case nil:
             return
@@ -273,6 +274,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         case .finish(let writer)?:
             writer.finish(metrics: metrics)
         case .missingHead(let waiter)?:
+            ThreadSanitizerAnnotations.handingOver(from: self)
             waiter.resume(
                 throwing: CourierError(
                     .invalidResponse, "AsyncHTTPClient ended the exchange without a response head",
@@ -288,6 +290,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         }
         switch action {
         case .failWaiter(let waiter)?:
+            ThreadSanitizerAnnotations.handingOver(from: self)
             waiter.resume(throwing: headError(error, cancelled: cancelled))
         case .failWriter(let writer, let gate)?:
             writer.fail(bodyError(error))

@@ -53,6 +53,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
     func run(_ task: URLSessionTask) async throws -> Response {
         self.task.withLock { $0 = task }
         let timeout = context.totalTimeout(for: request)
+        defer { ThreadSanitizerAnnotations.acquired(from: self) }
         return try await withCancellationHandler {
             try await withUnsafeThrowingContinuation { (waiter: Waiter) in
                 state.withLock { $0.start(waiter) }
@@ -109,6 +110,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
             return
         }
         let received = Response(status: head.status, headerFields: head.fields, bodyStream: stream, request: request)
+        ThreadSanitizerAnnotations.handingOver(from: self)
         waiter.resume(returning: received)
     }
 
@@ -208,9 +210,11 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, Sendable {
         case .returnHead:
             assertionFailure("only receivedHead returns it, and the head's callback carries it out")
         case .failSend(let waiter, let failure):
+            ThreadSanitizerAnnotations.handingOver(from: self)
             waiter.resume(throwing: URLSessionErrorMapping.error(for: failure, request: request, timeout: timeout))
         case .failSendAndCancelTask(let waiter, let failure):
             cancelTask()
+            ThreadSanitizerAnnotations.handingOver(from: self)
             waiter.resume(throwing: URLSessionErrorMapping.error(for: failure, request: request, timeout: timeout))
         case .finishBody(let writer):
             writer.finish(metrics: completedMetrics())

@@ -1,5 +1,4 @@
 import Courier
-import Synchronization
 import Testing
 
 @testable import CourierCAPI
@@ -71,8 +70,8 @@ import Testing
         reportingTo call: CallBox? = nil, completing: Bool = true, whenRunning: @Sendable () -> Void = {},
         _ body: @escaping @Sendable () async -> T
     ) async throws -> T {
-        let started = Mutex(false)
-        let result = Mutex<T?>(nil)
+        let started = Protected(false)
+        let result = Protected<T?>(nil)
         try #require(pool.begin())
         let accepted = workers.run(
             { [pool] in

@@ -1,8 +1,9 @@
 import CourierAPI
 import CourierTestServer
 import Foundation
-import Synchronization
 import Testing
+
+import struct Courier.Protected
 
 @API
 @Mock
@@ -22,7 +23,7 @@ protocol Accounts {
 
 /// The single value a completion handler was called with, and how often it was called.
 final class Delivery<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = Protected<[Value]>([])
     func deliver(_ value: Value) { values.withLock { $0.append(value) } }
     var all: [Value] { values.withLock { $0 } }
 }

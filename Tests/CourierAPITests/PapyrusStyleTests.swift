@@ -2,8 +2,9 @@ import CourierAPI
 import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
-import Synchronization
 import Testing
+
+import struct Courier.Protected
 
 enum Sort: String, Sendable, QueryValue {
     case newest
@@ -172,7 +173,7 @@ struct PapyrusStyleTests {
 
 /// Requests seen by an interceptor, safe to append to from the pipeline.
 final class RecordedRequests: Sendable {
-    private let requests = Mutex<[Request]>([])
+    private let requests = Protected<[Request]>([])
     func append(_ request: Request) { requests.withLock { $0.append(request) } }
     var all: [Request] { requests.withLock { $0 } }
 }

@@ -4,7 +4,6 @@ import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 /// Runs `body` with a transport that owns its client, and shuts the client down afterwards, also when `body` throws.
@@ -81,9 +80,9 @@ func duration(of body: () async throws -> Void) async rethrows -> Duration {
 
 /// A value shared between a test and the callbacks it installs.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Protected<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = Protected(value) }
 
     var value: Value { storage.withLock { $0 } }
 

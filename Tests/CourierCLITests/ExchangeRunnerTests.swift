@@ -1,14 +1,13 @@
 import Courier
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @testable import CourierCLI
 
 /// What a `Console` wrote, for tests that inject the terminal flags.
 final class CapturedConsole: Sendable {
-    private let streams = Mutex<(out: Data, err: Data)>((Data(), Data()))
+    private let streams = Protected<(out: Data, err: Data)>((Data(), Data()))
 
     var out: String { String(decoding: streams.withLock { $0.out }, as: UTF8.self) }
     var err: String { String(decoding: streams.withLock { $0.err }, as: UTF8.self) }

@@ -245,7 +245,7 @@ enum EventRoutes {
 
 /// Records the reconnection waits instead of waiting.
 final class SleepRecorder: Sendable {
-    private let recorded = Mutex<[Duration]>([])
+    private let recorded = Protected<[Duration]>([])
 
     /// The waits asked for so far.
     var delays: [Duration] { recorded.withLock { $0 } }

@@ -1,7 +1,6 @@
 import Courier
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @testable import CourierCurl
@@ -89,5 +88,5 @@ struct DirectResumptionTests {
 
 /// The continuations of the sends a test holds, by index, filled from their tasks.
 private final class Waiting: Sendable {
-    let list = Mutex<[(Int, SendContinuation)]>([])
+    let list = Protected<[(Int, SendContinuation)]>([])
 }

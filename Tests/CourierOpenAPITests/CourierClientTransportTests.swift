@@ -9,7 +9,6 @@ import CourierTestServer
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import Synchronization
 import Testing
 
 /// Which Courier transport carries the generated client's requests.
@@ -146,7 +145,7 @@ struct CourierClientTransportTests {
 
     @Test(arguments: TransportKind.allCases)
     func courierInterceptorsRunForEveryOperationAndSeeItsID(kind: TransportKind) async throws {
-        let seen = Mutex<[String]>([])
+        let seen = Protected<[String]>([])
         let stamp = ClosureInterceptor("stamp") { request, _, next in
             seen.withLock { $0.append(request.options[OpenAPIOperationID.self] ?? "none") }
             return try await next(try request.updating { Header.custom("X-Stamped").setValue("yes") })

@@ -1,7 +1,6 @@
 import Courier
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 /// `Client.Configuration.defaultHeaders`: added to every request that lacks the field, before the
@@ -19,7 +18,7 @@ import Testing
     }
 
     final class Seen: Sendable {
-        let fields = Mutex<HTTPFields?>(nil)
+        let fields = Protected<HTTPFields?>(nil)
     }
 
     @Test func defaultsFillOnlyTheFieldsARequestLeavesUnset() async throws {

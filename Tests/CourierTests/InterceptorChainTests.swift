@@ -1,12 +1,11 @@
 import Courier
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 /// Records the order stages see the request and the response.
 final class Trace: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = Protected<[String]>([])
     func add(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @testable import Courier
@@ -19,7 +18,7 @@ func lines(_ fields: HTTPFields) -> [String] {
 
 /// A thread-safe counter for callbacks observed by tests.
 final class Counter: Sendable {
-    private let storage = Mutex(0)
+    private let storage = Protected(0)
     func increment() { storage.withLock { $0 += 1 } }
     var value: Int { storage.withLock { $0 } }
 }

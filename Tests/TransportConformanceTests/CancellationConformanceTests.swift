@@ -2,7 +2,6 @@ import Courier
 import CourierTestServer
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @Suite("Transport conformance: cancellation, timeouts and streaming", .timeLimit(.minutes(1)))
@@ -112,7 +111,7 @@ struct CancellationConformanceTests {
 
 /// The largest progress figure a callback reported.
 final class ProgressRecord: Sendable {
-    private let value = Mutex<Int64>(0)
+    private let value = Protected<Int64>(0)
     func record(_ figure: Int64) { value.withLock { $0 = max($0, figure) } }
     var largest: Int64 { value.withLock { $0 } }
 }

@@ -24,4 +24,19 @@ package enum ThreadSanitizerAnnotations {
     /// Tells ThreadSanitizer this thread releases what it did under `address`.
     @inlinable @inline(__always)
     package static func releasing(_ address: UnsafeRawPointer) { hooks?.release(address) }
+
+    /// Tells ThreadSanitizer that what this thread made for `owner` is handed over: call it before
+    /// resuming a continuation with it, and `acquired(from:)` once that continuation has returned.
+    /// The concurrency runtime's own ordering of a resume is in code ThreadSanitizer does not
+    /// instrument, so without the pair a response or body stream made on a transport's thread and
+    /// read by the resumed task is reported as a race (seen on the curl I/O thread and on
+    /// URLSession's delegate queue).
+    package static func handingOver(from owner: AnyObject) {
+        releasing(UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque()))
+    }
+
+    /// The other half of `handingOver(from:)`, in the task whose continuation `owner` resumed.
+    package static func acquired(from owner: AnyObject) {
+        acquired(UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque()))
+    }
 }

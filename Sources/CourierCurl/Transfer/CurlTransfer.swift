@@ -48,14 +48,10 @@ final class CurlTransfer: Sendable {
 
 extension CurlTransfer {
     /// Tells ThreadSanitizer that what the I/O thread made for this transfer (the response, its
-    /// body stream, an error) is `send`'s from here. ThreadSanitizer did not always see the
-    /// continuation's resume as that edge: once (fresh-clone run 59) it reported a race on a body
-    /// stream made on the I/O thread and read by the resumed task, most likely when the resume came
-    /// before the task reached its await.
-    func releaseToSend() { ThreadSanitizerAnnotations.releasing(handOverAddress) }
+    /// body stream, an error) is `send`'s from here (fresh-clone run 59 reported a body stream made
+    /// on the I/O thread and read by the resumed task).
+    func releaseToSend() { ThreadSanitizerAnnotations.handingOver(from: self) }
 
     /// The other half of `releaseToSend()`, in `send` once its continuation has returned.
-    func acquireInSend() { ThreadSanitizerAnnotations.acquired(handOverAddress) }
-
-    private var handOverAddress: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+    func acquireInSend() { ThreadSanitizerAnnotations.acquired(from: self) }
 }

@@ -3,7 +3,6 @@ import CourierTestServer
 import Foundation
 import Glibc
 import HTTPTypes
-import Synchronization
 import Testing
 
 @testable import CourierCurl
@@ -100,7 +99,7 @@ func courierError(
 
 /// The last value a progress callback reported, and the largest.
 final class ProgressLog: Sendable {
-    private let values = Mutex<[(Int64, Int64?)]>([])
+    private let values = Protected<[(Int64, Int64?)]>([])
 
     func record(_ value: Int64, _ total: Int64?) { values.withLock { $0.append((value, total)) } }
 

@@ -82,7 +82,7 @@ final class RawServer: Sendable {
     let port: Int
     private let listener: Int32
     private let stopped = Atomic(false)
-    private let events = Mutex<[String]>([])
+    private let events = Protected<[String]>([])
 
     /// Starts listening on 127.0.0.1 at an ephemeral port; `script` runs once per accepted connection.
     init(timeout: Int = 10, script: @escaping @Sendable (Connection, RawServer) -> Void) throws {

@@ -43,7 +43,7 @@ struct WakeCoalescingTests {
 
     @Test func anotherThreadOwesNothingDuringThisOnesRun() async {
         let waker = CountingWaker()
-        let owedElsewhere = Mutex<Bool?>(nil)
+        let owedElsewhere = Protected<Bool?>(nil)
         WakeCoalescing.coalescingWakes {
             let thread = Thread { owedElsewhere.withLock { $0 = WakeCoalescing.owesWake(waker) } }
             thread.start()

@@ -42,7 +42,7 @@ struct ConcurrencyLimitInterceptorTests {
         try await withTestServer { busy in
             try await withTestServer { other in
                 let limit = ConcurrencyLimitInterceptor(maxConcurrentRequests: 10, maxConcurrentRequestsPerHost: 2)
-                let gateOpen = Mutex(false)
+                let gateOpen = Protected(false)
                 let gate = ClosureInterceptor("Gate") { request, _, next in
                     if request.url.port == busy.baseURL.port {
                         while !gateOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }

@@ -5,7 +5,6 @@ import CourierTestServer
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
 
 /// The transports the built-in interceptors' server tests run on: each interceptor must behave
 /// the same over libcurl and over AsyncHTTPClient (body discards, replays, slots held).
@@ -38,7 +37,7 @@ enum ServerTransport: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// Records the waits a retry interceptor asks for, instead of waiting.
 final class SleepRecorder: Sendable {
-    private let waits = Mutex<[Duration]>([])
+    private let waits = Protected<[Duration]>([])
     var all: [Duration] { waits.withLock { $0 } }
     var sleep: RetryInterceptor.Sleep {
         { [self] duration in self.waits.withLock { $0.append(duration) } }
@@ -47,7 +46,7 @@ final class SleepRecorder: Sendable {
 
 /// Keeps every log entry written through loggers it makes, rendered with metadata.
 final class LogCapture: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Protected<[String]>([])
     var all: [String] { entries.withLock { $0 } }
 
     func logger(level: Logger.Level) -> Logger {
@@ -78,7 +77,7 @@ final class LogCapture: Sendable {
 
 /// Counts the times the stages after it are reached, and how many are in flight at once.
 final class PassCounter: Sendable {
-    private let counts = Mutex((total: 0, current: 0, max: 0))
+    private let counts = Protected((total: 0, current: 0, max: 0))
     var total: Int { counts.withLock { $0.total } }
     var maxInFlight: Int { counts.withLock { $0.max } }
 

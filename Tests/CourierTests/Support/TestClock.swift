@@ -1,5 +1,4 @@
 import Courier
-import Synchronization
 
 /// A clock that stands still until a test advances it, for time rules (refresh windows) tested
 /// without waiting. Sleeping on it is not supported: what uses it only reads `now`.
@@ -12,7 +11,7 @@ final class TestClock: Clock, Sendable {
         static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let current = Mutex(Instant(offset: .zero))
+    private let current = Protected(Instant(offset: .zero))
 
     var now: Instant { current.withLock { $0 } }
     var minimumResolution: Duration { .nanoseconds(1) }

@@ -1,7 +1,6 @@
 import Courier
 import CourierTestServer
 import Foundation
-import Synchronization
 
 /// A test-server route, `/gate/{name}`, that holds every request until the test lets it go, and
 /// counts how many it holds at once: with the requests held, the number a client has in flight
@@ -29,7 +28,7 @@ final class RequestGate: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     /// The requests held now.
     var held: Int { state.withLock { $0.held } }
