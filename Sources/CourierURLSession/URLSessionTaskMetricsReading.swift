@@ -46,7 +46,7 @@ enum URLSessionTaskMetricsReading {
         read.httpVersion = transaction.networkProtocolName.flatMap(httpVersion(protocolName:))
         if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) {
             read.remoteAddress = transaction.remoteAddress
-            read.remotePort = transaction.remotePort
+            read.remotePort = port(transaction.remotePort)
             read.tlsVersion = transaction.negotiatedTLSProtocolVersion.flatMap { tlsVersion(wireValue: $0.rawValue) }
             read.requestBytes = transaction.countOfRequestHeaderBytesSent + transaction.countOfRequestBodyBytesSent
             read.responseBytes =
@@ -93,6 +93,12 @@ enum URLSessionTaskMetricsReading {
         default: nil
         }
     }
+
+    /// The port as Apple's Foundation declares it.
+    private static func port(_ port: Int?) -> Int? { port }
+
+    /// The port as FoundationNetworking declares it (text).
+    private static func port(_ port: String?) -> Int? { port.flatMap { Int($0) } }
 
     private static func between(_ start: Date?, _ end: Date?) -> Duration? {
         guard let start, let end, end >= start else { return nil }
