@@ -70,6 +70,8 @@ final class ActiveTransfer {
     /// after that (a body that ended in the head's round) carries them, since the handle may be
     /// reused by then.
     private var completedMetrics: ResponseMetrics?
+    /// The TLS version, read when the head arrived (`CurlMetrics.tlsVersion(of:)`).
+    private var tlsVersion: String?
 
     /// The response or error of a transfer its caller drives (`ResponseWaiter.driver`), once decided.
     private(set) var drivenOutcome: Result<Response, any Error>?
@@ -341,6 +343,7 @@ final class ActiveTransfer {
 
     private func deliver(_ head: ResponseHeadParser.Head) {
         headDelivered = true
+        tlsVersion = CurlMetrics.tlsVersion(of: easy)
         var head = head
         if requestsDecoding, !isHead, head.framing.hasContentEncoding {
             decoding = true
@@ -401,7 +404,7 @@ final class ActiveTransfer {
         }
         var response = handOver.head.response(bodyStream: body, request: transfer.request)
         response.metrics =
-            completedMetrics ?? CurlMetrics.read(from: easy, complete: false, decodedBytes: nil)
+            completedMetrics ?? CurlMetrics.read(from: easy, complete: false, decodedBytes: nil, tlsVersion: tlsVersion)
         switch handOver.waiter {
         case .task(let continuation):
             transfer.releaseToSend()
@@ -450,7 +453,8 @@ final class ActiveTransfer {
             failure = decompressionError(received: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T))
         }
         if code == CURLE_OK, !hasFailed {
-            let metrics = CurlMetrics.read(from: easy, complete: true, decodedBytes: decoding ? decodedBytes : nil)
+            let metrics = CurlMetrics.read(
+                from: easy, complete: true, decodedBytes: decoding ? decodedBytes : nil, tlsVersion: tlsVersion)
             completedMetrics = metrics
             switch state.completed() {
             case .none: break

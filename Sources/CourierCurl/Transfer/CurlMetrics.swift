@@ -16,8 +16,11 @@ import Darwin
 /// `waiting` runs from the start of sending. Before 8.6 the time queued is not either.
 enum CurlMetrics {
     /// What `easy` has measured; `complete` when the transfer has ended (the body's phase, the
-    /// total and the byte counts are then known). `decodedBytes` is the body after content decoding.
-    static func read(from easy: EasyHandle, complete: Bool, decodedBytes: Int64?) -> ResponseMetrics {
+    /// total and the byte counts are then known). `decodedBytes` is the body after content
+    /// decoding, `tlsVersion` what `tlsVersion(of:)` read while the transfer held its connection.
+    static func read(
+        from easy: EasyHandle, complete: Bool, decodedBytes: Int64?, tlsVersion: String?
+    ) -> ResponseMetrics {
         func time(_ info: CURLINFO) -> Int64 {
             info == CURLINFO_NONE ? -1 : easy.info(offset: info)
         }
@@ -50,7 +53,7 @@ enum CurlMetrics {
         let port = easy.info(CURLINFO_PRIMARY_PORT)
         metrics.remotePort = port > 0 ? port : nil
         metrics.httpVersion = httpVersion(easy.info(CURLINFO_HTTP_VERSION))
-        metrics.tlsVersion = tlsVersion(of: easy)
+        metrics.tlsVersion = tlsVersion
         guard complete else { return metrics }
         let total = time(CURLINFO_TOTAL_TIME_T)
         metrics.total = total >= 0 ? .microseconds(total) : nil
@@ -69,8 +72,10 @@ enum CurlMetrics {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafePointer<CChar>?).self)
     }()
 
-    /// The TLS version `easy`'s connection negotiated (`TLSv1.3`), as OpenSSL names it.
-    private static func tlsVersion(of easy: EasyHandle) -> String? {
+    /// The TLS version `easy`'s connection negotiated (`TLSv1.3`), as OpenSSL names it: read while
+    /// the transfer holds its connection (when its head arrives), since a finished transfer has
+    /// handed the connection back and libcurl then reports no TLS session.
+    static func tlsVersion(of easy: EasyHandle) -> String? {
         guard let versionName = openSSLVersionName, let session = ccurl_openssl_session(easy.raw),
             let name = versionName(session)
         else { return nil }

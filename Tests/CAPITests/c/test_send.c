@@ -578,8 +578,10 @@ static void metrics_say_where_the_time_went(void)
     CHECK(code == COURIER_OK);
     CHECK_OK(courier_response_metrics(response, &metrics, &error));
     CHECK_INT(metrics.struct_size, sizeof metrics);
-    CHECK(metrics.wait_us >= 200000);
-    CHECK(metrics.total_us >= metrics.wait_us);
+    /* The total holds the whole delay. Most of it is the wait: curl stamps the start of sending a
+     * moment after it began, which under valgrind on a loaded machine can be tens of ms late. */
+    CHECK(metrics.total_us >= 200000);
+    CHECK(metrics.wait_us >= 100000 && metrics.wait_us <= metrics.total_us);
     CHECK(metrics.receive_us >= 0 && metrics.receive_us <= metrics.total_us);
     CHECK_STR(metrics.remote_address, "127.0.0.1");
     CHECK(metrics.remote_port > 0);
