@@ -1,14 +1,6 @@
 import CCurl
 import Courier
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A transfer's `ResponseMetrics`, read from curl's `CURLINFO_*` times (microseconds since the
 /// transfer's start, each the end of its phase) and connection facts.
 ///
@@ -65,18 +57,11 @@ enum CurlMetrics {
         return metrics
     }
 
-    /// OpenSSL's `SSL_get_version`, found at run time in the process libcurl loaded it into
-    /// (Courier does not link OpenSSL itself); `nil` where libcurl uses another TLS library.
-    private static let openSSLVersionName: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafePointer<CChar>?)? = {
-        guard let symbol = dlsym(nil, "SSL_get_version") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafePointer<CChar>?).self)
-    }()
-
     /// The TLS version `easy`'s connection negotiated (`TLSv1.3`), as OpenSSL names it: read while
     /// the transfer holds its connection (when its head arrives), since a finished transfer has
     /// handed the connection back and libcurl then reports no TLS session.
     static func tlsVersion(of easy: EasyHandle) -> String? {
-        guard let versionName = openSSLVersionName, let session = ccurl_openssl_session(easy.raw),
+        guard let session = ccurl_openssl_session(easy.raw), let versionName = OpenSSLVersionName.function,
             let name = versionName(session)
         else { return nil }
         let version = String(cString: name)

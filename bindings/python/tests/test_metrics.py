@@ -80,3 +80,45 @@ def test_a_library_older_than_abi_1_4_says_so(server: Server, monkeypatch) -> No
         response = client.get("/status/200")
         with pytest.raises(courier.Unsupported, match="ABI 1.4"):
             response.metrics
+
+
+def test_a_tls_exchange_reports_its_handshake_and_version(tmp_path) -> None:
+    import http.server
+    import ssl
+    import subprocess
+    import threading
+
+    certificate, key = tmp_path / "server.pem", tmp_path / "server.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1",
+                    "-keyout", str(key), "-out", str(certificate)], check=True, capture_output=True)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"https://127.0.0.1:{server.server_address[1]}/"
+        with courier.Client(verify=str(certificate)) as client:
+            first = client.get(url).metrics
+            second = client.get(url).metrics
+        assert first.tls is not None and first.tls > 0
+        assert first.tls_version is not None and first.tls_version.startswith("TLSv1."), first.tls_version
+        assert second.reused_connection is True and second.tls is None
+        assert second.tls_version == first.tls_version
+    finally:
+        server.shutdown()
+        server.server_close()
