@@ -51,6 +51,22 @@ struct CurlMetricsTests {
         }
     }
 
+    /// The kernel completes the TCP handshake while the connection waits in the listener's
+    /// backlog, so a server slow to accept shows in the wait for the first byte, not the connect.
+    @Test func anAcceptDelayIsWaitingNotConnecting() async throws {
+        let server = try RawServer(acceptDelay: .milliseconds(200)) { connection, _ in
+            connection.answerEveryRequestWithNoContent()
+        }
+        defer { server.stop() }
+        let metrics = try await Client(transport: CurlTransport()).send(Request(url: server.url())).metrics
+        #expect(try #require(metrics.total) >= .milliseconds(200))
+        // curl stamps the start of sending a moment after the connect ended, which a loaded
+        // machine can stretch: the wait holds most of the delay, the connect none of it.
+        #expect(try #require(metrics.waiting) >= .milliseconds(150))
+        #expect(try #require(metrics.connect) < .milliseconds(150))
+        #expect(metrics.reusedConnection == false)
+    }
+
     @Test func aStreamedBodyHasItsTotalsOnceItEnds() async throws {
         try await withTestServer { server in
             let client = Client(transport: CurlTransport())

@@ -1,6 +1,12 @@
 public import CoreMetrics
 import HTTPTypes
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Records every exchange through swift-metrics: a request counter, a failure counter by error
 /// code, and a duration timer, under whatever backend the process bootstrapped (Prometheus, StatsD…).
 ///
@@ -9,8 +15,9 @@ import HTTPTypes
 /// - `courier_request_failures_total` (counter; `method`, `code`: the `CourierError.Code`);
 /// - `courier_request_duration_seconds` (timer; `method`), recorded in nanoseconds;
 /// - `courier_request_phase_seconds` (timer; `method`, `phase`: `queued`, `dns`, `connect`,
-///   `tls`, `send`, `wait`), one recording per phase the transport measured up to the response
-///   head (``ResponseMetrics``); a phase it did not measure is not recorded.
+///   `tls`, `send`, `wait`, `receive`), one recording per phase the transport measured
+///   (``ResponseMetrics``); a phase it did not measure is not recorded. `receive` is recorded when
+///   the body ends, which for a streamed body is when its reader reaches the end.
 ///
 /// The duration runs until the stages after this one return: for a streamed body, until its head arrives.
 /// Dimensions deliberately leave out the URL and host, whose values are unbounded. Place it
@@ -43,15 +50,16 @@ public struct MetricsInterceptor: Interceptor {
                 elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         }
         do {
-            let response = try await next(request)
-            for (phase, duration) in response.metrics.phases {
-                guard let duration, phase != "receive" else { continue }
-                CoreMetrics.Timer(
-                    label: "\(prefix)_request_phase_seconds", dimensions: dimensions + method + [("phase", phase)],
-                    factory: factory
-                )
-                .recordNanoseconds(
-                    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+            var response = try await next(request)
+            let phases = PhaseTimers(label: "\(prefix)_request_phase_seconds", dimensions: dimensions + method, factory: factory)
+            for (phase, duration) in response.metrics.phases where phase != "receive" {
+                phases.record(phase, duration)
+            }
+            if let stream = response.bodyStream {
+                response.bodyStream = stream.observed(
+                    by: ReceivePhaseRecorder(stream: stream, atHead: response.metrics.bodyTransfer, phases: phases))
+            } else {
+                phases.record("receive", response.metrics.bodyTransfer)
             }
             Counter(
                 label: "\(prefix)_requests_total",
@@ -75,3 +83,33 @@ public struct MetricsInterceptor: Interceptor {
         }
     }
 }
+
+/// `courier_request_phase_seconds` for one exchange: one timer per phase, made when recorded.
+private struct PhaseTimers: Sendable {
+    let label: String
+    let dimensions: [(String, String)]
+    let factory: any MetricsFactory
+
+    func record(_ phase: String, _ duration: Duration?) {
+        guard let duration else { return }
+        CoreMetrics.Timer(label: label, dimensions: dimensions + [("phase", phase)], factory: factory)
+            .recordNanoseconds(
+                duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+}
+
+/// Records the body's phase when a streamed body ends: the transport knows it only then, in the
+/// stream's metrics, or already at the head (`atHead`) when the body ended in the head's round.
+private struct ReceivePhaseRecorder: ResponseBodyObserver {
+    let stream: ResponseBodyStream
+    let atHead: Duration?
+    let phases: PhaseTimers
+
+    func received(_ chunk: Data) {}
+
+    func ended(with error: CourierError?) throws(CourierError) {
+        guard error == nil else { return }
+        phases.record("receive", stream.metrics?.bodyTransfer ?? atHead)
+    }
+}
+

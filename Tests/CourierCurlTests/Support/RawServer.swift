@@ -84,8 +84,11 @@ final class RawServer: Sendable {
     private let stopped = Atomic(false)
     private let events = Protected<[String]>([])
 
-    /// Starts listening on 127.0.0.1 at an ephemeral port; `script` runs once per accepted connection.
-    init(timeout: Int = 10, script: @escaping @Sendable (Connection, RawServer) -> Void) throws {
+    /// Starts listening on 127.0.0.1 at an ephemeral port; `script` runs once per accepted connection,
+    /// each accepted `acceptDelay` after it is waiting in the backlog.
+    init(
+        timeout: Int = 10, acceptDelay: Duration = .zero, script: @escaping @Sendable (Connection, RawServer) -> Void
+    ) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -107,6 +110,10 @@ final class RawServer: Sendable {
             while !stopped.load(ordering: .acquiring) {
                 var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 50) > 0 else { continue }
+                if acceptDelay > .zero {
+                    let (seconds, attoseconds) = acceptDelay.components
+                    Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+                }
                 let fd = accept(listener, nil, nil)
                 guard fd >= 0 else { continue }
                 var limit = timeval(tv_sec: timeout, tv_usec: 0)

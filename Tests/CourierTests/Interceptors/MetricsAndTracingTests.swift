@@ -108,6 +108,26 @@ struct MetricsAndTracingTests {
             }
             let span = try #require(tracer.finishedSpans.first)
             #expect(span.events.map(\.name) == measured.map { "courier.\($0)" })
+            // The body was read by `send`, so its phase is recorded once it ended.
+            let receive = try metrics.expectTimer(
+                "courier_request_phase_seconds", [("method", "GET"), ("phase", "receive")])
+            #expect(receive.values.count == 1)
+        }
+    }
+
+    @Test(arguments: ServerTransport.all)
+    func aStreamedBodysPhaseIsRecordedWhenItsReaderReachesTheEnd(transport: ServerTransport) async throws {
+        let metrics = TestMetrics()
+        try await withTestServer { server in
+            let client = transport.client(interceptors: [MetricsInterceptor(factory: metrics)])
+            let response = try await client.stream(Request(url: server.url("/drip?numbytes=4&duration_ms=200&chunk=1")))
+            #expect(throws: (any Error).self) {
+                try metrics.expectTimer("courier_request_phase_seconds", [("method", "GET"), ("phase", "receive")])
+            }
+            _ = try await response.bodyStream?.collect(upTo: 1024)
+            let receive = try metrics.expectTimer(
+                "courier_request_phase_seconds", [("method", "GET"), ("phase", "receive")])
+            #expect(receive.values.count == 1)
         }
     }
 
