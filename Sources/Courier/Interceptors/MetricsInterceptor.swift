@@ -51,7 +51,8 @@ public struct MetricsInterceptor: Interceptor {
         }
         do {
             var response = try await next(request)
-            let phases = PhaseTimers(label: "\(prefix)_request_phase_seconds", dimensions: dimensions + method, factory: factory)
+            let phases = PhaseTimers(
+                label: "\(prefix)_request_phase_seconds", dimensions: dimensions + method, factory: factory)
             for (phase, duration) in response.metrics.phases where phase != "receive" {
                 phases.record(phase, duration)
             }
@@ -112,4 +113,3 @@ private struct ReceivePhaseRecorder: ResponseBodyObserver {
         phases.record("receive", stream.metrics?.bodyTransfer ?? atHead)
     }
 }
-
