@@ -117,7 +117,9 @@ def client(server: Server) -> Iterator["courier.Client"]:  # noqa: F821
 
 @pytest.fixture()
 def private_server() -> Iterator[Server]:
-    """A server of the test's own, for tests that abort big downloads by killing a process.
+    """A server of the test's own, for tests that abort big downloads by killing a process, and
+    for tests that need a connection no other test opened (the library keeps connections across
+    clients).
 
     `courier serve` can crash (SIGSEGV, a stack overflow in HTTPConnectionHandler.pump) when a
     peer resets the connection while a large body waits for a writable socket, so such tests

@@ -10,7 +10,8 @@ import courier
 from conftest import Server
 
 
-def test_a_delayed_head_is_the_wait_and_the_connection_is_described(server: Server) -> None:
+def test_a_delayed_head_is_the_wait_and_the_connection_is_described(private_server: Server) -> None:
+    server = private_server  # a port of its own: the library's connections outlive a client
     with courier.Client(base_url=server.url) as client:
         response = client.get("/delay/200")
         metrics = response.metrics
