@@ -682,6 +682,14 @@ typedef struct courier_client_options {
      *  courier_client_cookies, courier_client_add_cookies and courier_client_remove_cookies.
      *  A cookie_file implies it. 0 without a cookie_file: no cookies are kept. */
     int32_t keep_cookies;
+
+    /* Added in ABI 1.4; NULL is the default. */
+    /** A Unix domain socket every request goes over instead of TCP, as curl's
+     *  CURLOPT_UNIX_SOCKET_PATH (the Docker daemon's "/var/run/docker.sock"); the URL's host still
+     *  goes in Host, and no proxy is used. Copied. At most 107 bytes, else
+     *  COURIER_E_INVALID_ARGUMENT. An "http+unix://%2Fpath%2Fto.sock/path" URL does the same for
+     *  one request. */
+    const char *unix_socket_path;
 } courier_client_options;
 
 /** Fills `options` with struct_size and the defaults. */

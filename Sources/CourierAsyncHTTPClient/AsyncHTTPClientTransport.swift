@@ -137,7 +137,8 @@ public final class AsyncHTTPClientTransport: Transport {
             throw problem
         }
         let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
-        let client = try proxyRoutes?.client(for: request) ?? self.client
+        // Over a Unix socket the connection goes to the socket, never through a proxy.
+        let client = request.unixSocketPath == nil ? try proxyRoutes?.client(for: request) ?? self.client : self.client
         // Taken before the body is, so a one-shot body is still unread when the wait is cancelled,
         // and held until the response body ends, so a request streaming its response still counts.
         let releaseSlot: @Sendable () -> Void

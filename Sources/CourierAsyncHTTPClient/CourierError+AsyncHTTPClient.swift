@@ -49,7 +49,8 @@ extension CourierError {
             if case .connectTimeout = error { return (.timedOut, "connecting to the server timed out") }
             return (.invalidResponse, "the connection failed before the response was complete")
         case let error as IOError:
-            return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(error.errnoCode)
+            // ENOENT: a Unix socket path where no socket is (curl says "could not connect" too).
+            return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL, ENOENT].contains(error.errnoCode)
                 ? (.cannotConnect, "could not connect to the server")
                 : (.invalidResponse, "the connection failed before the response was complete")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:

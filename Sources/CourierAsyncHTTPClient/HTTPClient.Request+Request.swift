@@ -18,7 +18,14 @@ extension HTTPClient.Request {
     ///   no host), or the error `RequestBody.chunks()` throws (a one-shot stream already used).
     init(sending request: Request, pumpingOn eventLoopGroup: any EventLoopGroup) throws {
         try request.checkSendableByAsyncHTTPClient()
-        let headers = request.asyncHTTPClientHeaders
+        var headers = request.asyncHTTPClientHeaders
+        var url = request.url
+        if let socketPath = request.unixSocketPath {
+            // AsyncHTTPClient connects to a socket named in an `http+unix` URL, and then writes
+            // no `Host` (its URL has none): the request's own host goes in it, as curl writes it.
+            url = try Self.url(of: request, overUnixSocket: socketPath)
+            if !headers.contains(name: "host") { headers.add(name: "Host", value: request.host ?? "localhost") }
+        }
         var body: HTTPClient.Body?
         if let requestBody = request.body {
             if let data = requestBody.singleBytesSegment {
@@ -33,13 +40,29 @@ extension HTTPClient.Request {
             }
         }
         do {
-            try self.init(
-                url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: body)
+            try self.init(url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: body)
         } catch {
             throw CourierError(
                 .invalidRequest, "AsyncHTTPClient cannot send to \(request.url)", source: "AsyncHTTPClientTransport",
                 request: request, underlying: error)
         }
+    }
+}
+
+extension HTTPClient.Request {
+    /// `request`'s path and query on the socket at `socketPath`, as AsyncHTTPClient spells it.
+    private static func url(of request: Request, overUnixSocket socketPath: String) throws -> URL {
+        var target = request.path
+        if let query = request.url.query(percentEncoded: true) { target += "?" + query }
+        let url =
+            request.scheme == "https"
+            ? URL(httpsURLWithSocketPath: socketPath, uri: target) : URL(httpURLWithSocketPath: socketPath, uri: target)
+        guard let url else {
+            throw CourierError(
+                .invalidRequest, "AsyncHTTPClient cannot address the Unix socket \"\(socketPath)\"",
+                source: "AsyncHTTPClientTransport", request: request)
+        }
+        return url
     }
 }
 

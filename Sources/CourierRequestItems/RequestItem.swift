@@ -3,13 +3,14 @@
 /// The separator decides the kind (`Name:Value`, `name==value`, `name=value`, `name:=json`,
 /// `field@path`, …); see `RequestItemParser` for how an argument is split and unescaped.
 public enum RequestItem: Sendable, Equatable {
-    /// `Name:Value`: a header line, added after the defaults it replaces.
+    /// `Name:Value` (or `Name:@file` for the file's text): a header line, added after the defaults it replaces.
     case header(name: String, value: String)
     /// `Name:`: no such header, not even the one `courier` adds by default (`User-Agent`, `Accept`).
     case removedHeader(name: String)
     /// `Name;`: the header sent with an empty value.
     case emptyHeader(name: String)
-    /// `name==value` (or `name==@file` for the file's text): a query item, appended to the URL's own.
+    /// `name==value` (or `name==@file` for the file's text, trailing line feeds removed as HTTPie
+    /// does): a query item, appended to the URL's own.
     case query(name: String, value: String)
     /// `name=value` (or `name=@file` for the file's text): a string field of the JSON or form body.
     ///

@@ -9,7 +9,7 @@ import Foundation
 /// A data field's name is kept as a `FieldName`, which a JSON body reads as a nested path.
 public enum RequestItemParser {
     /// The separators, longest first so that a longer one wins at the same position.
-    static let separators = [":=@", "==@", "=@", "==", ":=", "@", "=", ":", ";"]
+    static let separators = [":=@", "==@", "=@", ":@", "==", ":=", "@", "=", ":", ";"]
 
     /// The characters a backslash escapes.
     static let specialCharacters: Set<Character> = [":", "=", "@", ";", "\\"]
@@ -19,7 +19,8 @@ public enum RequestItemParser {
 
     /// Parses one argument into an item.
     ///
-    /// - Parameter readFile: reads the text of a file for `name=@file`, `name:=@file` and `name==@file`.
+    /// - Parameter readFile: reads the text of a file for `name=@file`, `name:=@file`, `name==@file`
+    ///   and `Name:@file`.
     /// - Throws: `RequestItemError` naming the argument, when it has no separator, no name, or a bad value.
     public static func parse(
         _ argument: String, readFile: (String) throws -> String = readTextFile
@@ -49,7 +50,9 @@ public enum RequestItemParser {
         case "==":
             return .query(name: name, value: value)
         case "==@":
-            return .query(name: name, value: try read(value, for: argument, with: readFile))
+            return .query(name: name, value: withoutTrailingNewlines(try read(value, for: argument, with: readFile)))
+        case ":@":
+            return .header(name: name, value: withoutTrailingNewlines(try read(value, for: argument, with: readFile)))
         case "=":
             return .dataField(name: field, value: value)
         case "=@":
@@ -64,9 +67,24 @@ public enum RequestItemParser {
         }
     }
 
-    /// The text of the file at `path`, for `=@`, `:=@` and `==@` items.
+    /// The text of the file at `path`, for `=@`, `:=@`, `==@` and `:@` items; a leading `~/` is
+    /// the home directory, as HTTPie expands it (the shell does not, inside `q==@~/f`).
     public static func readTextFile(_ path: String) throws -> String {
-        try String(contentsOfFile: path, encoding: .utf8)
+        var path = path
+        if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            path = home + path.dropFirst()
+        }
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// A query value or header read from a file loses its trailing line feeds, as HTTPie 3.2's
+    /// `==@` and `:@` do (`rstrip('\n')`): a file saved by an editor ends in one. A body field
+    /// (`=@`) keeps the file's text whole.
+    /// Works on bytes, not characters, so a CRLF ending keeps its CR as HTTPie's does.
+    static func withoutTrailingNewlines(_ text: String) -> String {
+        var bytes = Substring(text).utf8[...]
+        while bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A piece of an argument: text as written, or one character that was escaped with a backslash.

@@ -30,20 +30,25 @@ public final class TestServer: Sendable {
     public let port: Int
     /// `http://127.0.0.1:<port>` (or `http://[::1]:<port>`), without a trailing slash.
     public let baseURL: URL
+    /// The Unix domain socket the server also listens on, when started with one.
+    public let unixSocketPath: String?
 
-    private let listener: any Channel
+    private let listeners: [any Channel]
     private let state: TestServerState
 
-    private init(listener: any Channel, port: Int, baseURL: URL, state: TestServerState) {
-        self.listener = listener
+    private init(listeners: [any Channel], port: Int, baseURL: URL, unixSocketPath: String?, state: TestServerState) {
+        self.listeners = listeners
         self.port = port
         self.baseURL = baseURL
+        self.unixSocketPath = unixSocketPath
         self.state = state
     }
 
     /// Starts a server on a loopback address; port 0 picks a free ephemeral port.
     ///
     /// `faultPlan` is the initial plan of `planFaults(_:)`: the first connections take its faults in order.
+    /// With `unixSocketPath`, the same routes are served on a Unix domain socket at that path too
+    /// (a file left there by an earlier run is replaced; `shutdown()` removes it).
     ///
     /// - Throws: `TestServerError.notLoopback` for an address other than 127.0.0.0/8 or `::1`
     ///   (the server must never be reachable from outside the machine), or the bind error.
@@ -51,7 +56,8 @@ public final class TestServer: Sendable {
         host: String = "127.0.0.1",
         port: Int = 0,
         routes: [Route] = Route.defaults,
-        faultPlan: [ConnectionFault] = []
+        faultPlan: [ConnectionFault] = [],
+        unixSocketPath: String? = nil
     ) async throws -> TestServer {
         let isIPv6 = host.contains(":")
         let address = try SocketAddress(ipAddress: host, port: port)
@@ -61,10 +67,37 @@ public final class TestServer: Sendable {
         let router = Router(routes: routes)
         let state = TestServerState()
         state.plan(faultPlan)
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let listener = try await bootstrap(router: router, state: state)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(to: address)
+            .get()
+        guard let boundPort = listener.localAddress?.port,
+            let baseURL = URL(string: "http://\(isIPv6 ? "[\(host)]" : host):\(boundPort)")
+        else {
+            try? await listener.close()
+            throw TestServerError.noBoundAddress(host)
+        }
+        var listeners = [listener]
+        if let unixSocketPath {
+            do {
+                listeners.append(
+                    try await bootstrap(router: router, state: state)
+                        .bind(unixDomainSocketPath: unixSocketPath, cleanupExistingSocketFile: true)
+                        .get())
+            } catch {
+                try? await listener.close()
+                throw error
+            }
+        }
+        return TestServer(
+            listeners: listeners, port: boundPort, baseURL: baseURL, unixSocketPath: unixSocketPath, state: state)
+    }
+
+    /// A listener's setup: every accepted connection gets the HTTP pipeline and the routes.
+    private static func bootstrap(router: Router, state: TestServerState) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let fault = state.takePlannedFault()
@@ -79,15 +112,6 @@ public final class TestServer: Sendable {
                     state.opened(channel)
                 }
             }
-            .bind(to: address)
-            .get()
-        guard let boundPort = listener.localAddress?.port,
-            let baseURL = URL(string: "http://\(isIPv6 ? "[\(host)]" : host):\(boundPort)")
-        else {
-            try? await listener.close()
-            throw TestServerError.noBoundAddress(host)
-        }
-        return TestServer(listener: listener, port: boundPort, baseURL: baseURL, state: state)
     }
 
     /// The requests received so far, oldest first, as they arrived on the wire.
@@ -109,10 +133,11 @@ public final class TestServer: Sendable {
     /// Stops listening and closes every open connection; calling it again does nothing.
     public func shutdown() async throws {
         guard let connections = state.beginShutdown() else { return }
-        try await listener.close()
+        for listener in listeners { try await listener.close() }
         for connection in connections {
             try? await connection.close()
         }
+        if let unixSocketPath { try? FileManager.default.removeItem(atPath: unixSocketPath) }
     }
 }
 
@@ -136,10 +161,12 @@ public func withTestServer<Result>(
     host: String = "127.0.0.1",
     routes: [Route] = Route.defaults,
     faultPlan: [ConnectionFault] = [],
+    unixSocketPath: String? = nil,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (TestServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await TestServer.start(host: host, routes: routes, faultPlan: faultPlan)
+    let server = try await TestServer.start(
+        host: host, routes: routes, faultPlan: faultPlan, unixSocketPath: unixSocketPath)
     let result: Result
     do {
         result = try await body(server)

@@ -128,6 +128,12 @@ public final class URLSessionTransport: Transport {
         {
             throw refusal
         }
+        if let socketPath = request.unixSocketPath {
+            throw CourierError(
+                .invalidRequest,
+                "URLSessionTransport cannot send over a Unix socket (\(socketPath)); CurlTransport and AsyncHTTPClientTransport can",
+                source: "URLSessionTransport", request: request)
+        }
         var urlRequest = URLRequest(headOf: request, omitting: Self.headersURLSessionWrites)
         if let userAgent, request.headerFields[.userAgent] == nil {
             urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")

@@ -70,10 +70,11 @@ struct CProgramTests {
         let run = sanitized ? artifacts.runNative : artifacts.runChecked
         let proxy = try await ForwardProxy.start(credentials: (user: "courier", password: "s3cret"))
         let cookieFile = artifacts.work.appendingPathComponent("cookies-\(UUID()).txt").path
+        let socket = "/tmp/courier-c-\(UUID().uuidString.prefix(8)).sock"
         let outcome: CommandOutcome
         do {
-            outcome = try await withTestServer { server in
-                try await run(program, [server.baseURL.absoluteString, "127.0.0.1:\(proxy.port)", cookieFile])
+            outcome = try await withTestServer(unixSocketPath: socket) { server in
+                try await run(program, [server.baseURL.absoluteString, "127.0.0.1:\(proxy.port)", cookieFile, socket])
             }
         } catch {
             try await proxy.shutdown()

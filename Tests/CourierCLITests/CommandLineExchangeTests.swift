@@ -14,6 +14,22 @@ extension CourierExecutableTests {
             echoed.headers.filter { $0.first?.lowercased() == name.lowercased() }.map { $0[1] }
         }
 
+        /// `--unix-socket` (curl's flag) connects to the socket; the URL's host names `Host`. On
+        /// both transports.
+        @Test(arguments: ["curl", "ahc"])
+        func unixSocketSendsOverTheSocket(transport: String) async throws {
+            let path = "/tmp/courier-cli-\(UUID().uuidString.prefix(8)).sock"
+            try await withTestServer(unixSocketPath: path) { _ in
+                let run = try await CourierProcess.run([
+                    "--transport", transport, "--unix-socket", path, "http://localhost/echo/docker", "q==1",
+                ])
+                #expect(run.status == 0, "\(run.err)")
+                let echoed = try echo(run)
+                #expect(echoed.path == "/echo/docker" && echoed.query == "q=1")
+                #expect(header("Host", in: echoed) == ["localhost"])
+            }
+        }
+
         @Test func headersQueryAndJSONFieldsReachTheServer() async throws {
             try await withTestServer { server in
                 let run = try await CourierProcess.run([

@@ -86,6 +86,22 @@ extension CourierExecutableTests {
             }
         }
 
+        /// `name==@file` and `Name:@file` send the file's text without its final line feeds, the
+        /// value HTTPie 3.2.4 sends (`http --offline GET :/x q==@f`: `q=Hello+world+%26+more`, its
+        /// `+` being requests' form encoding of the space that Courier writes `%20`).
+        @Test func aQueryValueOrHeaderFromAFileIsTheFilesTextWithoutItsFinalLineFeeds() async throws {
+            try await withTestServer { server in
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-q-\(UUID()).txt")
+                try Data("Hello world & more\n".utf8).write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                let sent = try await CourierProcess.run([
+                    ":\(server.port)/anything", "q==@\(file.path)", "X-Bio:@\(file.path)",
+                ])
+                #expect(try sent.echoed().query == "q=Hello%20world%20%26%20more")
+                #expect(try sent.echoed().values(of: "X-Bio") == ["Hello world & more"])
+            }
+        }
+
         @Test func defaultHeadersAreHTTPie32s() async throws {
             try await withTestServer { server in
                 let form = try await CourierProcess.run(["--form", ":\(server.port)/anything", "name=Ada"])

@@ -116,6 +116,7 @@ extension CourierExecutableTests {
             }
             let files: [String: String] = [
                 "bio.txt": "Ada wrote the first program.\n", "meta.json": #"{"tags": ["a", "b"]}"#,
+                "token.txt": "s3cr3t\n",
                 "beach.jpg": "JPEGDATA", "shot.bin": "\u{0}\u{1}\u{2}PNG",
             ]
             for (name, contents) in files {

@@ -40,6 +40,17 @@ struct RequestItemParserTests {
         #expect(try RequestItemParser.parse(#"win=C:\dir"#) == .dataField(name: "win", value: #"C:\dir"#))
     }
 
+    /// HTTPie 3.2 strips the line feeds that end a file read into a query value or a header
+    /// (`rstrip('\n')`), byte by byte: a CR before them stays, a body field keeps everything.
+    @Test func aQueryValueOrHeaderFromAFileLosesItsTrailingLineFeedsAsInHTTPie() throws {
+        let texts = ["two.txt": "  a\nb \n\n", "crlf.txt": "x\r\n", "none.txt": "plain"]
+        let read: (String) throws -> String = { texts[$0] ?? "" }
+        #expect(try RequestItemParser.parse("q==@two.txt", readFile: read) == .query(name: "q", value: "  a\nb "))
+        #expect(try RequestItemParser.parse("q==@crlf.txt", readFile: read) == .query(name: "q", value: "x\r"))
+        #expect(try RequestItemParser.parse("q==@none.txt", readFile: read) == .query(name: "q", value: "plain"))
+        #expect(try RequestItemParser.parse("d=@two.txt", readFile: read) == .dataField(name: "d", value: "  a\nb \n\n"))
+    }
+
     @Test func fileContentItemsReadTheFile() throws {
         let read: (String) throws -> String = { path in path == "bio.txt" ? "Hello\n" : "[1, 2]" }
         #expect(
@@ -47,7 +58,8 @@ struct RequestItemParserTests {
         #expect(
             try RequestItemParser.parse("list:=@list.json", readFile: read)
                 == .rawJSONField(name: "list", json: "[1, 2]"))
-        #expect(try RequestItemParser.parse("q==@bio.txt", readFile: read) == .query(name: "q", value: "Hello\n"))
+        #expect(try RequestItemParser.parse("q==@bio.txt", readFile: read) == .query(name: "q", value: "Hello"))
+        #expect(try RequestItemParser.parse("X-Bio:@bio.txt", readFile: read) == .header(name: "X-Bio", value: "Hello"))
         #expect(try RequestItemParser.parse(#"q==\@bio.txt"#, readFile: read) == .query(name: "q", value: "@bio.txt"))
     }
 

@@ -47,7 +47,8 @@ public struct BaseURL: RequestBuildable, Sendable {
         try resolve(into: &draft)
         guard let text = AbsoluteURLText(draft.url) else { return }
         draft.urlStorage = .absolute(text)
-        if isNewDraft { BaseURLCache.shared.remember(text, for: string) }
+        // An `http+unix` base also sets the socket, which the cached text would not carry.
+        if isNewDraft, !UnixSocketURL.isUnixSocketURL(string) { BaseURLCache.shared.remember(text, for: string) }
     }
 
     private func resolve(into draft: inout RequestDraft) throws {
@@ -60,7 +61,7 @@ public struct BaseURL: RequestBuildable, Sendable {
         guard RequestDraft.supportedSchemes.contains(scheme) else {
             let hint = base.authority == nil ? "; for a host and port, write \"http://\(string.debugEscaped)\"" : ""
             throw CourierError.invalidRequest(
-                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss)" + hint,
+                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)" + hint,
                 block: "BaseURL")
         }
         guard base.authority != nil else {

@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 extension RequestDraft {
-    /// The schemes a request URL may have.
-    static let supportedSchemes: Set<String> = ["http", "https", "ws", "wss"]
+    /// The schemes a request URL may have; `setURL` makes the `+unix` ones plain (``UnixSocket``).
+    static let supportedSchemes: Set<String> = ["http", "https", "ws", "wss", "http+unix", "https+unix"]
 
     /// The URL declared so far as a URI reference: relative until a `BaseURL` or an absolute
     /// `Endpoint` gives it a scheme. Read part by part, never by re-parsing a string, so a pending
@@ -33,14 +33,25 @@ extension RequestDraft {
     ///
     /// Checking first matters: `URLComponents` traps on a component with a character it does not allow.
     ///
+    /// An `http+unix://` URL (the socket path percent-encoded as its host) becomes `http://localhost`
+    /// with ``UnixSocketOption`` set.
+    ///
     /// - Throws: `invalidRequest` naming `block` for an unsupported scheme, a scheme without a host,
     ///   an invalid host or port, or a path or query that is not percent-encoded.
     mutating func setURL(_ reference: URIReference, block: String) throws {
+        var reference = reference
+        if let scheme = reference.scheme, let plain = UnixSocketURL.plainScheme(of: scheme) {
+            // The socket is where the connection goes; the URL names `localhost`, as curl's
+            // `--unix-socket` and AsyncHTTPClient's `http+unix` requests do.
+            options[UnixSocketOption.self] = try UnixSocketURL.socketPath(fromAuthority: reference.authority, block: block)
+            reference.scheme = plain
+            reference.authority = "localhost"
+        }
         var components = URLComponents()
         if let scheme = reference.scheme?.lowercased() {
             guard Self.supportedSchemes.contains(scheme) else {
                 throw CourierError.invalidRequest(
-                    "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss)", block: block)
+                    "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)", block: block)
             }
             guard reference.authority != nil else {
                 throw CourierError.invalidRequest(

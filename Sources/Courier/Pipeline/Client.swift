@@ -36,6 +36,9 @@ public struct Client: Sendable {
         /// Header fields every request gets unless it sets a field of the same name itself (a
         /// `User-Agent`, an API key); added before the interceptors, so they see and log them.
         public var defaultHeaders = HTTPFields()
+        /// The Unix domain socket every request goes over unless it names its own (``UnixSocket``):
+        /// a client of one local daemon, such as Docker's `/var/run/docker.sock`.
+        public var unixSocketPath: String?
 
         /// The defaults.
         public init() {}
@@ -93,10 +96,11 @@ public struct Client: Sendable {
         let perRequest = request.options[InterceptorsOption.self]
         let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
         let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)
-        guard !configuration.defaultHeaders.isEmpty else {
+        guard !configuration.defaultHeaders.isEmpty || configuration.unixSocketPath != nil || request.isUnixSocketURL
+        else {
             return try await chain.run(from: 0, request, context: context)
         }
-        var completed = request
+        var completed = try request.routedOverUnixSocket(default: configuration.unixSocketPath)
         for field in configuration.defaultHeaders where request.headerFields[field.name] == nil {
             completed.headerFields.append(field)
         }

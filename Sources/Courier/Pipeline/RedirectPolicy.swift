@@ -89,6 +89,8 @@ enum RedirectFollower {
         if !sameOrigin(request.url, url) {
             for name in credentialFields { next.headerFields[name] = nil }
             if let host = HTTPField.Name("Host") { next.headerFields[host] = nil }
+            // A Unix socket serves its own origin only: another host is reached over TCP.
+            next.options.removeValue(for: UnixSocketOption.self)
         }
         return next
     }

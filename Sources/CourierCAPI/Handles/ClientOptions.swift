@@ -189,6 +189,13 @@ package struct ClientOptions {
         } else if options.keep_cookies != 0 {
             configuration.cookieJar = CookieJar()
         }
+        if let path = try CInput.optionalString(options.unix_socket_path, "unix_socket_path", in: function) {
+            guard path.utf8.count <= 107 else {
+                throw CAPIFailure.invalidArgument(
+                    "unix_socket_path is \(path.utf8.count) bytes; a socket address holds 107", in: function)
+            }
+            configuration.unixSocketPath = path
+        }
     }
 
     /// The client these options describe, with the transport, threads and queue it owns.

@@ -17,7 +17,8 @@ enum HelpText {
           name=value       JSON string field (a form field with --form)
           name:=json       raw JSON field: numbers, booleans, arrays, objects
           name=@file       string field read from a file (name:=@file: JSON;
-                           name==@file: a query value)
+                           name==@file: a query value; Name:@file: a header;
+                           those two without the file's final line feeds)
           field@path       file upload; makes the body multipart/form-data
                            (field@path;type=image/png sets its type)
           A backslash escapes a separator: a\\:b==c is the query item a:b=c.

@@ -5,7 +5,7 @@ import CourierCurl
 import Foundation
 
 /// The TLS, proxy and path options, with HTTPie's names: `--verify`, `--cert`, `--cert-key`, `--ssl`,
-/// `--proxy`, `--path-as-is`. Without them the transports keep their defaults (the system's authorities, the
+/// `--proxy`, `--path-as-is`; and curl's `--unix-socket`. Without them the transports keep their defaults (the system's authorities, the
 /// environment's proxies as curl reads them).
 struct NetworkOptions: ParsableArguments, Sendable {
     /// `--ssl`'s versions, HTTPie's spellings, each the oldest version accepted.
@@ -52,6 +52,12 @@ struct NetworkOptions: ParsableArguments, Sendable {
 
     @Flag(help: "Send the URL path's . and .. segments as written (squashed by default: a/../b is b).")
     var pathAsIs = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Connect to this Unix domain socket instead of the URL's host, as curl's --unix-socket (the URL's path and host still go in the request).",
+            valueName: "path"))
+    var unixSocket: String?
 
     init() {}
 

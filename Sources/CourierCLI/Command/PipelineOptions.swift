@@ -201,6 +201,7 @@ struct PipelineOptions: ParsableArguments, Sendable {
         let interceptors = try interceptors(adding: extra, console: console)
         var configuration = configuration
         configuration.cookieJar = cookieJar
+        configuration.unixSocketPath = network.unixSocket
         if let logger = logger(console: console) { configuration.logger = logger }
         let transport: any Transport
         let shutdown: @Sendable () async -> Void

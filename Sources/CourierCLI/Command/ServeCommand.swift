@@ -7,7 +7,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run Courier's loopback test server on 127.0.0.1 until Ctrl-C or SIGTERM.",
-        usage: "courier serve [--port <port>]",
+        usage: "courier serve [--port <port>] [--unix-socket <path>]",
         discussion: """
             Routes: /anything/… and /echo/… (the request as JSON), /status/{code},
             /bytes/{n}, /delay/{ms}, /redirect/{n}, /basic-auth/{user}/{password},
@@ -17,6 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 0
+
+    @Option(help: ArgumentHelp("Serve the same routes on a Unix domain socket at this path too.", valueName: "path"))
+    var unixSocket: String?
 
     init() {}
 
@@ -28,12 +31,13 @@ struct ServeCommand: AsyncParsableCommand {
         let console = Console.standard
         let server: TestServer
         do {
-            server = try await TestServer.start(port: port)
+            server = try await TestServer.start(port: port, unixSocketPath: unixSocket)
         } catch {
-            console.error("cannot listen on 127.0.0.1:\(port): \(error)")
+            console.error("cannot listen on 127.0.0.1:\(port)\(unixSocket.map { " and \($0)" } ?? ""): \(error)")
             throw ExitCode(ExitStatus.error.rawValue)
         }
         console.out(Self.banner(port: server.port))
+        if let unixSocket { console.out("Also on the Unix socket \(unixSocket): courier --unix-socket \(unixSocket) http://localhost/anything\n\n") }
         _ = await SignalWaiter.wait()
         try? await server.shutdown()
         console.out("stopped\n")

@@ -151,7 +151,10 @@ final class ActiveTransfer {
         let wire = request.wireHeaderFields
         easy.clearErrorDetail()
         try easy.set(CURLOPT_URL, request.url.absoluteString)
-        try easy.route(through: transfer.proxy)
+        // Over a Unix socket the connection goes to the socket, never through a proxy.
+        let socket = request.unixSocketPath
+        try easy.connect(overUnixSocket: socket)
+        try easy.route(through: socket == nil ? transfer.proxy : nil)
         try easy.setTimeouts(
             total: transfer.context.totalTimeout(for: request), connect: transfer.context.connectTimeout)
         try setMethod()

@@ -25,6 +25,8 @@ final class EasyHandle {
     var requestsDecoding: Bool?
     /// The proxy the last transfer went through (`nil`: direct), so an unchanged route is not set again.
     private var proxy: ProxyServer?
+    /// The Unix socket the last transfer went over (`nil`: TCP), so an unchanged one is not set again.
+    private var unixSocketPath: String?
     /// The timeouts the last transfer set (`nil`: none yet), so unchanged ones are neither set again
     /// nor converted to milliseconds again (`Duration.components` divides 128-bit numbers).
     private var timeouts: (total: Duration?, connect: Duration)?
@@ -68,6 +70,17 @@ final class EasyHandle {
             try set(CURLOPT_PROXYPASSWORD, pointer: nil)
         }
         self.proxy = proxy
+    }
+
+    /// Sends the next transfer over the Unix domain socket at `path`, or over TCP when `nil`.
+    func connect(overUnixSocket path: String?) throws(CurlOptionError) {
+        guard path != unixSocketPath else { return }
+        if let path {
+            try set(CURLOPT_UNIX_SOCKET_PATH, path)
+        } else {
+            try set(CURLOPT_UNIX_SOCKET_PATH, pointer: nil)
+        }
+        unixSocketPath = path
     }
 
     /// Sets the total timeout (`nil`: none) and the connect timeout, each only when it changed.

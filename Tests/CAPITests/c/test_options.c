@@ -2,9 +2,9 @@
  * The client options of ABI 1.1 on both transports, against the loopback test server and a
  * forward proxy that asks for credentials: an explicit proxy with and without them, the
  * environment's proxy read, ignored and bypassed by no_proxy, default headers and User-Agent,
- * the cookie file across a restart, and the values each transport refuses.
+ * the cookie file across a restart, a Unix socket (ABI 1.4), and the values each transport refuses.
  *
- * Usage: test_options BASE_URL PROXY_HOST_PORT COOKIE_FILE
+ * Usage: test_options BASE_URL PROXY_HOST_PORT COOKIE_FILE UNIX_SOCKET
  * The proxy takes the user "courier" with the password "s3cret".
  */
 #define _POSIX_C_SOURCE 200809L
@@ -17,6 +17,7 @@ static courier_error *error;
 static const char *base;
 static const char *proxy;
 static const char *cookie_file;
+static const char *unix_socket;
 static const courier_transport transports[] = {COURIER_TRANSPORT_CURL, COURIER_TRANSPORT_ASYNC_HTTP_CLIENT};
 
 /* Options for `transport` with the defaults, and generous timeouts: under valgrind on a busy
@@ -259,6 +260,39 @@ static void a_jar_in_memory_is_read_added_to_and_cleared(courier_transport trans
     CHECK_OK(courier_client_free(client));
 }
 
+/* A client whose requests go over the test server's Unix socket (ABI 1.4): the URL's host
+ * (localhost, where nothing listens on port 80) only names Host, and the environment's proxy,
+ * set for the tests above, is not used. */
+static void a_unix_socket_carries_the_clients_requests(courier_transport transport)
+{
+    courier_client_options options = options_for(transport);
+    options.unix_socket_path = unix_socket;
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    const void *bytes = NULL;
+    size_t length = 0;
+    int status = 0;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_OK(courier_request_new("GET", "http://localhost/echo/socket", &request, &error));
+    CHECK_OK(courier_client_send(client, request, &response, &error));
+    CHECK_OK(courier_response_status(response, &status, &error));
+    CHECK_INT(status, 200);
+    CHECK_OK(courier_response_body(response, &bytes, &length, &error));
+    CHECK_CONTAINS((const char *)bytes, "\"/echo/socket\"");
+    courier_response_free(response);
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+
+    char too_long[200];
+    memset(too_long, 's', sizeof too_long - 1);
+    too_long[0] = '/';
+    too_long[sizeof too_long - 1] = 0;
+    options.unix_socket_path = too_long;
+    client = NULL;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+}
+
 static void values_out_of_range_or_unsupported_are_refused(void)
 {
     courier_client *client = NULL;
@@ -293,13 +327,14 @@ static void values_out_of_range_or_unsupported_are_refused(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s BASE_URL PROXY_HOST_PORT COOKIE_FILE\n", argv[0]);
+    if (argc < 5) {
+        fprintf(stderr, "usage: %s BASE_URL PROXY_HOST_PORT COOKIE_FILE UNIX_SOCKET\n", argv[0]);
         return 2;
     }
     base = argv[1];
     proxy = argv[2];
     cookie_file = argv[3];
+    unix_socket = argv[4];
     /* Set before any client exists: the library reads the environment when a client is made. */
     char environment_proxy[256];
     snprintf(environment_proxy, sizeof environment_proxy, "http://%s", proxy);
@@ -315,6 +350,7 @@ int main(int argc, char **argv)
         default_headers_and_the_user_agent_reach_the_server(transports[index]);
         cookies_are_kept_and_survive_a_restart_through_the_file(transports[index]);
         a_jar_in_memory_is_read_added_to_and_cleared(transports[index]);
+        a_unix_socket_carries_the_clients_requests(transports[index]);
     }
     values_out_of_range_or_unsupported_are_refused();
     return check_finish("test_options");

@@ -88,6 +88,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         connectTimeout: Duration = .seconds(60),
         routes: [Route] = Route.defaults,
         faultPlan: [ConnectionFault] = [],
+        unixSocketPath: String? = nil,
         _ body: (Client, TestServer) async throws -> Result
     ) async throws -> Result {
         var configuration = configuration
@@ -96,7 +97,8 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         settings.connectTimeout = connectTimeout
         let transport = makeWith(settings)
         do {
-            let result = try await withTestServer(routes: routes, faultPlan: faultPlan) { server in
+            let result = try await withTestServer(routes: routes, faultPlan: faultPlan, unixSocketPath: unixSocketPath) {
+                server in
                 try await body(Client(transport: transport, configuration: configuration), server)
             }
             await shutdown(transport)
@@ -193,6 +195,8 @@ enum Capability: Sendable, Hashable {
     case noDefaultUserAgent
     /// A connection closed in the middle of the response head ends in an error, not a trap.
     case survivesHeadCutShort
+    /// Requests over a Unix domain socket (`UnixSocket`).
+    case unixSocket
 }
 
 /// A transport whose settings were refused when it was made: every send fails with the refusal.

@@ -34,5 +34,8 @@ enum URLSessionLimitation {
             + "closes the connection as the response starts or in the middle of its head (\(source)/NativeProtocol.swift, "
             + "transferCompleted): a crash a server can cause, so do not point URLSessionTransport on Linux at "
             + "servers you do not trust",
+        .unixSocket:
+            "URLSession has no setting for a Unix domain socket on any platform; URLSessionTransport refuses a "
+            + "request that names one (its own test checks the refusal)",
     ]
 }

@@ -39,20 +39,23 @@ def courier_cli() -> Path:
 
 
 class Server:
-    def __init__(self, process: subprocess.Popen[str], port: int) -> None:
+    def __init__(self, process: subprocess.Popen[str], port: int, unix_socket: str | None = None) -> None:
         self.process = process
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
+        #: The Unix domain socket it also listens on, when started with one.
+        self.unix_socket = unix_socket
 
     def __call__(self, path: str) -> str:
         return self.url + path
 
 
-def start_server() -> Server:
+def start_server(unix_socket: str | None = None) -> Server:
     cli = courier_cli()
     if not cli.exists():
         pytest.fail(f"{cli} does not exist: build it with `swift build --product courier` or set COURIER_CLI")
-    process = subprocess.Popen([str(cli), "serve", "--port", "0"], stdout=subprocess.PIPE,
+    arguments = [str(cli), "serve", "--port", "0"] + (["--unix-socket", unix_socket] if unix_socket else [])
+    process = subprocess.Popen(arguments, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
     found: list[int] = []
     ready = threading.Event()
@@ -74,7 +77,7 @@ def start_server() -> Server:
     if not ready.wait(60) or not found:
         stop_server(process)
         pytest.fail("courier serve did not report its port within 60 s")
-    return Server(process, found[0])
+    return Server(process, found[0], unix_socket)
 
 
 def stop_server(process: subprocess.Popen[str]) -> None:

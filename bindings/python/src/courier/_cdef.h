@@ -186,6 +186,7 @@ const char *const *default_headers;
 const char *cookie_file;
 int32_t queue_completions;
 int32_t keep_cookies;
+const char *unix_socket_path;
 } courier_client_options;
 void courier_client_options_init(courier_client_options *options);
 courier_code courier_client_new(const courier_client_options *options, courier_client **client,

@@ -98,6 +98,7 @@ class _ClientCore:
         decompress: bool = True,
         cookie_file: str | os.PathLike[str] | None = None,
         cookies: CookieTypes = None,
+        uds: str | os.PathLike[str] | None = None,
     ) -> None:
         _free_dropped()
         if transport not in _TRANSPORTS:
@@ -125,7 +126,7 @@ class _ClientCore:
         kept = connection_options.apply(
             options, proxy=proxy, no_proxy=no_proxy, trust_env=trust_env, verify=verify, cert=cert,
             http_version=http_version, min_tls_version=min_tls_version, limits=limits, decompress=decompress,
-            cookie_file=cookie_file)
+            cookie_file=cookie_file, uds=uds)
         if callback_threads is not None:
             options.callback_threads = _int32(callback_threads, "callback_threads")
         if abi_minor >= 3:
@@ -284,5 +285,6 @@ _CLIENT_DOC_ARGS = """
     compressed bodies (default True); cookie_file: a Netscape cookie file (curl's -b/-c) loaded
     now and written when the client closes; cookies: the client's first cookies (a dict,
     courier.Cookies or pairs). The client keeps every cookie servers set, in memory, as httpx's
-    does: `client.cookies` reads and changes them.
+    does: `client.cookies` reads and changes them. uds: a Unix domain socket every request goes
+    over (httpx's HTTPTransport(uds=...), curl's --unix-socket); the URL's host names Host.
 """

@@ -12,8 +12,8 @@ from typing import Any
 
 from ._calls import encode
 from ._courier_cffi import ffi
-from ._errors import InvalidRequest
-from ._lib import is_bundled
+from ._errors import InvalidRequest, Unsupported
+from ._lib import abi_minor, is_bundled, library_path
 from ._option_types import CertTypes, Limits
 from ._trust import system_ca_store
 
@@ -34,7 +34,7 @@ def _count(value: int | None, name: str) -> int:
 def apply(options: Any, *, proxy: str | None, no_proxy: str | Sequence[str] | None, trust_env: bool,
           verify: bool | str | os.PathLike[str], cert: CertTypes | None, http_version: str,
           min_tls_version: str | None, limits: Limits | None, decompress: bool,
-          cookie_file: str | os.PathLike[str] | None) -> list[Any]:
+          cookie_file: str | os.PathLike[str] | None, uds: str | os.PathLike[str] | None = None) -> list[Any]:
     """Sets the fields on a courier_client_options; returns the C strings they point to, which
     must outlive courier_client_new."""
     kept: list[Any] = []
@@ -92,4 +92,8 @@ def apply(options: Any, *, proxy: str | None, no_proxy: str | Sequence[str] | No
     options.disable_decompression = 0 if decompress else 1
     if cookie_file is not None:
         options.cookie_file = string(cookie_file, "cookie_file")
+    if uds is not None:
+        if abi_minor < 4:
+            raise Unsupported(f"uds= needs libcourier ABI 1.4 or later; {library_path} has 1.{abi_minor}", code=18)
+        options.unix_socket_path = string(uds, "uds")
     return kept
