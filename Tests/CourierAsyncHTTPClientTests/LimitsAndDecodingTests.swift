@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("AsyncHTTPClientTransport limits and decoding", .timeLimit(.minutes(1)))
+@Suite("AsyncHTTPClientTransport limits and decoding", .timeLimit(.minutes(2)))
 struct LimitsAndDecodingTests {
     static let routes = [.manyHeaders, .gzip, .gzipBomb, .redirect] + Route.defaults
 

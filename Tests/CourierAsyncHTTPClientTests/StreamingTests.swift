@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("AsyncHTTPClientTransport streaming, cancellation and timeouts", .timeLimit(.minutes(1)))
+@Suite("AsyncHTTPClientTransport streaming, cancellation and timeouts", .timeLimit(.minutes(2)))
 struct StreamingTests {
     @Test func largeDownloadWithASlowReaderStaysWithinTheBackpressureBound() async throws {
         try await withTestServer { server in
