@@ -48,7 +48,8 @@ struct RequestItemParserTests {
         #expect(try RequestItemParser.parse("q==@two.txt", readFile: read) == .query(name: "q", value: "  a\nb "))
         #expect(try RequestItemParser.parse("q==@crlf.txt", readFile: read) == .query(name: "q", value: "x\r"))
         #expect(try RequestItemParser.parse("q==@none.txt", readFile: read) == .query(name: "q", value: "plain"))
-        #expect(try RequestItemParser.parse("d=@two.txt", readFile: read) == .dataField(name: "d", value: "  a\nb \n\n"))
+        #expect(
+            try RequestItemParser.parse("d=@two.txt", readFile: read) == .dataField(name: "d", value: "  a\nb \n\n"))
     }
 
     @Test func fileContentItemsReadTheFile() throws {

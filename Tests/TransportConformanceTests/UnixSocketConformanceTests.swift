@@ -40,7 +40,8 @@ struct UnixSocketConformanceTests {
                 return
             }
             for (request, sender, expectedPath) in [
-                (viaURL, client, "/echo/url"), (viaBlock, client, "/echo/block"), (viaClient, configured, "/echo/client"),
+                (viaURL, client, "/echo/url"), (viaBlock, client, "/echo/block"),
+                (viaClient, configured, "/echo/client"),
             ] {
                 let response = try await sender.send(request)
                 #expect(response.status == .ok)
@@ -79,12 +80,18 @@ struct UnixSocketConformanceTests {
                 BaseURL("http://localhost/echo")
             }
             let error = try await #require(throws: CourierError.self) { try await client.send(request) }
-            #expect(error.code == (transport.description == "URLSession" ? .invalidRequest : .cannotConnect), "\(error)")
+            #expect(
+                error.code == (transport.description == "URLSession" ? .invalidRequest : .cannotConnect), "\(error)")
         }
     }
 
     @Test func aPathASocketAddressCannotHoldIsRefusedWhenBuilt() {
-        #expect(throws: CourierError.self) { try Request { UnixSocket(""); BaseURL("http://localhost") } }
+        #expect(throws: CourierError.self) {
+            try Request {
+                UnixSocket("")
+                BaseURL("http://localhost")
+            }
+        }
         #expect(throws: CourierError.self) {
             try Request {
                 UnixSocket("/" + String(repeating: "s", count: 120))

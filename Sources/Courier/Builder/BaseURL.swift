@@ -61,7 +61,8 @@ public struct BaseURL: RequestBuildable, Sendable {
         guard RequestDraft.supportedSchemes.contains(scheme) else {
             let hint = base.authority == nil ? "; for a host and port, write \"http://\(string.debugEscaped)\"" : ""
             throw CourierError.invalidRequest(
-                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)" + hint,
+                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)"
+                    + hint,
                 block: "BaseURL")
         }
         guard base.authority != nil else {

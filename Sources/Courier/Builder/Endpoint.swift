@@ -53,7 +53,8 @@ public struct Endpoint: RequestBuildable, Sendable {
         if let scheme = parsed.scheme, !RequestDraft.supportedSchemes.contains(scheme) {
             let hint = parsed.authority == nil ? "; for a relative path, write \"./\(reference.debugEscaped)\"" : ""
             throw CourierError.invalidRequest(
-                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)" + hint,
+                "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)"
+                    + hint,
                 block: "Endpoint")
         }
         let current = draft.uriReference

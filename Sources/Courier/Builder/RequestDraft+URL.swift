@@ -43,7 +43,8 @@ extension RequestDraft {
         if let scheme = reference.scheme, let plain = UnixSocketURL.plainScheme(of: scheme) {
             // The socket is where the connection goes; the URL names `localhost`, as curl's
             // `--unix-socket` and AsyncHTTPClient's `http+unix` requests do.
-            options[UnixSocketOption.self] = try UnixSocketURL.socketPath(fromAuthority: reference.authority, block: block)
+            options[UnixSocketOption.self] = try UnixSocketURL.socketPath(
+                fromAuthority: reference.authority, block: block)
             reference.scheme = plain
             reference.authority = "localhost"
         }
@@ -51,7 +52,8 @@ extension RequestDraft {
         if let scheme = reference.scheme?.lowercased() {
             guard Self.supportedSchemes.contains(scheme) else {
                 throw CourierError.invalidRequest(
-                    "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)", block: block)
+                    "\"\(scheme.debugEscaped)\" is not a supported URL scheme (http, https, ws, wss, http+unix, https+unix)",
+                    block: block)
             }
             guard reference.authority != nil else {
                 throw CourierError.invalidRequest(

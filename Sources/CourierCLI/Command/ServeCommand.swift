@@ -37,7 +37,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.error.rawValue)
         }
         console.out(Self.banner(port: server.port))
-        if let unixSocket { console.out("Also on the Unix socket \(unixSocket): courier --unix-socket \(unixSocket) http://localhost/anything\n\n") }
+        if let unixSocket {
+            console.out(
+                "Also on the Unix socket \(unixSocket): courier --unix-socket \(unixSocket) http://localhost/anything\n\n"
+            )
+        }
         _ = await SignalWaiter.wait()
         try? await server.shutdown()
         console.out("stopped\n")

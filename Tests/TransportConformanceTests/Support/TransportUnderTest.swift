@@ -97,7 +97,8 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
         settings.connectTimeout = connectTimeout
         let transport = makeWith(settings)
         do {
-            let result = try await withTestServer(routes: routes, faultPlan: faultPlan, unixSocketPath: unixSocketPath) {
+            let result = try await withTestServer(routes: routes, faultPlan: faultPlan, unixSocketPath: unixSocketPath)
+            {
                 server in
                 try await body(Client(transport: transport, configuration: configuration), server)
             }
