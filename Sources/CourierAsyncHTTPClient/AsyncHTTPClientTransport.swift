@@ -63,6 +63,11 @@ public final class AsyncHTTPClientTransport: Transport {
         case borrowed
         case owned
         case shutDown
+        /// Made in a process `fork()` made after SwiftNIO's shared loops started: their threads
+        /// stayed in the parent, so the client is never shut down (that would write to the
+        /// parent's event loop through the inherited descriptors, and wait forever for an answer,
+        /// or trap on a lock the fork copied held) and never released (its deinit asserts a shutdown).
+        case stranded
     }
 
     /// Sends through `client`, which the caller configured and will shut down.
@@ -90,14 +95,15 @@ public final class AsyncHTTPClientTransport: Transport {
     /// naming the file, as the curl transport does.
     public init(configuration: Configuration = Configuration()) {
         let (tls, tlsProblem) = configuration.tlsConfiguration()
-        let problem =
-            configuration.eventLoopGroup == nil ? DefaultEventLoops.forkProblem() ?? tlsProblem : tlsProblem
+        let forkProblem = configuration.eventLoopGroup == nil ? DefaultEventLoops.forkProblem() : nil
+        let problem = forkProblem ?? tlsProblem
         self.client = HTTPClient(
             eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
             configuration: configuration.clientConfiguration(tls: tls))
         self.decompressesResponses = configuration.decompressesResponses
         self.disabledSecurityChecks = configuration.tls.disabledChecks
-        self.ownership = Protected(.owned)
+        if forkProblem != nil { _ = Unmanaged.passRetained(client) }
+        self.ownership = Protected(forkProblem == nil ? .owned : .stranded)
         self.configurationProblem = problem
         let router = ProxyRouter(configuration.proxy)
         self.proxyRoutes =
