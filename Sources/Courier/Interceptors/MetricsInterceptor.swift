@@ -46,8 +46,7 @@ public struct MetricsInterceptor: Interceptor {
             CoreMetrics.Timer(
                 label: "\(prefix)_request_duration_seconds", dimensions: dimensions + method, factory: factory
             )
-            .recordNanoseconds(
-                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds(elapsed.clampedNanoseconds)
         }
         do {
             var response = try await next(request)
@@ -94,8 +93,7 @@ private struct PhaseTimers: Sendable {
     func record(_ phase: String, _ duration: Duration?) {
         guard let duration else { return }
         CoreMetrics.Timer(label: label, dimensions: dimensions + [("phase", phase)], factory: factory)
-            .recordNanoseconds(
-                duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds(duration.clampedNanoseconds)
     }
 }
 

@@ -117,8 +117,6 @@ public struct ResponseMetrics: Sendable, Equatable {
 
     private static func nanoseconds(_ duration: Duration?) -> Int64 {
         guard let duration, duration >= .zero else { return -1 }
-        let (seconds, attoseconds) = duration.components
-        guard seconds < Int64.max / 1_000_000_000 - 1 else { return Int64.max }
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return duration.clampedNanoseconds
     }
 }
