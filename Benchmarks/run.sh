@@ -13,6 +13,12 @@
 #      request, and the ratios to the baselines; then the issue's targets, met or missed.
 # Usage: ./run.sh     environment: DURATION=3 ROUNDS=5 COUNT=1000000 PORT=18089 INTERCEPTORS=5 INFLIGHT=32
 #        SKIP_BUSY=1, SKIP_PIPELINE=1, SKIP_MEMORY=1, SKIP_FOOTPRINT=1 skip steps 4 and 5. Results stay in .build/results/.
+#        COMPARE_WITH=REV (a commit) also builds REV's Courier clients (scripts/compare-build.sh, kept in
+#        .build/compare/) and runs each Courier row twice per round, this tree's and REV's back to back:
+#        an A/B of two commits in one run, which two runs one after the other cannot give on a host
+#        whose speed drifts; the pair's order flips every round, so neither build always runs first.
+#        The summary adds a table of this tree against REV.
+#        ROWS=REGEX runs only the rows whose key matches (an extended regex, e.g. '^(client|capi|courier-curl)').
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -58,6 +64,13 @@ for program in capi_bench capi_interceptor_bench; do
     cc "${cflags[@]}" -o "$bin/$program" "c/$program.c" \
         $(PKG_CONFIG_PATH=../.build/release/pkgconfig pkg-config --cflags --libs courier)
 done
+
+compare=""
+if [[ -n ${COMPARE_WITH:-} ]]; then
+    echo "== building the Courier clients of $COMPARE_WITH (release), for the A/B rows"
+    compare=$(scripts/compare-build.sh "$COMPARE_WITH" 2>"$results/compare-build.log") \
+        || { tail -20 "$results/compare-build.log"; echo "building $COMPARE_WITH failed" >&2; exit 1; }
+fi
 
 while (echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null || (echo >/dev/tcp/127.0.0.1/$((port + 1))) 2>/dev/null; do
     port=$((port + 2))
@@ -106,6 +119,25 @@ rows=(
     "curl-h2|raw libcurl, multi, CURLPIPE_MULTIPLEX|$bin/curl_easy_bench h2 $tls_url $count $duration $inflight $ca_file"
     "courier-curl-h2|Courier, curl transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport curl --interceptors $interceptors ${h2[*]} --scenario courier-curl-h2"
 )
+if [[ -n $compare ]]; then
+    # Each Courier row again with REV's binaries, right after this tree's: key KEY@REV, same kind.
+    revision=$(basename "$compare")
+    paired=()
+    for row in "${rows[@]}"; do
+        paired+=("$row")
+        IFS='|' read -r key label command <<<"$row"
+        [[ $key == capi-* || $key == courier-* ]] || continue
+        command=${command/#$bin\/courier-http-bench/$compare/courier-http-bench}
+        command=${command/#$bin\/capi_bench/env LD_LIBRARY_PATH=$compare/lib $compare/capi_bench}
+        paired+=("${key%-*}@$revision-${key##*-}|$label, at $revision|$command")
+    done
+    rows=("${paired[@]}")
+fi
+if [[ -n ${ROWS:-} ]]; then
+    chosen=()
+    for row in "${rows[@]}"; do [[ ! ${row%%|*} =~ $ROWS ]] || chosen+=("$row"); done
+    rows=("${chosen[@]}")
+fi
 printf '%s\n' "${rows[@]}" | cut -d'|' -f1,2 >"$results/rows.txt"
 
 # run_pass NAME: every row once per round, ROUNDS rounds, each client pinned to the client CPU
@@ -114,7 +146,18 @@ run_pass() {
     local pass=$1
     for ((round = 1; round <= rounds; round++)); do
         mkdir -p "$results/$pass/$round"
-        for row in "${rows[@]}"; do
+        # In even rounds each A/B pair runs the other way round (KEY@REV first).
+        local ordered=("${rows[@]}") index
+        if ((round % 2 == 0)); then
+            for ((index = 1; index < ${#ordered[@]}; index++)); do
+                if [[ ${ordered[index]%%|*} == *@* ]]; then
+                    local swapped=${ordered[index - 1]}
+                    ordered[index - 1]=${ordered[index]}
+                    ordered[index]=$swapped
+                fi
+            done
+        fi
+        for row in "${ordered[@]}"; do
             IFS='|' read -r key label command <<<"$row"
             local out="$results/$pass/$round/$key.txt" status=0
             # shellcheck disable=SC2086 # the command is a word list by design

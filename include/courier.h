@@ -683,13 +683,41 @@ typedef struct courier_client_options {
      *  A cookie_file implies it. 0 without a cookie_file: no cookies are kept. */
     int32_t keep_cookies;
 
-    /* Added in ABI 1.4; NULL is the default. */
+    /* Added in ABI 1.4; NULL or 0 is each field's default. */
     /** A Unix domain socket every request goes over instead of TCP, as curl's
      *  CURLOPT_UNIX_SOCKET_PATH (the Docker daemon's "/var/run/docker.sock"); the URL's host still
      *  goes in Host, and no proxy is used. Copied. At most 107 bytes, else
      *  COURIER_E_INVALID_ARGUMENT. An "http+unix://%2Fpath%2Fto.sock/path" URL does the same for
      *  one request. */
     const char *unix_socket_path;
+    /** A NULL-terminated array of routes as curl's --resolve takes them,
+     *  "host:port:address[,address...]" (IPv6 addresses in brackets): connections for host:port
+     *  go to those addresses, while the URL, Host and the TLS server name keep the host. Copied;
+     *  an entry that is not one fails with COURIER_E_INVALID_ARGUMENT naming it. AsyncHTTPClient
+     *  takes one address per host, on every port of it: courier_client_new fails with
+     *  COURIER_E_UNSUPPORTED on a route it cannot honour, and a request to a routed host on
+     *  another port fails with COURIER_E_INVALID_REQUEST. */
+    const char *const *resolve;
+    /** A NULL-terminated array of routes as curl's --connect-to takes them,
+     *  "host:port:host2:port2": connections for host:port go to host2:port2, the rest as
+     *  resolve. AsyncHTTPClient honours only routes that keep the port. */
+    const char *const *connect_to;
+    /** A NULL-terminated array of public-key pins, "host=sha256//BASE64[;sha256//BASE64...]"
+     *  (the base64 SHA-256 of the key's DER SubjectPublicKeyInfo, as curl's --pinnedpubkey and
+     *  OkHttp take it); host is a name, "*.domain" (one label below it) or "*" (every host), and
+     *  an entry without "host=" pins every host. A connection to a pinned host whose certificate
+     *  key is none of its pins fails with COURIER_E_INSECURE naming the host and the
+     *  pins; verification still runs as verify_tls says. Copied. curl only: with the
+     *  AsyncHTTPClient transport, courier_client_new fails with COURIER_E_UNSUPPORTED. */
+    const char *const *pinned_public_keys;
+    /** A .netrc file to read instead of $NETRC or ~/.netrc (see use_netrc); copied. */
+    const char *netrc_file;
+    /** 1: give requests without credentials (no Authorization field, no user in the URL) Basic
+     *  credentials from the .netrc entry for their host, as curl --netrc-optional does; the file
+     *  is netrc_file, else $NETRC, else ~/.netrc, read once by courier_client_new (a missing file
+     *  is no credentials; one that cannot be parsed fails with COURIER_E_INVALID_ARGUMENT naming
+     *  the line). A redirect to another origin drops them. 0: no .netrc is read. */
+    int32_t use_netrc;
 } courier_client_options;
 
 /** Fills `options` with struct_size and the defaults. */

@@ -8,7 +8,9 @@ client's RESULT line (or wrk's "Requests/sec:") and KEY.status. For each row it 
 requests/s over the rounds with the spread (lowest-highest), the median CPU time and allocations
 per request, and the ratio to each baseline of its kind, taken per round (rows of one round ran
 minutes apart at most) and then the median of those ratios. Then the targets, met or missed, and
-the in-memory pipeline figures when run.sh produced them.
+the in-memory pipeline figures when run.sh produced them. Rows keyed KEY@REV (run.sh's
+COMPARE_WITH) are another commit's build of row KEY, run right after it in every round: a table
+compares the two, with the ratio taken per round.
 """
 import argparse
 import re
@@ -82,7 +84,7 @@ def summarize_pass(results, pass_name, rows, inflight):
     runs = {key: [parse_result(r / f"{key}.txt") for r in rounds] for key, _ in rows}
 
     def ratio(key, baseline):
-        values = [a["rps"] / b["rps"] for a, b in zip(runs[key], runs.get(baseline, [])) if a and b and b["rps"] > 0]
+        values = [a["rps"] / b["rps"] for a, b in zip(runs.get(key, []), runs.get(baseline, [])) if a and b and b["rps"] > 0]
         return statistics.median(values) if values else None
 
     lines = [f"### {pass_name} ({len(rounds)} interleaved rounds)", "",
@@ -121,6 +123,38 @@ def summarize_pass(results, pass_name, rows, inflight):
         value = ratio(key, baseline)
         if value is not None:
             lines.append(f"- {text.format(n=inflight)}: {number(value, 2)} (for comparison, no target)")
+    lines += summarize_comparison(runs, rows, inflight)
+    return lines
+
+
+def summarize_comparison(runs, rows, inflight):
+    """This tree's Courier rows against another commit's (KEY@REV), ratios taken per round."""
+    paired = [(key, label) for key, label in rows if "@" in key]
+    if not paired:
+        return []
+    revision = paired[0][0].split("@", 1)[1].rsplit("-", 1)[0]
+
+    def median(values):
+        return statistics.median(values) if values else None
+
+    lines = ["", f"This tree against {revision} (each row's two builds back to back in every round, "
+             "the order flipped every other round):", "",
+             "| row | in flight | req/s, this tree | req/s, " + revision + " | × " + revision +
+             " (per-round median) | CPU µs/req | mallocs/req |",
+             "|---|---:|---:|---:|---:|---|---|"]
+    for key, label in paired:
+        base = key.split("@", 1)[0] + "-" + kind(key)
+        ours, theirs = runs.get(base, []), runs[key]
+        ratios = [a["rps"] / b["rps"] for a, b in zip(ours, theirs) if a and b and b["rps"] > 0]
+
+        def stat(results, field, digits):
+            return number(median([r[field] for r in results if r and field in r and r[field] >= 0]), digits)
+
+        in_flight = "1" if kind(key) == "1" else f"{inflight}" + (" (HTTP/2)" if kind(key) == "h2" else "")
+        lines.append(
+            f"| {label.rsplit(', at ', 1)[0]} | {in_flight} | {stat(ours, 'rps', 0)} | {stat(theirs, 'rps', 0)} "
+            f"| {number(median(ratios), 3)} | {stat(ours, 'cpu_us', 1)} vs {stat(theirs, 'cpu_us', 1)} "
+            f"| {stat(ours, 'mallocs', 1)} vs {stat(theirs, 'mallocs', 1)} |")
     return lines
 
 

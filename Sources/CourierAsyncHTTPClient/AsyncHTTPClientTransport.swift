@@ -58,6 +58,8 @@ public final class AsyncHTTPClientTransport: Transport {
     private let eventLoops: [any EventLoop]
     /// Exchanges begun and not yet ended, which decides where the next one runs (`eventLoopPreference(for:on:)`).
     private let exchangesInFlight = ExchangeCount()
+    /// The port of each routed host (`Configuration.routes`): AsyncHTTPClient would route its other ports too.
+    private let routedPorts: [String: Int]
 
     private enum Ownership {
         case borrowed
@@ -87,6 +89,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.userAgent = nil
         self.requestLimit = nil
         self.eventLoops = Array(client.eventLoopGroup.makeIterator())
+        self.routedPorts = [:]
     }
 
     /// Creates and owns an `HTTPClient` set up from `configuration`; call `shutdown()` when done.
@@ -96,7 +99,7 @@ public final class AsyncHTTPClientTransport: Transport {
     public init(configuration: Configuration = Configuration()) {
         let (tls, tlsProblem) = configuration.tlsConfiguration()
         let forkProblem = configuration.eventLoopGroup == nil ? DefaultEventLoops.forkProblem() : nil
-        let problem = forkProblem ?? tlsProblem
+        let problem = forkProblem ?? tlsProblem ?? configuration.routingProblem()
         self.client = HTTPClient(
             eventLoopGroup: configuration.eventLoopGroup ?? HTTPClient.defaultEventLoopGroup,
             configuration: configuration.clientConfiguration(tls: tls))
@@ -116,6 +119,8 @@ public final class AsyncHTTPClientTransport: Transport {
                 maxConcurrentRequestsPerHost: configuration.maxConnections)
             : nil
         self.eventLoops = Array(client.eventLoopGroup.makeIterator())
+        self.routedPorts = Dictionary(
+            configuration.routes.map { ($0.host, $0.port) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Shuts down the owned client, closing its connections; does nothing for a borrowed client or when already shut down.
@@ -141,6 +146,14 @@ public final class AsyncHTTPClientTransport: Transport {
         if var problem = configurationProblem {
             problem.request = request
             throw problem
+        }
+        if !routedPorts.isEmpty, let host = request.url.host?.lowercased(), let port = routedPorts[host],
+            port != request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
+        {
+            throw CourierError(
+                .invalidRequest,
+                "AsyncHTTPClient would send this request to \(host) where the route for port \(port) goes; the curl transport routes each port apart",
+                source: "AsyncHTTPClientTransport.Configuration.routes", request: request)
         }
         let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
         // Over a Unix socket the connection goes to the socket, never through a proxy.
@@ -272,6 +285,12 @@ extension AsyncHTTPClientTransport {
         /// request with `CONNECT`) and `socks5`/`socks5h` proxies without credentials; a request
         /// routed to another kind fails with `invalidRequest`.
         public var proxy = ProxySettings()
+        /// Where connections for chosen hosts go instead of where DNS says, with the URL, `Host`
+        /// and the TLS server name kept (AsyncHTTPClient's `dnsOverride`). AsyncHTTPClient maps a
+        /// host to one address or host on the same port, for every port: a route to several
+        /// addresses or to another port, two routes for one host, and a request to a routed host
+        /// on a port its route does not name are refused by name (`invalidRequest`).
+        public var routes: [ConnectionRoute] = []
         /// The event loops to run on; `nil` shares `HTTPClient.defaultEventLoopGroup`, as `HTTPClient.shared` does.
         public var eventLoopGroup: (any EventLoopGroup)?
 
@@ -293,8 +312,49 @@ extension AsyncHTTPClientTransport {
                 decompression: decompressesResponses
                     ? .enabled(limit: .ratio(max(1, maxDecompressionRatio))) : .disabled)
             configuration.httpVersion = httpVersion
+            for route in routes {
+                switch route.target {
+                case .addresses(let addresses): configuration.dnsOverride[route.host] = addresses.first
+                case .host(let host, _): configuration.dnsOverride[route.host] = host
+                }
+            }
             configuration.tracing.tracer = Self.tracer(keeping: configuration.tracing.tracer)
             return configuration
+        }
+
+        /// Why AsyncHTTPClient cannot honour ``routes`` or ``TLSSettings/publicKeyPins`` as set, if it cannot.
+        package func routingProblem() -> CourierError? {
+            if !tls.publicKeyPins.isEmpty {
+                return CourierError(
+                    .invalidRequest,
+                    "AsyncHTTPClient has no hook to check a server's public key against pins (\(tls.publicKeyPins)); the curl transport checks them",
+                    source: "TLSSettings.publicKeyPins")
+            }
+            var portOfHost: [String: Int] = [:]
+            for route in routes {
+                let source = "AsyncHTTPClientTransport.Configuration.routes"
+                switch route.target {
+                case .addresses(let addresses) where addresses.count > 1:
+                    return CourierError(
+                        .invalidRequest,
+                        "AsyncHTTPClient connects a host to one address; \(route) names \(addresses.count)",
+                        source: source)
+                case .host(_, let port) where port != route.port:
+                    return CourierError(
+                        .invalidRequest,
+                        "AsyncHTTPClient connects to another host on the same port only; \(route) changes the port",
+                        source: source)
+                default:
+                    break
+                }
+                if let port = portOfHost.updateValue(route.port, forKey: route.host), port != route.port {
+                    return CourierError(
+                        .invalidRequest,
+                        "AsyncHTTPClient routes a host the same way on every port; \(route.host) has routes for ports \(port) and \(route.port)",
+                        source: source)
+                }
+            }
+            return nil
         }
 
         /// The tracer AsyncHTTPClient gets: the one bootstrapped in `InstrumentationSystem`

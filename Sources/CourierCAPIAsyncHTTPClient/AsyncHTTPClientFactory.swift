@@ -40,6 +40,10 @@ enum AsyncHTTPClientFactory {
         nio.maxConnections = options.maxConnections
         nio.idleTimeout = options.idleTimeout
         nio.decompressesResponses = options.decompression
+        nio.routes = options.routes
+        if let problem = nio.routingProblem() {
+            throw CAPIFailure(COURIER_E_UNSUPPORTED, "\(ClientOptions.function): \(problem.message)")
+        }
         return nio
     }
 }

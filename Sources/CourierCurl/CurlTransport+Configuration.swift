@@ -36,6 +36,9 @@ extension CurlTransport {
         }
         /// The proxy requests go through; by default the environment's, as curl reads it.
         public var proxy = ProxySettings()
+        /// Where connections for chosen hosts go instead of where DNS says (`--resolve`,
+        /// `--connect-to`); the URL, `Host` and the TLS server name stay as they are.
+        public var routes: [ConnectionRoute] = []
         /// The most connections to one host (port and scheme included); 0 is unlimited. More requests wait.
         public var maxConnectionsPerHost = 8
         /// The most connections in total; 0 is unlimited. More requests wait. Set, it covers the

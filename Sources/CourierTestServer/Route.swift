@@ -87,7 +87,7 @@ extension Route {
     public static var defaults: [Route] {
         [
             .echo, .anything, .headers, .get, .post, .put, .patch, .delete, .ip, .userAgent, .status, .delay,
-            .bytes, .streamBytes, .stream, .drip, .upload, .serverSentEvents,
+            .bytes, .range, .streamBytes, .stream, .drip, .upload, .serverSentEvents,
             .redirect, .absoluteRedirect, .redirectTo, .redirectLoop,
             .cookies, .setCookies, .deleteCookies, .basicAuth, .bearer(),
             .gzip, .gzipBomb, .fault, .raw, .flaky(), .inFlight(),

@@ -19,13 +19,13 @@ extension URLSessionTransport {
     /// |---|---|---|
     /// | `tls.verifiesPeer = false` | accepted (the delegate trusts the server) | refused |
     /// | `tls.verifiesHost = false` alone | refused | refused |
-    /// | `tls.caFile`, `tls.caDirectory`, `tls.clientCertificate` | refused | refused |
+    /// | `tls.caFile`, `tls.caDirectory`, `tls.clientCertificate`, `tls.publicKeyPins` | refused | refused |
     /// | `tls.minimumVersion` | `tlsMinimumSupportedProtocolVersion` | refused |
     /// | `proxy.server`, `proxy.servers` (HTTP proxies without credentials) | `connectionProxyDictionary` | refused |
     /// | `proxy.readsEnvironment = false` without a server | an empty `connectionProxyDictionary` | refused when a proxy variable is set (libcurl reads them itself) |
     /// | `proxy.noProxy` | refused | refused |
     /// | `maxConnectionsPerHost` | `httpMaximumConnectionsPerHost` | the same |
-    /// | `maxConnections`, `idleTimeout` | refused (no such setting) | refused |
+    /// | `maxConnections`, `idleTimeout`, `routes` | refused (no such setting) | refused |
     public struct Settings: Sendable {
         /// How TLS is checked; see the table for what each platform takes.
         public var tls = TLSSettings()
@@ -38,6 +38,9 @@ extension URLSessionTransport {
         public var maxConnections: Int?
         /// How long an idle connection is kept: URLSession has no such setting, so any value is refused.
         public var idleTimeout: Duration?
+        /// Where connections for chosen hosts go (`--resolve`, `--connect-to`): URLSession has no
+        /// such setting, so any route is refused.
+        public var routes: [ConnectionRoute] = []
         /// The `User-Agent` sent when a request has none; `nil` leaves URLSession's own.
         public var userAgent: String?
 
@@ -57,6 +60,10 @@ extension URLSessionTransport {
             if maxConnections != nil {
                 throw Self.refusal(
                     "maxConnections", "URLSession bounds connections per host only (maxConnectionsPerHost)")
+            }
+            if let route = routes.first {
+                throw Self.refusal(
+                    "routes", "URLSession connects where DNS says and cannot be routed (\(route)); use CurlTransport")
             }
             if idleTimeout != nil {
                 throw Self.refusal("idleTimeout", "URLSession has no setting for how long idle connections are kept")
@@ -80,6 +87,10 @@ extension URLSessionTransport {
                 throw Self.refusal(
                     "tls.clientCertificate",
                     "URLSessionTransport does not present client certificates; use CurlTransport")
+            }
+            if !tls.publicKeyPins.isEmpty {
+                throw Self.refusal(
+                    "tls.publicKeyPins", "URLSessionTransport does not check public-key pins; use CurlTransport")
             }
             if tls.verifiesPeer, !tls.verifiesHost {
                 throw Self.refusal(

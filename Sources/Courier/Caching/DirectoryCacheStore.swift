@@ -124,7 +124,7 @@ final class DirectoryCacheStore: CacheStore {
         else { return }
         let target = folder + "/" + Self.name(entry.variantKey)
         let temporary = incoming + "/\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let replaced = Self.fileSize(target)
+        let replaced = PosixFile.size(of: target)
         guard Self.writeDurably(bytes, to: temporary), rename(temporary, target) == 0 else {
             unlink(temporary)
             return
@@ -140,15 +140,9 @@ final class DirectoryCacheStore: CacheStore {
     private static func writeDurably(_ bytes: [UInt8], to path: String) -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                close(descriptor)
-                return false
-            }
-            written += count
+        guard bytes.withUnsafeBytes({ PosixFile.writeAll($0, to: descriptor) }) else {
+            close(descriptor)
+            return false
         }
         let synced = fsync(descriptor) == 0
         return close(descriptor) == 0 && synced
@@ -159,7 +153,7 @@ final class DirectoryCacheStore: CacheStore {
         var freed: Int64 = 0
         for file in Self.files(in: folder) {
             let path = folder + "/" + file
-            freed += Self.fileSize(path) ?? 0
+            freed += PosixFile.size(of: path) ?? 0
             unlink(path)
         }
         rmdir(folder)
@@ -239,11 +233,6 @@ final class DirectoryCacheStore: CacheStore {
         if mkdir(path, 0o700) == 0 || errno == EEXIST { return true }
         guard withParents, errno == ENOENT else { return false }
         return (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
-    }
-
-    private static func fileSize(_ path: String) -> Int64? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
     }
 
     /// The names in the directory at `path`, without `.` and `..`; none when it cannot be read.

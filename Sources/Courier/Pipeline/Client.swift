@@ -39,6 +39,10 @@ public struct Client: Sendable {
         /// The Unix domain socket every request goes over unless it names its own (``UnixSocket``):
         /// a client of one local daemon, such as Docker's `/var/run/docker.sock`.
         public var unixSocketPath: String?
+        /// Credentials for requests that carry none (no `Authorization`, no user in the URL), by
+        /// host, as `curl --netrc-optional` reads them (``Netrc``); `nil` (the default) reads none.
+        /// Added before the interceptors; a redirect to another origin drops them.
+        public var netrc: Netrc?
 
         /// The defaults.
         public init() {}
@@ -96,13 +100,20 @@ public struct Client: Sendable {
         let perRequest = request.options[InterceptorsOption.self]
         let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
         let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)
-        guard !configuration.defaultHeaders.isEmpty || configuration.unixSocketPath != nil || request.isUnixSocketURL
+        guard
+            !configuration.defaultHeaders.isEmpty || configuration.unixSocketPath != nil || request.isUnixSocketURL
+                || configuration.netrc != nil
         else {
             return try await chain.run(from: 0, request, context: context)
         }
         var completed = try request.routedOverUnixSocket(default: configuration.unixSocketPath)
         for field in configuration.defaultHeaders where request.headerFields[field.name] == nil {
             completed.headerFields.append(field)
+        }
+        if let netrc = configuration.netrc, completed.headerFields[.authorization] == nil, completed.url.user == nil,
+            let host = completed.url.host, let authorization = netrc.authorization(for: host)
+        {
+            completed.headerFields[.authorization] = authorization
         }
         return try await chain.run(from: 0, completed, context: context)
     }

@@ -57,6 +57,9 @@ public struct TLSSettings: Sendable, Hashable {
     /// The oldest protocol version accepted; `nil` leaves it to the TLS library (TLS 1.2 with the
     /// libraries Courier uses today).
     public var minimumVersion: Version?
+    /// Public-key pins per host (``PublicKeyPins``): a connection to a pinned host must show a
+    /// certificate whose key is one of them, besides passing verification. Empty: no pinning.
+    public var publicKeyPins = PublicKeyPins()
 
     /// The defaults: system authorities, chain and host name verified, no client certificate.
     public init() {}

@@ -26,6 +26,8 @@ package struct ClientOptions {
     package var idleTimeout: Duration = .seconds(60)
     package var decompression = true
     var cookieFile: String?
+    /// Where connections for chosen hosts go (`resolve`, `connect_to`).
+    package var routes: [ConnectionRoute] = []
     var queuesCompletions = false
     var callbackThreads: Int
     /// Whether a field beyond the timeouts and limits was set, so the shared curl transport will not do.
@@ -64,6 +66,7 @@ package struct ClientOptions {
         try readTLS(options)
         try readConnections(options)
         try readRequests(options)
+        try readRoutes(options)
         queuesCompletions = options.queue_completions != 0
         needsOwnTransport =
             needsOwnTransport || !tls.verifiesPeer || !tls.verifiesHost
@@ -160,21 +163,15 @@ package struct ClientOptions {
         if let agent = try CInput.optionalString(options.user_agent, "user_agent", in: function) {
             configuration.defaultHeaders[.userAgent] = try CInput.headerValue(agent, "user_agent", in: function)
         }
-        if var line = options.default_headers {
-            var index = 0
-            while let pointer = line.pointee {
-                let argument = "default_headers[\(index)]"
-                let text = try CInput.string(pointer, argument, in: function)
-                guard let colon = text.firstIndex(of: ":"), let name = HTTPField.Name(String(text[..<colon])) else {
-                    throw CAPIFailure.invalidArgument(
-                        "\(argument) is not a \"Name: value\" header field: \(text)", in: function)
-                }
-                let value = text[text.index(after: colon)...].trimmingWhitespace()
-                configuration.defaultHeaders.append(
-                    HTTPField(name: name, value: try CInput.headerValue(value, argument, in: function)))
-                line += 1
-                index += 1
+        for (index, text) in try Self.strings(options.default_headers, "default_headers").enumerated() {
+            let argument = "default_headers[\(index)]"
+            guard let colon = text.firstIndex(of: ":"), let name = HTTPField.Name(String(text[..<colon])) else {
+                throw CAPIFailure.invalidArgument(
+                    "\(argument) is not a \"Name: value\" header field: \(text)", in: function)
             }
+            let value = text[text.index(after: colon)...].trimmingWhitespace()
+            configuration.defaultHeaders.append(
+                HTTPField(name: name, value: try CInput.headerValue(value, argument, in: function)))
         }
         cookieFile = try CInput.optionalString(options.cookie_file, "cookie_file", in: function)
         if let cookieFile {
@@ -196,6 +193,57 @@ package struct ClientOptions {
             }
             configuration.unixSocketPath = path
         }
+        if options.use_netrc != 0 {
+            let file = try CInput.optionalString(options.netrc_file, "netrc_file", in: function)
+            do {
+                if let file {
+                    configuration.netrc =
+                        FileManager.default.fileExists(atPath: file) ? try Netrc(contentsOf: file) : nil
+                } else {
+                    configuration.netrc = try Netrc.standard()
+                }
+            } catch {
+                throw CAPIFailure.invalidArgument("use_netrc: \(error.message)", in: function)
+            }
+        }
+    }
+
+    /// The routes and pins, each entry checked as curl's syntax.
+    private mutating func readRoutes(_ options: courier_client_options) throws {
+        let function = Self.function
+        for (index, text) in try Self.strings(options.resolve, "resolve").enumerated() {
+            do {
+                routes.append(try ConnectionRoute(resolve: text))
+            } catch {
+                throw CAPIFailure.invalidArgument("resolve[\(index)]: \(error.message)", in: function)
+            }
+        }
+        for (index, text) in try Self.strings(options.connect_to, "connect_to").enumerated() {
+            do {
+                routes.append(try ConnectionRoute(connectTo: text))
+            } catch {
+                throw CAPIFailure.invalidArgument("connect_to[\(index)]: \(error.message)", in: function)
+            }
+        }
+        for (index, entry) in try Self.strings(options.pinned_public_keys, "pinned_public_keys").enumerated() {
+            do {
+                try tls.publicKeyPins.pin(entry: entry)
+            } catch {
+                throw CAPIFailure.invalidArgument("pinned_public_keys[\(index)]: \(error.message)", in: function)
+            }
+        }
+        needsOwnTransport = needsOwnTransport || !routes.isEmpty || !tls.publicKeyPins.isEmpty
+    }
+
+    /// The strings of a NULL-terminated array, each checked as UTF-8; none for a NULL array.
+    private static func strings(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ name: String) throws -> [String] {
+        guard var cursor = list else { return [] }
+        var strings: [String] = []
+        while let pointer = cursor.pointee {
+            strings.append(try CInput.string(pointer, "\(name)[\(strings.count)]", in: function))
+            cursor += 1
+        }
+        return strings
     }
 
     /// The client these options describe, with the transport, threads and queue it owns.
@@ -246,6 +294,7 @@ package struct ClientOptions {
         if let maxIdleConnections { curl.maxIdleConnections = maxIdleConnections }
         curl.idleTimeout = idleTimeout
         curl.decompression = decompression
+        curl.routes = routes
         return curl
     }
 }

@@ -195,8 +195,9 @@ public struct CourierCommand: AsyncParsableCommand {
             let printer = ExchangePrinter(
                 pretty: output.pretty ?? .default(isTerminal: console.isErrTerminal),
                 isTerminal: console.isErrTerminal)
-            return try await Downloader(client: client, console: console, printer: printer, outputPath: output.output)
-                .run(request)
+            var downloader = Downloader(client: client, console: console, printer: printer, outputPath: output.output)
+            downloader.resumes = output.continue
+            return try await downloader.run(request)
         }
         var runner = ExchangeRunner(
             client: client, console: console,

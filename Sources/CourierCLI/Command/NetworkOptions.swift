@@ -5,7 +5,7 @@ import CourierCurl
 import Foundation
 
 /// The TLS, proxy and path options, with HTTPie's names: `--verify`, `--cert`, `--cert-key`, `--ssl`,
-/// `--proxy`, `--path-as-is`; and curl's `--unix-socket`. Without them the transports keep their defaults (the system's authorities, the
+/// `--proxy`, `--path-as-is`; and curl's `--unix-socket`, `--resolve`, `--connect-to` and `--pinnedpubkey`. Without them the transports keep their defaults (the system's authorities, the
 /// environment's proxies as curl reads them).
 struct NetworkOptions: ParsableArguments, Sendable {
     /// `--ssl`'s versions, HTTPie's spellings, each the oldest version accepted.
@@ -59,18 +59,51 @@ struct NetworkOptions: ParsableArguments, Sendable {
             valueName: "path"))
     var unixSocket: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Connect to this address for host:port, as curl's --resolve, keeping the URL, Host and TLS name (repeatable).",
+            valueName: "host:port:address"))
+    var resolve: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Connect to host2:port2 for host:port, as curl's --connect-to, keeping the URL, Host and TLS name (repeatable).",
+            valueName: "host:port:host2:port2"))
+    var connectTo: [String] = []
+
+    @Option(
+        name: .customLong("pinnedpubkey"),
+        help: ArgumentHelp(
+            "Accept only a server key with one of these pins (sha256//base64, separated by ;), as curl's --pinnedpubkey; host=pins for one host (repeatable).",
+            valueName: "[host=]sha256//…"))
+    var pinnedPublicKeys: [String] = []
+
     init() {}
 
     func validate() throws {
         _ = try tls()
         _ = try proxies()
+        _ = try routes()
         if certKey != nil || certKeyPass != nil, cert == nil {
             throw ValidationError("--cert-key and --cert-key-pass need --cert")
         }
     }
 
     /// Whether any option differs from the transports' defaults.
-    var isDefault: Bool { verify.lowercased() == "yes" && cert == nil && ssl == nil && proxy.isEmpty && !pathAsIs }
+    var isDefault: Bool {
+        verify.lowercased() == "yes" && cert == nil && ssl == nil && proxy.isEmpty && !pathAsIs && resolve.isEmpty
+            && connectTo.isEmpty && pinnedPublicKeys.isEmpty
+    }
+
+    /// The routes `--resolve` and `--connect-to` give.
+    func routes() throws -> [ConnectionRoute] {
+        do {
+            return try resolve.map { try ConnectionRoute(resolve: $0) }
+                + connectTo.map { try ConnectionRoute(connectTo: $0) }
+        } catch let error as CourierError {
+            throw ValidationError("\(error.source ?? "--resolve"): \(error.message)")
+        }
+    }
 
     /// The TLS settings these options give.
     func tls() throws -> TLSSettings {
@@ -91,6 +124,13 @@ struct NetworkOptions: ParsableArguments, Sendable {
             tls.clientCertificate = .init(certificateFile: cert, keyFile: certKey ?? cert, keyPassword: certKeyPass)
         }
         tls.minimumVersion = ssl?.minimum
+        for entry in pinnedPublicKeys {
+            do {
+                try tls.publicKeyPins.pin(entry: entry)
+            } catch {
+                throw ValidationError("--pinnedpubkey: \(error.message)")
+            }
+        }
         return tls
     }
 
@@ -118,6 +158,7 @@ struct NetworkOptions: ParsableArguments, Sendable {
         configuration.tls = try tls()
         configuration.proxy = try proxies()
         configuration.keepsDotSegments = pathAsIs
+        configuration.routes = try routes()
         return CurlTransport(configuration: configuration)
     }
 
@@ -126,6 +167,7 @@ struct NetworkOptions: ParsableArguments, Sendable {
         var configuration = AsyncHTTPClientTransport.Configuration()
         configuration.tls = try tls()
         configuration.proxy = try proxies()
+        configuration.routes = try routes()
         return configuration
     }
 }

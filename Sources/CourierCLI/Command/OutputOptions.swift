@@ -42,6 +42,13 @@ struct OutputOptions: ParsableArguments, Sendable {
     var output: String?
 
     @Flag(
+        name: [.customShort("c"), .long],
+        help:
+            "With --download and --output, resume a download that broke off (Range and If-Range), as HTTPie's --continue."
+    )
+    var `continue` = false
+
+    @Flag(
         name: [.customShort("S"), .long],
         help:
             "Print the response body line by line as it arrives, each line formatted on its own (SSE, NDJSON), as tail -f does; a line may be at most 16 MiB."
@@ -89,6 +96,9 @@ struct OutputOptions: ParsableArguments, Sendable {
             throw ValidationError("--curl prints a command and sends nothing, so it cannot be used with --download")
         }
         if offline, download { throw ValidationError("--offline sends nothing, so it cannot be used with --download") }
+        if `continue`, !download || output == nil {
+            throw ValidationError("--continue resumes the file --output names, so it needs --download and --output")
+        }
         if har != nil, offline || curl {
             throw ValidationError("--har records what is sent; --offline and --curl send nothing")
         }

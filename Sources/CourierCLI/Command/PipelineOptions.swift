@@ -44,6 +44,12 @@ struct PipelineOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("A bearer token (Authorization: Bearer …).", valueName: "token"))
     var bearer: String?
 
+    @Flag(
+        help:
+            "Do not read credentials from ~/.netrc (or $NETRC), which are otherwise sent to their host when neither --auth nor --bearer is given, as HTTPie does."
+    )
+    var ignoreNetrc = false
+
     @Flag(name: [.customShort("F"), .long], help: "Follow redirects (not followed by default).")
     var follow = false
 
@@ -202,6 +208,7 @@ struct PipelineOptions: ParsableArguments, Sendable {
         var configuration = configuration
         configuration.cookieJar = cookieJar
         configuration.unixSocketPath = network.unixSocket
+        if !ignoreNetrc, auth == nil, bearer == nil { configuration.netrc = try Netrc.standard() }
         if let logger = logger(console: console) { configuration.logger = logger }
         let transport: any Transport
         let shutdown: @Sendable () async -> Void

@@ -16,6 +16,8 @@ public struct Downloader: Sendable {
     public var printer: ExchangePrinter
     /// `--output`: the file to write; `nil` names it after the response.
     public var outputPath: String?
+    /// `--continue`: resume the part of ``outputPath`` a broken download left (`Client.download(_:to:resume:)`).
+    public var resumes = false
     /// The directory a file named after the response goes in.
     public var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 
@@ -29,6 +31,7 @@ public struct Downloader: Sendable {
 
     /// Sends `request` and saves the body; returns the exit status.
     public func run(_ request: Request) async throws -> ExitStatus {
+        if let outputPath { return try await run(request, to: outputPath) }
         let response = try await client.stream(request)
         guard (200..<300).contains(response.status.code) else {
             response.bodyStream?.discard()
@@ -47,6 +50,40 @@ public struct Downloader: Sendable {
         let received = try await save(response, to: file)
         if console.isErrTerminal {
             console.err("\nSaved \(ByteCount.format(received)) to \(destination.path)\n")
+        }
+        return .success
+    }
+
+    /// Saves to `path` through `Client.download`, which writes `path.part` and can resume it.
+    private func run(_ request: Request, to path: String) async throws -> ExitStatus {
+        let bar = console.isErrTerminal ? ProgressBar(columns: console.errColumns) : nil
+        let clock = ContinuousClock()
+        let start = clock.now
+        let lastDrawn = Protected(start)
+        let console = self.console
+        let response: Response
+        do {
+            response = try await client.download(request, to: path, resume: resumes) { written, total in
+                guard let bar else { return }
+                let now = clock.now
+                guard
+                    lastDrawn.withLock({ last in
+                        guard now - last >= .milliseconds(100) || written == total else { return false }
+                        last = now
+                        return true
+                    })
+                else { return }
+                console.err(bar.line(received: written, total: total, elapsed: now - start))
+            }
+        } catch let error as CourierError where error.code == .unacceptableStatus && error.response != nil {
+            let response = error.response!
+            console.err(printer.responseHead(response))
+            return .checking(statusCode: response.status.code)
+        }
+        if console.isErrTerminal {
+            console.err(printer.responseHead(response))
+            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value
+            console.err("\nSaved \(ByteCount.format(size ?? 0)) to \(path)\n")
         }
         return .success
     }

@@ -232,9 +232,7 @@ final class CurlLoopDriver {
         end(
             state,
             with: state.failure
-                ?? CurlErrorMapping.error(
-                    for: code, detail: state.easy.errorDetail,
-                    transfer: state.transfer))
+                ?? CurlErrorMapping.error(for: code, on: state.easy, transfer: state.transfer))
     }
 
     /// Ends the transfers curl reports done; returns whether there were any.

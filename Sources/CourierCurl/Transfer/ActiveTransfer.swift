@@ -155,6 +155,10 @@ final class ActiveTransfer {
         let socket = request.unixSocketPath
         try easy.connect(overUnixSocket: socket)
         try easy.route(through: socket == nil ? transfer.proxy : nil)
+        let pins = loop.configuration.tls.publicKeyPins
+        if !pins.isEmpty || easy.pinnedPublicKeys != nil {
+            try easy.pin(publicKeys: pins.pins(for: request.url.host ?? ""))
+        }
         try easy.setTimeouts(
             total: transfer.context.totalTimeout(for: request), connect: transfer.context.connectTimeout)
         try setMethod()
@@ -466,7 +470,7 @@ final class ActiveTransfer {
             }
             return
         }
-        fail(failure ?? CurlErrorMapping.error(for: code, detail: easy.errorDetail, transfer: transfer))
+        fail(failure ?? CurlErrorMapping.error(for: code, on: easy, transfer: transfer))
     }
 
     /// Ends the transfer with `error`: `send` throws it, or the body stream does.

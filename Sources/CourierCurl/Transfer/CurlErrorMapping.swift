@@ -1,13 +1,25 @@
 import CCurl
 import Courier
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Turns a failed transfer's `CURLcode` into the `CourierError` callers switch on.
 enum CurlErrorMapping {
-    /// The error for `code`, with curl's own text (and its detailed error buffer) in the message.
-    static func error(for code: CURLcode, detail: String, transfer: CurlTransfer) -> CourierError {
+    /// The error for `code`, with curl's own text (and the handle's detailed error buffer) in the
+    /// message; a pin mismatch names the host and its pins first.
+    static func error(for code: CURLcode, on easy: EasyHandle, transfer: CurlTransfer) -> CourierError {
         let summary = String(cString: curl_easy_strerror(code))
+        let detail = easy.errorDetail
         var message = "curl error \(code.rawValue): \(summary)"
         if !detail.isEmpty, detail != summary { message += ": \(detail)" }
+        if code == CURLE_SSL_PINNEDPUBKEYNOTMATCH, let pins = easy.pinnedPublicKeys {
+            let host = transfer.request.url.host ?? "the server"
+            message = "the public key of \(host)'s certificate is none of its pins (\(pins)); " + message
+        }
         return transfer.error(courierCode(for: code), message)
     }
 

@@ -27,6 +27,11 @@ final class EasyHandle {
     private var proxy: ProxyServer?
     /// The Unix socket the last transfer went over (`nil`: TCP), so an unchanged one is not set again.
     private var unixSocketPath: String?
+    /// The public-key pins the last transfer's host had, as curl takes them (`nil`: none).
+    private(set) var pinnedPublicKeys: String?
+    /// The `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` lists of the transport's routes, which curl
+    /// reads for as long as the handle lives.
+    private var routeLists: [UnsafeMutablePointer<curl_slist>] = []
     /// The timeouts the last transfer set (`nil`: none yet), so unchanged ones are neither set again
     /// nor converted to milliseconds again (`Duration.components` divides 128-bit numbers).
     private var timeouts: (total: Duration?, connect: Duration)?
@@ -46,11 +51,27 @@ final class EasyHandle {
         // "" turns off curl's own reading of the proxy variables: `ProxyRouter` has decided the
         // route of each transfer already, the same way for every transport.
         try set(CURLOPT_PROXY, "")
+        for (option, entries) in [
+            (CURLOPT_RESOLVE, configuration.routes.filter { if case .addresses = $0.target { true } else { false } }),
+            (CURLOPT_CONNECT_TO, configuration.routes.filter { if case .host = $0.target { true } else { false } }),
+        ] where !entries.isEmpty {
+            var list: UnsafeMutablePointer<curl_slist>?
+            for entry in entries {
+                guard let longer = curl_slist_append(list, entry.description) else {
+                    curl_slist_free_all(list)
+                    throw CurlOptionError(code: CURLE_OUT_OF_MEMORY, option: option)
+                }
+                list = longer
+            }
+            if let list { routeLists.append(list) }
+            try check(ccurl_easy_setopt_slist(raw, option, list), option)
+        }
         try configuration.apply(to: self)
     }
 
     deinit {
         curl_easy_cleanup(raw)
+        routeLists.forEach { curl_slist_free_all($0) }
         errorBuffer.deallocate()
     }
 
@@ -81,6 +102,19 @@ final class EasyHandle {
             try set(CURLOPT_UNIX_SOCKET_PATH, pointer: nil)
         }
         unixSocketPath = path
+    }
+
+    /// Checks the next transfer's server key against `pins` (`sha256//…`), or against none when
+    /// empty; set only when it changed. curl keeps a connection made under other pins apart.
+    func pin(publicKeys pins: [String]) throws(CurlOptionError) {
+        let joined = pins.isEmpty ? nil : pins.joined(separator: ";")
+        guard joined != pinnedPublicKeys else { return }
+        if let joined {
+            try set(CURLOPT_PINNEDPUBLICKEY, joined)
+        } else {
+            try set(CURLOPT_PINNEDPUBLICKEY, pointer: nil)
+        }
+        pinnedPublicKeys = joined
     }
 
     /// Sets the total timeout (`nil`: none) and the connect timeout, each only when it changed.

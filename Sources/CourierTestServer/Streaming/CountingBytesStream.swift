@@ -19,6 +19,12 @@ public struct CountingBytesStream: BodyStream {
         self.chunkSize = min(max(chunkSize, 1), Self.maximumChunkSize)
     }
 
+    /// Streams the bytes `first..<end` of the pattern: a byte range of a `count`-byte body.
+    public init(from first: Int, to end: Int, chunkSize: Int = maximumChunkSize) {
+        self.init(count: end, chunkSize: chunkSize)
+        offset = min(max(first, 0), end)
+    }
+
     /// The bytes `0..<count` of the pattern, for routes that send them whole.
     public static func bytes(count: Int) -> Data {
         Data((0..<count).lazy.map { UInt8(truncatingIfNeeded: $0) })

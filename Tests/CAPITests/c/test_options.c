@@ -2,7 +2,8 @@
  * The client options of ABI 1.1 on both transports, against the loopback test server and a
  * forward proxy that asks for credentials: an explicit proxy with and without them, the
  * environment's proxy read, ignored and bypassed by no_proxy, default headers and User-Agent,
- * the cookie file across a restart, a Unix socket (ABI 1.4), and the values each transport refuses.
+ * the cookie file across a restart, and of ABI 1.4 a Unix socket, routes (resolve, connect_to),
+ * public-key pins and .netrc credentials; and the values each transport refuses.
  *
  * Usage: test_options BASE_URL PROXY_HOST_PORT COOKIE_FILE UNIX_SOCKET
  * The proxy takes the user "courier" with the password "s3cret".
@@ -10,8 +11,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static courier_error *error;
 static const char *base;
@@ -293,6 +296,126 @@ static void a_unix_socket_carries_the_clients_requests(courier_transport transpo
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
 }
 
+/* Sends GET `url` through a client made from `options`; returns the status, 0 when the send
+ * failed (the error then in `error`), and copies the body into `body`. */
+static int get_url(const courier_client_options *options, const char *url, char *body, size_t body_size)
+{
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    int status = 0;
+    body[0] = 0;
+    CHECK_OK(courier_client_new(options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url, &request, &error));
+    if (courier_client_send(client, request, &response, &error) == COURIER_OK) {
+        const void *bytes = NULL;
+        size_t length = 0;
+        courier_response_status(response, &status, NULL);
+        courier_response_body(response, &bytes, &length, NULL);
+        size_t kept = length < body_size - 1 ? length : body_size - 1;
+        memcpy(body, bytes, kept);
+        body[kept] = 0;
+        courier_response_free(response);
+    } else {
+        fprintf(stderr, "GET %s: %s\n", url, courier_error_message(error));
+        courier_error_free(error);
+        error = NULL;
+    }
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+    return status;
+}
+
+/* Routes (ABI 1.4): a name that does not exist reaches the test server, with the name as Host;
+ * an entry that is not curl's syntax is refused naming it; AsyncHTTPClient refuses a route that
+ * changes the port. The environment's proxy, set for the tests above, is ignored. */
+static void routes_reach_the_server_under_a_name_that_does_not_exist(courier_transport transport)
+{
+    const char *port = strrchr(base, ':') + 1;
+    char entry[160], url[200], host[160], body[4096];
+    courier_client_options options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    snprintf(entry, sizeof entry, "courier-route.invalid:%s:127.0.0.1", port);
+    const char *resolve[] = {entry, NULL};
+    options.resolve = resolve;
+    snprintf(url, sizeof url, "http://courier-route.invalid:%s/echo/routed", port);
+    CHECK_INT(get_url(&options, url, body, sizeof body), 200);
+    snprintf(host, sizeof host, "\"courier-route.invalid:%s\"", port);
+    CHECK_CONTAINS(body, host);
+
+    options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    /* 127.0.0.1, not localhost: NIO resolves a name on a dispatch thread, whose glibc resolver
+     * state valgrind reports lost at exit. */
+    snprintf(entry, sizeof entry, "courier-route.invalid:%s:127.0.0.1:%s", port, port);
+    const char *connect_to[] = {entry, NULL};
+    options.connect_to = connect_to;
+    CHECK_INT(get_url(&options, url, body, sizeof body), 200);
+
+    courier_client *client = NULL;
+    const char *bad[] = {"courier-route.invalid:80", NULL};
+    options = options_for(transport);
+    options.resolve = bad;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+    options = options_for(transport);
+    snprintf(entry, sizeof entry, "courier-route.invalid:80:127.0.0.1:%s", port);
+    options.connect_to = connect_to;
+    if (transport == COURIER_TRANSPORT_ASYNC_HTTP_CLIENT) {
+        CHECK_CODE(COURIER_E_UNSUPPORTED, courier_client_new(&options, &client, &error));
+    } else {
+        options.ignore_environment_proxy = 1;
+        CHECK_INT(get_url(&options, "http://courier-route.invalid/status/204", body, sizeof body), 204);
+    }
+}
+
+/* Pins (ABI 1.4) are checked when the client is made; AsyncHTTPClient cannot check them. The
+ * handshake against a pinned key is the Swift suite's (it has the test authority and nginx). */
+static void pins_are_checked_and_refused_where_they_cannot_be_honoured(courier_transport transport)
+{
+    courier_client *client = NULL;
+    courier_client_options options = options_for(transport);
+    const char *malformed[] = {"example.com=sha1//AAAA", NULL};
+    options.pinned_public_keys = malformed;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+    const char *pins[] = {"*.example.com=sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", NULL};
+    options.pinned_public_keys = pins;
+    if (transport == COURIER_TRANSPORT_ASYNC_HTTP_CLIENT) {
+        CHECK_CODE(COURIER_E_UNSUPPORTED, courier_client_new(&options, &client, &error));
+    } else {
+        CHECK_OK(courier_client_new(&options, &client, &error));
+        CHECK_OK(courier_client_free(client));
+    }
+}
+
+/* .netrc (ABI 1.4): with use_netrc, a request without credentials gets the file's for its host;
+ * without it, none; a file that cannot be parsed fails courier_client_new naming the line. */
+static void netrc_credentials_go_to_their_host_when_asked_for(courier_transport transport)
+{
+    char netrc[] = "/tmp/courier-netrc-XXXXXX", body[4096];
+    int descriptor = mkstemp(netrc);
+    CHECK(descriptor >= 0);
+    const char good[] = "machine 127.0.0.1\n  login alice\n  password wonder\n";
+    CHECK(write(descriptor, good, sizeof good - 1) == (ssize_t)(sizeof good - 1));
+    close(descriptor);
+    courier_client_options options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    options.use_netrc = 1;
+    options.netrc_file = netrc;
+    char url[512];
+    CHECK_INT(get_url(&options, url_at(url, sizeof url, base, "/basic-auth/alice/wonder"), body, sizeof body), 200);
+    options.use_netrc = 0;
+    CHECK_INT(get_url(&options, url, body, sizeof body), 401);
+
+    FILE *file = fopen(netrc, "w");
+    CHECK(file != NULL);
+    fputs("machine 127.0.0.1 login\n", file);
+    fclose(file);
+    options.use_netrc = 1;
+    courier_client *client = NULL;
+    CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
+    unlink(netrc);
+}
+
 static void values_out_of_range_or_unsupported_are_refused(void)
 {
     courier_client *client = NULL;
@@ -351,6 +474,9 @@ int main(int argc, char **argv)
         cookies_are_kept_and_survive_a_restart_through_the_file(transports[index]);
         a_jar_in_memory_is_read_added_to_and_cleared(transports[index]);
         a_unix_socket_carries_the_clients_requests(transports[index]);
+        routes_reach_the_server_under_a_name_that_does_not_exist(transports[index]);
+        pins_are_checked_and_refused_where_they_cannot_be_honoured(transports[index]);
+        netrc_credentials_go_to_their_host_when_asked_for(transports[index]);
     }
     values_out_of_range_or_unsupported_are_refused();
     return check_finish("test_options");

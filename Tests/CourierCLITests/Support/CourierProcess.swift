@@ -44,7 +44,11 @@ enum CourierProcess {
         environment: [String: String] = [:], deadline: Duration = .seconds(60)
     ) async throws -> CourierRun {
         guard let executable = program ?? builtExecutable else { throw NotBuilt() }
-        let isolated = ["COURIER_CONFIG_DIR": "/nonexistent/courier-test-config"].merging(environment) { $1 }
+        // No configuration directory and no .netrc of the machine's: each test says what it reads.
+        let isolated = [
+            "COURIER_CONFIG_DIR": "/nonexistent/courier-test-config", "NETRC": "/nonexistent/courier-test-netrc",
+        ]
+        .merging(environment) { $1 }
         let outcome = try await ChildProcess.run(
             executable.path, arguments, environment: isolated, directory: directory,
             input: stdin.map { [UInt8]($0) }, timeout: deadline)

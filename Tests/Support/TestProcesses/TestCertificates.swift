@@ -52,6 +52,16 @@ public struct TestCertificates: Sendable {
         return made
     }
 
+    /// The public-key pin of `certificate`: `sha256//` and the base64 SHA-256 of its key's DER
+    /// `SubjectPublicKeyInfo`, as curl's `--pinnedpubkey` and OkHttp's `CertificatePinner` take it.
+    public func publicKeyPin(of certificate: URL) async throws -> String {
+        let stem = directory.appendingPathComponent("pin-\(UUID())").path
+        try await openssl(["x509", "-in", certificate.path, "-pubkey", "-noout", "-out", stem + ".pem"])
+        try await openssl(["pkey", "-pubin", "-in", stem + ".pem", "-outform", "der", "-out", stem + ".der"])
+        try await openssl(["dgst", "-sha256", "-binary", "-out", stem + ".sha256", stem + ".der"])
+        return "sha256//" + (try Data(contentsOf: URL(fileURLWithPath: stem + ".sha256"))).base64EncodedString()
+    }
+
     /// Deletes every file.
     public func remove() { try? FileManager.default.removeItem(at: directory) }
 

@@ -23,6 +23,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
             var configuration = CurlTransport.Configuration()
             configuration.tls = settings.tls
             configuration.proxy = settings.proxy
+            configuration.routes = settings.routes
             if let limit = settings.maxConnectionsPerHost { configuration.maxConnectionsPerHost = limit }
             if let limit = settings.maxConnections { configuration.maxConnections = limit }
             if let limit = settings.maxIdleConnections { configuration.maxIdleConnections = limit }
@@ -38,6 +39,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
             var configuration = AsyncHTTPClientTransport.Configuration()
             configuration.tls = settings.tls
             configuration.proxy = settings.proxy
+            configuration.routes = settings.routes
             // AsyncHTTPClient takes its connect timeout when the client is made, not per request.
             if let connectTimeout = settings.connectTimeout { configuration.connectTimeout = connectTimeout }
             if let limit = settings.maxConnectionsPerHost { configuration.maxConnectionsPerHost = limit }
@@ -60,6 +62,7 @@ struct TransportUnderTest: Sendable, CustomStringConvertible {
             configuration.maxConnectionsPerHost = settings.maxConnectionsPerHost
             configuration.maxConnections = settings.maxConnections
             configuration.idleTimeout = settings.idleTimeout
+            configuration.routes = settings.routes
             configuration.userAgent = settings.userAgent
             do throws(CourierError) {
                 return try URLSessionTransport(settings: configuration)
@@ -124,6 +127,8 @@ struct TransportSettings: Sendable {
     var maxIdleConnections: Int?
     var idleTimeout: Duration?
     var userAgent: String?
+    /// Where connections for chosen hosts go instead of where DNS says.
+    var routes: [ConnectionRoute] = []
 
     init(tls: TLSSettings = TLSSettings(), proxy: ProxySettings = ProxySettings(), connectTimeout: Duration? = nil) {
         self.tls = tls
@@ -173,6 +178,13 @@ func courierError<T>(
 }
 
 /// Decodes the test server's `/echo` answer.
+extension Result {
+    /// The value, when this is a success.
+    var success: Success? { if case .success(let value) = self { value } else { nil } }
+    /// The error, when this is a failure.
+    var failure: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
+
 func echoed(_ response: Response) throws -> EchoedRequest {
     try JSONDecoder().decode(EchoedRequest.self, from: response.body)
 }

@@ -187,6 +187,11 @@ const char *cookie_file;
 int32_t queue_completions;
 int32_t keep_cookies;
 const char *unix_socket_path;
+const char *const *resolve;
+const char *const *connect_to;
+const char *const *pinned_public_keys;
+const char *netrc_file;
+int32_t use_netrc;
 } courier_client_options;
 void courier_client_options_init(courier_client_options *options);
 courier_code courier_client_new(const courier_client_options *options, courier_client **client,

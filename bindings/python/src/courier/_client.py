@@ -95,6 +95,9 @@ class Client(_ClientSurface):
         cookie_file: str | os.PathLike[str] | None = None,
         cookies: CookieTypes = None,
         uds: str | os.PathLike[str] | None = None,
+        resolve: Sequence[str] = (),
+        connect_to: Sequence[str] = (),
+        pinned_public_keys: Mapping[str, str | Sequence[str]] | None = None,
     ) -> None:
         self._core = _ClientCore(
             base_url=base_url, headers=headers, timeout=timeout, connect_timeout=connect_timeout,
@@ -103,7 +106,8 @@ class Client(_ClientSurface):
             interceptors=interceptors, plugins=plugins, event_hooks=event_hooks,
             proxy=proxy, no_proxy=no_proxy, trust_env=trust_env, cert=cert, http_version=http_version,
             min_tls_version=min_tls_version, limits=limits, decompress=decompress, cookie_file=cookie_file,
-            cookies=cookies, uds=uds,
+            cookies=cookies, uds=uds, resolve=resolve, connect_to=connect_to,
+            pinned_public_keys=pinned_public_keys,
         )
 
 
@@ -207,7 +211,7 @@ class AsyncClient(_ClientSurface):
             max_redirects=10, max_body_bytes=None, verify=True, transport="curl", callback_threads=None,
             interceptors=(), plugins=(), event_hooks=None, proxy=None, no_proxy=None, trust_env=True,
             cert=None, http_version="auto", min_tls_version=None, limits=None, decompress=True, cookie_file=None,
-            cookies=None, uds=None,
+            cookies=None, uds=None, resolve=(), connect_to=(), pinned_public_keys=None,
         )
         unknown = set(kwargs) - set(defaults)
         if unknown:

@@ -99,6 +99,9 @@ class _ClientCore:
         cookie_file: str | os.PathLike[str] | None = None,
         cookies: CookieTypes = None,
         uds: str | os.PathLike[str] | None = None,
+        resolve: Sequence[str] = (),
+        connect_to: Sequence[str] = (),
+        pinned_public_keys: Mapping[str, str | Sequence[str]] | None = None,
     ) -> None:
         _free_dropped()
         if transport not in _TRANSPORTS:
@@ -126,7 +129,8 @@ class _ClientCore:
         kept = connection_options.apply(
             options, proxy=proxy, no_proxy=no_proxy, trust_env=trust_env, verify=verify, cert=cert,
             http_version=http_version, min_tls_version=min_tls_version, limits=limits, decompress=decompress,
-            cookie_file=cookie_file, uds=uds)
+            cookie_file=cookie_file, uds=uds, resolve=resolve, connect_to=connect_to,
+            pinned_public_keys=pinned_public_keys)
         if callback_threads is not None:
             options.callback_threads = _int32(callback_threads, "callback_threads")
         if abi_minor >= 3:
@@ -287,4 +291,9 @@ _CLIENT_DOC_ARGS = """
     courier.Cookies or pairs). The client keeps every cookie servers set, in memory, as httpx's
     does: `client.cookies` reads and changes them. uds: a Unix domain socket every request goes
     over (httpx's HTTPTransport(uds=...), curl's --unix-socket); the URL's host names Host.
+    resolve: ["host:port:address", ...] and connect_to: ["host:port:host2:port2", ...], curl's
+    --resolve and --connect-to (the URL, Host and TLS name keep the host); pinned_public_keys:
+    {"host": "sha256//..." or a list of them} ("*.domain" or "*" as patterns; curl transport
+    only). With trust_env (the default), requests without credentials get the ~/.netrc (or
+    $NETRC) entry for their host, as requests does; a redirect to another origin drops them.
 """

@@ -7,7 +7,7 @@ users build (Limits, CertTypes) are _option_types', which need no library.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._calls import encode
@@ -34,7 +34,9 @@ def _count(value: int | None, name: str) -> int:
 def apply(options: Any, *, proxy: str | None, no_proxy: str | Sequence[str] | None, trust_env: bool,
           verify: bool | str | os.PathLike[str], cert: CertTypes | None, http_version: str,
           min_tls_version: str | None, limits: Limits | None, decompress: bool,
-          cookie_file: str | os.PathLike[str] | None, uds: str | os.PathLike[str] | None = None) -> list[Any]:
+          cookie_file: str | os.PathLike[str] | None, uds: str | os.PathLike[str] | None = None,
+          resolve: Sequence[str] = (), connect_to: Sequence[str] = (),
+          pinned_public_keys: Mapping[str, str | Sequence[str]] | None = None) -> list[Any]:
     """Sets the fields on a courier_client_options; returns the C strings they point to, which
     must outlive courier_client_new."""
     kept: list[Any] = []
@@ -96,4 +98,28 @@ def apply(options: Any, *, proxy: str | None, no_proxy: str | Sequence[str] | No
         if abi_minor < 4:
             raise Unsupported(f"uds= needs libcourier ABI 1.4 or later; {library_path} has 1.{abi_minor}", code=18)
         options.unix_socket_path = string(uds, "uds")
+
+    def strings(values: Sequence[str], name: str) -> Any:
+        if isinstance(values, str):
+            raise TypeError(f"{name} must be a list of strings, not one string")
+        pointers = [string(value, name) for value in values] + [ffi.NULL]
+        array = ffi.new("char *[]", pointers)
+        kept.append(array)
+        return array
+
+    pins = [f"{host}={pin if isinstance(pin, str) else ';'.join(pin)}"
+            for host, pin in (pinned_public_keys or {}).items()]
+    for name, values in (("resolve", resolve), ("connect_to", connect_to), ("pinned_public_keys", pins)):
+        if values and abi_minor < 4:
+            raise Unsupported(f"{name}= needs libcourier ABI 1.4 or later; {library_path} has 1.{abi_minor}", code=18)
+    if resolve:
+        options.resolve = strings(resolve, "resolve")
+    if connect_to:
+        options.connect_to = strings(connect_to, "connect_to")
+    if pins:
+        options.pinned_public_keys = strings(pins, "pinned_public_keys")
+    if trust_env and abi_minor >= 4:
+        # As requests (and httpx before 0.24) do under trust_env: ~/.netrc (or $NETRC) credentials
+        # for requests that carry none.
+        options.use_netrc = 1
     return kept
