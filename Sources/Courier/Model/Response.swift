@@ -113,7 +113,7 @@ public struct Response: Sendable {
     /// received, for a transport that does not count the decoded bytes itself.
     package mutating func completeMetrics(from stream: ResponseBodyStream, bodyBytes: Int64) {
         if let final = stream.metrics { metrics.complete(with: final) }
-        if metrics.decodedBodyBytes == nil, metrics.total != nil { metrics.decodedBodyBytes = bodyBytes }
+        if metrics.decodedBodyBytes == nil, metrics.hasTotal { metrics.decodedBodyBytes = bodyBytes }
     }
 
     /// The body decoded as UTF-8 text, with invalid bytes replaced.

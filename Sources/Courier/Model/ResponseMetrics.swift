@@ -102,14 +102,40 @@ public struct ResponseMetrics: Sendable, Equatable {
         ]
     }
 
+    /// A phase, for transports that record raw numbers with ``record(_:microseconds:)``.
+    package enum Phase {
+        case queued, dnsLookup, connect, tlsHandshake, requestSent, waiting, bodyTransfer, total
+    }
+
+    /// Records `phase` from a count of microseconds (negative: not measured) without making a
+    /// `Duration`: `Duration.microseconds` is generic over `BinaryInteger` and its conversion back
+    /// divides 128-bit numbers, which cost curl's transport microseconds per response.
+    package mutating func record(_ phase: Phase, microseconds: Int64) {
+        let value =
+            microseconds < 0 ? -1 : microseconds > Int64.max / 1000 ? Int64.max : microseconds * 1000
+        switch phase {
+        case .queued: nanoseconds.queued = value
+        case .dnsLookup: nanoseconds.dns = value
+        case .connect: nanoseconds.connect = value
+        case .tlsHandshake: nanoseconds.tls = value
+        case .requestSent: nanoseconds.send = value
+        case .waiting: nanoseconds.wait = value
+        case .bodyTransfer: nanoseconds.receive = value
+        case .total: nanoseconds.total = value
+        }
+    }
+
     /// Takes the transport's measurements of the whole exchange, `final`, keeping what the client
     /// measured above the transport (the redirects).
     package mutating func complete(with final: ResponseMetrics) {
-        let (redirectCount, redirectTime) = (self.redirectCount, self.redirectTime)
+        let (redirectCount, redirects) = (self.redirectCount, nanoseconds.redirects)
         self = final
         self.redirectCount = redirectCount
-        self.redirectTime = redirectTime
+        nanoseconds.redirects = redirects
     }
+
+    /// Whether the whole exchange's time is known (``total`` is not `nil`), without making a `Duration`.
+    package var hasTotal: Bool { nanoseconds.total >= 0 }
 
     private static func duration(_ nanoseconds: Int64) -> Duration? {
         nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)

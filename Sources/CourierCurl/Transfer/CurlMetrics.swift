@@ -16,8 +16,9 @@ enum CurlMetrics {
         func time(_ info: CURLINFO) -> Int64 {
             info == CURLINFO_NONE ? -1 : easy.info(offset: info)
         }
-        func phase(from start: Int64, to end: Int64) -> Duration? {
-            start >= 0 && end >= start ? .microseconds(end - start) : nil
+        // Phases go in as microseconds, never through `Duration`: see `ResponseMetrics.record`.
+        func phase(from start: Int64, to end: Int64) -> Int64 {
+            start >= 0 && end >= start ? end - start : -1
         }
         var metrics = ResponseMetrics()
         let queued = time(ccurl_info_queue_time)
@@ -27,19 +28,19 @@ enum CurlMetrics {
         let pretransfer = time(CURLINFO_PRETRANSFER_TIME_T)
         let posttransfer = time(ccurl_info_posttransfer_time)
         let firstByte = time(CURLINFO_STARTTRANSFER_TIME_T)
-        if queued >= 0 { metrics.queued = .microseconds(queued) }
+        metrics.record(.queued, microseconds: queued)
         let reused = easy.info(CURLINFO_NUM_CONNECTS) == 0
         metrics.reusedConnection = reused
         if !reused {
-            metrics.dnsLookup = phase(from: max(0, queued), to: namelookup)
-            metrics.connect = phase(from: namelookup, to: connected)
-            if handshaken > 0 { metrics.tlsHandshake = phase(from: connected, to: handshaken) }
+            metrics.record(.dnsLookup, microseconds: phase(from: max(0, queued), to: namelookup))
+            metrics.record(.connect, microseconds: phase(from: namelookup, to: connected))
+            if handshaken > 0 { metrics.record(.tlsHandshake, microseconds: phase(from: connected, to: handshaken)) }
         }
         if posttransfer > 0 {
-            metrics.requestSent = phase(from: pretransfer, to: posttransfer)
-            metrics.waiting = phase(from: posttransfer, to: firstByte)
+            metrics.record(.requestSent, microseconds: phase(from: pretransfer, to: posttransfer))
+            metrics.record(.waiting, microseconds: phase(from: posttransfer, to: firstByte))
         } else {
-            metrics.waiting = phase(from: pretransfer, to: firstByte)
+            metrics.record(.waiting, microseconds: phase(from: pretransfer, to: firstByte))
         }
         metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
         let port = easy.info(CURLINFO_PRIMARY_PORT)
@@ -48,8 +49,8 @@ enum CurlMetrics {
         metrics.tlsVersion = tlsVersion
         guard complete else { return metrics }
         let total = time(CURLINFO_TOTAL_TIME_T)
-        metrics.total = total >= 0 ? .microseconds(total) : nil
-        metrics.bodyTransfer = phase(from: firstByte, to: total)
+        metrics.record(.total, microseconds: total)
+        metrics.record(.bodyTransfer, microseconds: phase(from: firstByte, to: total))
         metrics.requestBytes = Int64(easy.info(CURLINFO_REQUEST_SIZE)) + easy.info(offset: CURLINFO_SIZE_UPLOAD_T)
         let downloaded = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
         metrics.responseBytes = Int64(easy.info(CURLINFO_HEADER_SIZE)) + downloaded
