@@ -516,6 +516,7 @@ let package = Package(
             name: "CourierAPITests",
             dependencies: [
                 "CourierAPI",
+                "CourierCurl",
                 "APIReadmeExamples",
                 "ReadmeBlocks",
                 "CourierTestServer",

@@ -1,26 +1,71 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// Query items: `Query("page", 2)` appends `page=2`; items accumulate in declaration order.
+/// Query items: `Query("page", 2)` appends `page=2` (a builder block over ``QueryItems``); with
+/// CourierAPI, `@Query("q") keyword: String` on a struct endpoint and `merchant: Query<String>` in
+/// an `@API` protocol.
 ///
-/// A `nil` value omits the item entirely, so optional filters read naturally:
-/// `Query("cursor", cursor)`. Names and values are percent-encoded, including `&`, `=`, `+` and `#`.
-public struct Query: RequestBuildable {
-    /// The items, or how to produce them from the request's form encoder when the block is applied.
-    enum Content {
-        case items([(name: String, value: String?)])
-        case encoded(@Sendable (URLFormEncoder) throws -> [(name: String, value: String?)])
-    }
+/// One declaration serves all three, so a file importing `Courier`, `CourierCurl` and `CourierAPI`
+/// together finds one `Query`. A `nil` value omits the item entirely, so optional filters read
+/// naturally: `Query("cursor", cursor)`.
+@propertyWrapper
+public struct Query<Value> {
+    /// The parameter's value.
+    public var wrappedValue: Value
+    /// The item's name, when it differs from the parameter's label.
+    public let name: String?
+    /// Whether the value is already percent-encoded.
+    public let encoded: Bool
 
-    let content: Content
-    let source: String
+    /// Wraps a parameter's value; `name` and `encoded` are read by the endpoint macros.
+    public init(wrappedValue: Value, _ name: String? = nil, encoded: Bool = false) {
+        self.wrappedValue = wrappedValue
+        self.name = name
+        self.encoded = encoded
+    }
+}
+
+extension Query: Sendable where Value: Sendable {}
+
+extension Query: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleByStringLiteral {
+    public init(unicodeScalarLiteral value: Value.StringLiteralType) {
+        self.init(wrappedValue: Value(stringLiteral: value))
+    }
+}
+
+extension Query: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(wrappedValue: Value(stringLiteral: value))
+    }
+}
+
+extension Query: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {
+    public init(stringLiteral value: Value.StringLiteralType) { self.init(wrappedValue: Value(stringLiteral: value)) }
+}
+
+extension Query: ExpressibleByIntegerLiteral where Value: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Value.IntegerLiteralType) {
+        self.init(wrappedValue: Value(integerLiteral: value))
+    }
+}
+
+extension Query: ExpressibleByBooleanLiteral where Value: ExpressibleByBooleanLiteral {
+    public init(booleanLiteral value: Value.BooleanLiteralType) {
+        self.init(wrappedValue: Value(booleanLiteral: value))
+    }
+}
+
+extension Query: RequestBuildable where Value == QueryItems {
+    public func apply(to draft: inout RequestDraft) throws {
+        try wrappedValue.apply(to: &draft)
+    }
+}
+
+extension Query where Value == QueryItems {
+    init(block: QueryItems) {
+        self.init(wrappedValue: block)
+    }
 
     /// Appends `name=value`; nothing when `value` is `nil`.
     public init(_ name: String, _ value: String?) {
-        self.init(items: value.map { [(name, $0)] } ?? [], source: "Query")
+        self.init(block: QueryItems(items: value.map { [(name, $0)] } ?? [], source: "Query"))
     }
 
     /// Appends `name=value` using the value's description (`Query("page", 2)`); nothing when `nil`.
@@ -30,47 +75,14 @@ public struct Query: RequestBuildable {
 
     /// Appends a name with no value (`?flag`).
     public init(flag name: String) {
-        self.init(items: [(name, nil)], source: "Query")
+        self.init(block: QueryItems(items: [(name, nil)], source: "Query"))
     }
+}
 
-    init(items: [(name: String, value: String?)], source: String) {
-        self.content = .items(items)
-        self.source = source
-    }
+extension Query: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
 
-    init(source: String, encoding: @escaping @Sendable (URLFormEncoder) throws -> [(name: String, value: String?)]) {
-        self.content = .encoded(encoding)
-        self.source = source
-    }
-
-    public func apply(to draft: inout RequestDraft) throws {
-        let items: [(name: String, value: String?)]
-        switch content {
-        case .items(let ready):
-            items = ready
-        case .encoded(let encode):
-            do {
-                items = try encode(draft.options[URLFormEncoderOption.self])
-            } catch var error as CourierError {
-                if error.source == nil { error.source = source }
-                throw error
-            } catch {
-                throw CourierError(.encodingFailed, "could not encode the query", source: source, underlying: error)
-            }
-        }
-        guard !items.isEmpty else { return }
-        let encoded = PercentEncoding.encodeQuery(items, allowing: PercentEncoding.queryComponent)
-        if case .absolute(var text) = draft.urlStorage {
-            text.query = Self.appending(encoded, to: text.query)
-            draft.urlStorage = .absolute(text)
-        } else {
-            draft.url.percentEncodedQuery = Self.appending(encoded, to: draft.url.percentEncodedQuery)
-        }
-    }
-
-    /// `query` with more items after an `&`, or the items alone when there is no query yet.
-    private static func appending(_ items: String, to query: String?) -> String {
-        guard let query, !query.isEmpty else { return items }
-        return query + "&" + items
-    }
+extension Query: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
 }

@@ -1,30 +1,81 @@
-/// Header fields by name: `Header.accept.setValue("application/json")`, `Header.custom("X-Trace").addValue("a")`.
+/// Header fields by name: `Header.accept.setValue("application/json")`,
+/// `Header.custom("X-Trace").addValue("a")`; with CourierAPI, `@Header("Authorization") token:
+/// String` on a struct endpoint and `customHeader: Header<String>` in an `@API` protocol (sent as
+/// `Custom-Header`).
 ///
-/// `setValue` replaces every line of that name; `addValue` joins the new value to the existing
-/// one with `, `, as `URLRequest.addValue(_:forHTTPHeaderField:)` does.
-public enum Header {
+/// One declaration serves all three, so a file importing `Courier`, `CourierCurl` and `CourierAPI`
+/// together finds one `Header`. `setValue` replaces every line of that name; `addValue` joins the
+/// new value to the existing one with `, `, as `URLRequest.addValue(_:forHTTPHeaderField:)` does.
+@propertyWrapper
+public struct Header<Value> {
+    /// The parameter's value.
+    public var wrappedValue: Value
+    /// The header's name, when it differs from the one derived from the parameter's label.
+    public let name: String?
+
+    /// Wraps a parameter's value; `name` is read by the endpoint macros.
+    public init(wrappedValue: Value, _ name: String? = nil) {
+        self.wrappedValue = wrappedValue
+        self.name = name
+    }
+
+    /// Wraps a value passed to a `Header<Value>` parameter.
+    public init(_ value: Value) {
+        self.init(wrappedValue: value)
+    }
+}
+
+extension Header: Sendable where Value: Sendable {}
+
+extension Header: ExpressibleByUnicodeScalarLiteral where Value: ExpressibleByStringLiteral {
+    public init(unicodeScalarLiteral value: Value.StringLiteralType) { self.init(Value(stringLiteral: value)) }
+}
+
+extension Header: ExpressibleByExtendedGraphemeClusterLiteral where Value: ExpressibleByStringLiteral {
+    public init(extendedGraphemeClusterLiteral value: Value.StringLiteralType) {
+        self.init(Value(stringLiteral: value))
+    }
+}
+
+extension Header: ExpressibleByStringLiteral where Value: ExpressibleByStringLiteral {
+    public init(stringLiteral value: Value.StringLiteralType) { self.init(Value(stringLiteral: value)) }
+}
+
+extension Header: ExpressibleByIntegerLiteral where Value: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Value.IntegerLiteralType) { self.init(Value(integerLiteral: value)) }
+}
+
+extension Header: ExpressibleByFloatLiteral where Value: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Value.FloatLiteralType) { self.init(wrappedValue: Value(floatLiteral: value)) }
+}
+
+extension Header: ExpressibleByArrayLiteral where Value: RangeReplaceableCollection {
+    public init(arrayLiteral elements: Value.Element...) { self.init(wrappedValue: Value(elements)) }
+}
+
+extension Header where Value == HeaderName {
     /// The `Content-Type` field.
-    public static let contentType = HeaderName("Content-Type", block: "Header.contentType")
+    public static var contentType: HeaderName { HeaderName("Content-Type", block: "Header.contentType") }
     /// The `Accept` field.
-    public static let accept = HeaderName("Accept", block: "Header.accept")
+    public static var accept: HeaderName { HeaderName("Accept", block: "Header.accept") }
     /// The `Authorization` field.
-    public static let authorization = HeaderName("Authorization", block: "Header.authorization")
+    public static var authorization: HeaderName { HeaderName("Authorization", block: "Header.authorization") }
     /// The `User-Agent` field.
-    public static let userAgent = HeaderName("User-Agent", block: "Header.userAgent")
+    public static var userAgent: HeaderName { HeaderName("User-Agent", block: "Header.userAgent") }
     /// The `Origin` field.
-    public static let origin = HeaderName("Origin", block: "Header.origin")
+    public static var origin: HeaderName { HeaderName("Origin", block: "Header.origin") }
     /// `Cookie`; `addValue` joins with `; ` as RFC 6265 requires a single Cookie line.
-    public static let cookie = HeaderName("Cookie", block: "Header.cookie", separator: "; ")
+    public static var cookie: HeaderName { HeaderName("Cookie", block: "Header.cookie", separator: "; ") }
     /// The `Referer` field.
-    public static let referer = HeaderName("Referer", block: "Header.referer")
+    public static var referer: HeaderName { HeaderName("Referer", block: "Header.referer") }
     /// The `Host` field.
-    public static let host = HeaderName("Host", block: "Header.host")
+    public static var host: HeaderName { HeaderName("Host", block: "Header.host") }
     /// The `Accept-Language` field.
-    public static let acceptLanguage = HeaderName("Accept-Language", block: "Header.acceptLanguage")
+    public static var acceptLanguage: HeaderName { HeaderName("Accept-Language", block: "Header.acceptLanguage") }
     /// The `Accept-Encoding` field.
-    public static let acceptEncoding = HeaderName("Accept-Encoding", block: "Header.acceptEncoding")
+    public static var acceptEncoding: HeaderName { HeaderName("Accept-Encoding", block: "Header.acceptEncoding") }
     /// The `Cache-Control` field.
-    public static let cacheControl = HeaderName("Cache-Control", block: "Header.cacheControl")
+    public static var cacheControl: HeaderName { HeaderName("Cache-Control", block: "Header.cacheControl") }
 
     /// Any header field by name; an invalid name fails the build.
     public static func custom(_ name: String) -> HeaderName {
