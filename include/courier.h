@@ -909,6 +909,33 @@ COURIER_API courier_code courier_client_send_with(courier_client *client, const 
                                                   const courier_send_options *options, courier_response **response,
                                                   courier_error **error);
 
+/**
+ * Sends `request` as courier_client_send_with does and streams the response body into the file
+ * at `path`, never holding it in memory (ABI 1.4): curl -o, and with `resume` 1, curl -C -.
+ *
+ * The body goes to `path`.part, renamed to `path` once whole; a transfer that breaks off leaves
+ * the part, with the response's validator (a strong ETag, else Last-Modified) in
+ * `path`.part.validator. With `resume` 1, a part with a validator is continued: the request asks
+ * for the rest with Range and If-Range; a 206 from the part's end is appended, a 200 (the file
+ * changed, or the server ignores ranges) starts over, and a 416 for a part already whole
+ * completes it. The file's length is checked against the length the server announced. The
+ * request asks for the body as stored (Accept-Encoding: identity unless it sets its own).
+ *
+ * *response receives the response with an empty body (free it with courier_response_free).
+ * A status other than 2xx fails with COURIER_E_UNACCEPTABLE_STATUS and makes no file (the error
+ * carries the response: courier_error_status); a file that cannot be written fails with
+ * COURIER_E_INVALID_REQUEST naming it; a server that resumes elsewhere than asked, or a body
+ * shorter than announced, with COURIER_E_INVALID_RESPONSE, the part kept. `options` may be NULL;
+ * its on_progress and should_cancel apply, and on_data and on_head are refused with
+ * COURIER_E_INVALID_ARGUMENT (the body goes to the file). Blocks the calling thread, as
+ * courier_client_send does; called from inside a Courier callback it fails with
+ * COURIER_E_WOULD_BLOCK. `path` is copied.
+ */
+COURIER_API courier_code courier_client_download(courier_client *client, const courier_request *request,
+                                                 const char *path, int32_t resume,
+                                                 const courier_send_options *options, courier_response **response,
+                                                 courier_error **error);
+
 /** A send under way, returned by courier_client_send_async, to cancel or wait for it. */
 typedef struct courier_call courier_call;
 

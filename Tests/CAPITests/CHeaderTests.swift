@@ -77,7 +77,7 @@ struct CHeaderTests {
                 "courier_client_add_cookies", "courier_client_cookies", "courier_client_remove_cookies",
                 "courier_response_history_at", "courier_response_history_count",
             ],
-            "COURIER_1.4": ["courier_response_metrics"],
+            "COURIER_1.4": ["courier_client_download", "courier_response_metrics"],
         ]
         for (node, functions) in addedIn {
             for function in functions { #expect(versions[function] == node, "\(function)") }

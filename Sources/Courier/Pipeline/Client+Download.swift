@@ -63,7 +63,7 @@ extension Client {
         {
             response.bodyStream?.discard()
             try part.complete()
-            return response
+            return response.withoutBody
         }
         guard (200..<300).contains(status) else {
             response.bodyStream?.discard()
@@ -94,7 +94,7 @@ extension Client {
                 source: "Client.download", request: request, response: response)
         }
         try part.complete()
-        return response
+        return response.withoutBody
     }
 
     /// The validator `If-Range` may carry for this response: a strong `ETag`, else `Last-Modified`
@@ -102,6 +102,16 @@ extension Client {
     static func resumeValidator(of response: Response) -> String? {
         if let tag = response.headerFields[.eTag], !tag.hasPrefix("W/") { return tag }
         return response.headerFields[.lastModified]
+    }
+}
+
+extension Response {
+    /// This response with no body left to read: what a download returns once the body is in the file.
+    fileprivate var withoutBody: Response {
+        var head = self
+        head.bodyStream = nil
+        head.body = Data()
+        return head
     }
 }
 

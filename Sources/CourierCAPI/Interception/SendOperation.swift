@@ -25,6 +25,8 @@ struct SendOperation: @unchecked Sendable {
     private let userData: UnsafeMutableRawPointer?
     /// The caller's `should_cancel`, for a blocking send to ask while it waits.
     let shouldCancel: (@Sendable () -> Bool)?
+    /// Whether the options hand the response to callbacks (`on_data`, `on_head`).
+    var handsResponseToCallbacks: Bool { onData != nil || onHead != nil }
 
     init(
         client: Client, request: Request, options: UnsafePointer<courier_send_options>?,

@@ -2,13 +2,15 @@
  * Sending against the loopback test server: blocking sends of every body kind, streaming
  * on_data, progress, redirects, timeouts, connection failures, async sends whose completion
  * runs exactly once, cancel, courier_call_wait, several threads on one client, and the
- * AsyncHTTPClient transport, and the metrics of a response. Usage: test_send BASE_URL (such as http://127.0.0.1:PORT)
+ * AsyncHTTPClient transport, the metrics of a response, and downloads to a file that resume. Usage: test_send BASE_URL (such as http://127.0.0.1:PORT)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -641,6 +643,56 @@ static void metrics_say_where_the_time_went(void)
     courier_response_free(response);
 }
 
+/* Downloads base+PATH to `file` with courier_client_download; returns its result code. */
+static courier_code download(const char *path, const char *file, int resume)
+{
+    char url[512];
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, path), &request, &error));
+    courier_code code = courier_client_download(client, request, file, resume, NULL, &response, &error);
+    if (code == COURIER_OK) {
+        size_t length = 1;
+        const void *bytes = NULL;
+        CHECK_OK(courier_response_body(response, &bytes, &length, &error));
+        CHECK_INT(length, 0);
+        courier_response_free(response);
+    } else {
+        courier_error_free(error);
+        error = NULL;
+    }
+    courier_request_free(request);
+    return code;
+}
+
+/* A download that breaks off leaves its part; resuming asks for the rest and completes the file
+ * (ABI 1.4); an error status makes no file. */
+static void downloads_resume_from_their_part(void)
+{
+    char file[] = "/tmp/courier-c-download-XXXXXX", part[64];
+    int descriptor = mkstemp(file);
+    CHECK(descriptor >= 0);
+    close(descriptor);
+    unlink(file);
+    snprintf(part, sizeof part, "%s.part", file);
+    struct stat info;
+    CHECK(download("/range/300000?drop_after=120000", file, 0) != COURIER_OK);
+    CHECK(stat(part, &info) == 0 && info.st_size > 0 && info.st_size <= 120000);
+    CHECK_INT(download("/range/300000", file, 1), COURIER_OK);
+    CHECK(stat(file, &info) == 0);
+    CHECK_INT(info.st_size, 300000);
+    CHECK(stat(part, &info) != 0);
+    unlink(file);
+
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    char url[512];
+    CHECK_OK(courier_request_new("GET", url_at(url, sizeof url, base, "/status/404"), &request, &error));
+    CHECK_CODE(COURIER_E_UNACCEPTABLE_STATUS, courier_client_download(client, request, file, 0, NULL, &response, &error));
+    courier_request_free(request);
+    CHECK(stat(file, &info) != 0 && stat(part, &info) != 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -660,6 +712,7 @@ int main(int argc, char **argv)
     freeing_a_client_lets_sends_finish();
     async_http_client_transport_sends_too();
     metrics_say_where_the_time_went();
+    downloads_resume_from_their_part();
     CHECK_OK(courier_client_free(client));
     return check_finish("test_send");
 }

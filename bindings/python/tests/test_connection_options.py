@@ -110,3 +110,17 @@ def test_netrc_credentials_go_to_their_host_under_trust_env(server: Server, tmp_
     netrc.write_text("machine 127.0.0.1 login\n")
     with pytest.raises(courier.InvalidRequest, match="line 1"):
         courier.Client(base_url=server.url)
+
+
+def test_a_broken_download_resumes_from_its_part(server: Server, tmp_path: Path) -> None:
+    target = tmp_path / "file.bin"
+    with courier.Client(base_url=server.url, timeout=60) as client:
+        with pytest.raises(courier.CourierError):
+            client.download("/range/300000", target, params={"drop_after": 120000})
+        part = tmp_path / "file.bin.part"
+        assert 0 < part.stat().st_size <= 120000
+        head = client.download("/range/300000", target, resume=True)
+    assert head.status_code == 206 and head.content == b""
+    data = target.read_bytes()
+    assert len(data) == 300000 and data[:512] == bytes(range(256)) * 2
+    assert not part.exists()

@@ -223,6 +223,10 @@ courier_response **response, courier_error **error);
 courier_code courier_client_send_with(courier_client *client, const courier_request *request,
 const courier_send_options *options, courier_response **response,
 courier_error **error);
+courier_code courier_client_download(courier_client *client, const courier_request *request,
+const char *path, int32_t resume,
+const courier_send_options *options, courier_response **response,
+courier_error **error);
 typedef struct courier_call courier_call;
 typedef void (*courier_completion_fn)(void *user_data, courier_response *response, courier_error *error);
 courier_code courier_client_send_async(courier_client *client, const courier_request *request,

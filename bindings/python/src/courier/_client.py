@@ -14,10 +14,11 @@ if TYPE_CHECKING:
 
 from ._calls import check, encode, invoke
 from ._cookie_jar import Cookies, CookieTypes
+from ._errors import Unsupported
 from ._core import _CLIENT_DOC_ARGS, InterceptorTypes, Plugin, RequestOptions, _ClientCore
 from ._exchange import register
 from ._interrupt import raise_if_interrupted, send_options
-from ._lib import lib
+from ._lib import abi_minor, lib, library_path
 from ._models import Headers, HeaderTypes, Response, garbage
 from ._native import free_garbage, out_parameters, received_response, snapshot_request
 from ._option_types import CertTypes, Limits
@@ -143,12 +144,42 @@ class Client(_ClientSurface):
         finally:
             lib.courier_request_free(pointer)
 
-    def download(self, url: str, path: str | os.PathLike[str], *, method: str = "GET", **kwargs: Unpack[RequestOptions]) -> Response:
-        """Streams the body into the file `path` without holding it in memory.
+    def download(self, url: str, path: str | os.PathLike[str], *, method: str = "GET", resume: bool = False,
+                 **kwargs: Unpack[RequestOptions]) -> Response:
+        """Streams the body into the file `path` without holding it in memory (courier_client_download).
 
-        The file is written as `path` + ".part" and renamed once a 2xx body is complete; any
-        other status raises HTTPStatusError and leaves no file. Returns the response (empty content).
+        The body goes to `path` + ".part" until it is whole, then is renamed to `path`. A download
+        that breaks off leaves the part; `resume=True` continues it, asking for the rest with
+        Range and If-Range (a server that sends it all again starts it over), as `curl -C -`.
+        A status other than 2xx raises HTTPStatusError and makes no file. Returns the response
+        (empty content).
         """
+        if abi_minor < 4:
+            if resume:
+                raise Unsupported(f"resume= needs libcourier ABI 1.4 or later; {library_path} has 1.{abi_minor}",
+                                  code=18)
+            return self._download_by_streaming(url, path, method, kwargs)
+        if garbage:
+            free_garbage()
+        core = self._core
+        pointer, snapshot, owned = core.acquire(method, url, kwargs)
+        try:
+            out = out_parameters
+            started = perf_counter()
+            code = lib.courier_client_download(core.live(), pointer, encode(os.fspath(path), "path"),
+                                               1 if resume else 0, send_options(), out.response, out.error)
+            elapsed = perf_counter() - started
+            if code:
+                raise_if_interrupted()
+                check(code, out.error, snapshot if owned else snapshot._copy())
+            return received_response(out.response[0], snapshot, elapsed, not owned)
+        finally:
+            if owned:
+                lib.courier_request_free(pointer)
+
+    def _download_by_streaming(self, url: str, path: str | os.PathLike[str], method: str,
+                               kwargs: Mapping[str, Any]) -> Response:
+        """download() on a library older than ABI 1.4, which has no courier_client_download."""
         target = Path(path)
         partial = target.with_name(target.name + ".part")
         try:
