@@ -125,6 +125,8 @@ struct CProgramTests {
                         certificates.client.certificate.path, certificates.client.key.path,
                         certificates.encryptedClientKey.path,
                         certificates.encryptedClientKeyPassword, otherHost.baseURL.absoluteString,
+                        try await certificates.publicKeyPin(of: certificates.loopback.certificate),
+                        try await certificates.publicKeyPin(of: certificates.otherHost.certificate),
                     ])
             }
         }

@@ -1,5 +1,6 @@
 import CourierTestServer
 import Foundation
+import TestProcesses
 import Testing
 
 extension CourierExecutableTests {
@@ -33,6 +34,28 @@ extension CourierExecutableTests {
                     "http://\(Self.name)/status/204",
                 ])
                 #expect(refused.status != 0 && refused.err.contains("same port"), "\(refused.err)")
+            }
+        }
+
+        /// `--pinnedpubkey` against nginx with the test authority's certificate: the right pin
+        /// (alone, or among wrong ones) is accepted with verification on; a wrong one fails, naming
+        /// the host and the pin.
+        @Test func pinnedPublicKeysAcceptOnlyThePinnedKey() async throws {
+            let certificates = try await TestCertificates.make()
+            defer { certificates.remove() }
+            let right = try await certificates.publicKeyPin(of: certificates.loopback.certificate)
+            let wrong = try await certificates.publicKeyPin(of: certificates.otherHost.certificate)
+            try await NginxServer.serving(listen: "ssl", body: "pinned", tls: certificates.loopback) { nginx in
+                let url = nginx.baseURL.absoluteString
+                let trust = ["--print", "b", "--verify", certificates.authority.path]
+                let alone = try await CourierProcess.run(trust + ["--pinnedpubkey", right, url])
+                #expect(alone.status == 0 && alone.out.contains("pinned"), "\(alone.err)")
+                let among = try await CourierProcess.run(
+                    trust + ["--pinnedpubkey", "127.0.0.1=\(wrong);\(right)", url])
+                #expect(among.status == 0, "\(among.err)")
+                let refused = try await CourierProcess.run(trust + ["--pinnedpubkey", wrong, url])
+                #expect(refused.status != 0, "\(refused.out)")
+                #expect(refused.err.contains("127.0.0.1") && refused.err.contains(wrong), "\(refused.err)")
             }
         }
 

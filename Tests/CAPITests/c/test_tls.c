@@ -5,9 +5,12 @@
  * hashed directory, with TLS 1.3 as the minimum. Then against a second nginx whose certificate
  * (from the same authority) names another host and which speaks HTTP/2 and answers with the
  * protocol: refused unless skip_host_verification, whose chain is still verified, and
- * http_version choosing HTTP/1.1 or HTTP/2.
+ * http_version choosing HTTP/1.1 or HTTP/2. Last, ABI 1.4's public-key pins: on curl the first
+ * server's pin is accepted (alone or among others) and another refused with COURIER_E_INSECURE
+ * naming the host and the pin; AsyncHTTPClient cannot check pins and refuses them.
  *
  * Usage: test_tls HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD OTHER_HOST_URL
+ *                 RIGHT_PIN WRONG_PIN
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -53,10 +56,55 @@ static courier_code send_code(const courier_client_options *options)
     return code;
 }
 
+/* ABI 1.4's pinned_public_keys against the first server, with its authority and the client certificate. */
+static void pins_accept_only_the_pinned_key(const char *ca_file, const char *certificate, const char *key,
+                                            const char *right, const char *wrong)
+{
+    char body[1024], among[256];
+    courier_client_options options;
+    courier_client_options_init(&options);
+    options.ignore_environment_proxy = 1;
+    options.ca_file = ca_file;
+    options.client_certificate = certificate;
+    options.client_key = key;
+    const char *alone[] = {right, NULL};
+    options.pinned_public_keys = alone;
+    CHECK_INT(get(&options, body, sizeof body), 200);
+    snprintf(among, sizeof among, "127.0.0.1=%s;%s", wrong, right);
+    const char *several[] = {among, NULL};
+    options.pinned_public_keys = several;
+    CHECK_INT(get(&options, body, sizeof body), 200);
+
+    const char *mismatched[] = {wrong, NULL};
+    options.pinned_public_keys = mismatched;
+    courier_client *client = NULL;
+    courier_request *request = NULL;
+    courier_response *response = NULL;
+    CHECK_OK(courier_client_new(&options, &client, &error));
+    CHECK_OK(courier_request_new("GET", url, &request, &error));
+    CHECK_INT(courier_client_send(client, request, &response, &error), COURIER_E_INSECURE);
+    const char *message = error ? courier_error_message(error) : "";
+    CHECK_CONTAINS(message, "127.0.0.1");
+    CHECK_CONTAINS(message, wrong);
+    courier_error_free(error);
+    error = NULL;
+    courier_request_free(request);
+    CHECK_OK(courier_client_free(client));
+    (void)response;
+
+    options.transport = COURIER_TRANSPORT_ASYNC_HTTP_CLIENT;
+    options.pinned_public_keys = alone;
+    client = NULL;
+    CHECK_CODE(COURIER_E_UNSUPPORTED, courier_client_new(&options, &client, &error));
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 9) {
-        fprintf(stderr, "usage: %s HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD OTHER_HOST_URL\n", argv[0]);
+    if (argc < 11) {
+        fprintf(stderr,
+                "usage: %s HTTPS_URL CA_FILE CA_DIRECTORY CERTIFICATE KEY ENCRYPTED_KEY PASSWORD OTHER_HOST_URL "
+                "RIGHT_PIN WRONG_PIN\n",
+                argv[0]);
         return 2;
     }
     url = argv[1];
@@ -110,5 +158,6 @@ int main(int argc, char **argv)
         CHECK_INT(send_code(&options), COURIER_E_INSECURE);
         url = argv[1];
     }
+    pins_accept_only_the_pinned_key(argv[2], argv[4], argv[5], argv[9], argv[10]);
     return check_finish("test_tls");
 }
