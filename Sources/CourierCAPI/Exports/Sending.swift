@@ -33,23 +33,35 @@ public func courier_client_send_with(
     _ error: UnsafeMutablePointer<OpaquePointer?>?
 ) -> courier_code {
     reporting(error) {
-        guard !ThreadRole.isInsideCallback else {
-            throw CAPIFailure(
-                COURIER_E_WOULD_BLOCK,
-                detail: "a blocking send from inside a Courier callback would deadlock; use courier_client_send_async")
-        }
-        let client = try clientBox(client)
-        let request = try requestBox(request)
-        guard let response else { throw CAPIFailure.invalidArgument("response is NULL") }
-        let operation = try SendOperation(client: client.snapshot, request: request.request, options: options)
-        // Counted as under way, so that a courier_client_free racing it waits for it to finish.
-        guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client") }
-        defer { client.pool.end() }
-        let result = ThreadRole.current.sendWorker.run(checking: operation.shouldCancel) {
+        try runBlocking(client, request, options, response) { operation in
             try await operation.run(drivingCurlHere: true)
         }
-        response.pointee = try register(ResponseBox(try result.get()))
     }
+}
+
+/// What the blocking calls share (`courier_client_send_with`, `courier_client_download`): refused
+/// inside a Courier callback, the handles and options checked, counted as under way (so that a
+/// `courier_client_free` racing it waits for it), `body` run on the calling thread's send worker
+/// with the caller's cancel check, and its response registered for C.
+func runBlocking(
+    _ client: OpaquePointer?, _ request: OpaquePointer?, _ options: UnsafePointer<courier_send_options>?,
+    _ response: UnsafeMutablePointer<OpaquePointer?>?, in function: StaticString = #function,
+    _ body: @escaping @Sendable (SendOperation) async throws -> Response
+) throws {
+    guard !ThreadRole.isInsideCallback else {
+        throw CAPIFailure(
+            COURIER_E_WOULD_BLOCK,
+            detail: "a blocking send from inside a Courier callback would deadlock; use courier_client_send_async")
+    }
+    let client = try clientBox(client, in: function)
+    let request = try requestBox(request, in: function)
+    guard let response else { throw CAPIFailure.invalidArgument("response is NULL", in: function) }
+    let operation = try SendOperation(
+        client: client.snapshot, request: request.request, options: options, in: function)
+    guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client", in: function) }
+    defer { client.pool.end() }
+    let result = ThreadRole.current.sendWorker.run(checking: operation.shouldCancel) { try await body(operation) }
+    response.pointee = try register(ResponseBox(try result.get()))
 }
 
 @c @implementation
