@@ -118,6 +118,12 @@ class Client(_ClientSurface):
 
     def _send(self, method: str, url: str, kwargs: Mapping[str, Any]) -> Response:
         """`request` with its options as one mapping: `get()` and the others pass theirs on as it is."""
+        return self._blocking(lib.courier_client_send_with, (), method, url, kwargs)
+
+    def _blocking(self, function: Any, arguments: tuple[Any, ...], method: str, url: str,
+                  kwargs: Mapping[str, Any]) -> Response:
+        """Runs a blocking call, `function(client, request, *arguments, options, response, error)`
+        (courier_client_send_with, courier_client_download), on the request `kwargs` describe."""
         if garbage:
             free_garbage()
         core = self._core
@@ -125,7 +131,7 @@ class Client(_ClientSurface):
         try:
             out = out_parameters
             started = perf_counter()
-            code = lib.courier_client_send_with(core.live(), pointer, send_options(), out.response, out.error)
+            code = function(core.live(), pointer, *arguments, send_options(), out.response, out.error)
             elapsed = perf_counter() - started
             if code:
                 raise_if_interrupted()
@@ -159,23 +165,8 @@ class Client(_ClientSurface):
                 raise Unsupported(f"resume= needs libcourier ABI 1.4 or later; {library_path} has 1.{abi_minor}",
                                   code=18)
             return self._download_by_streaming(url, path, method, kwargs)
-        if garbage:
-            free_garbage()
-        core = self._core
-        pointer, snapshot, owned = core.acquire(method, url, kwargs)
-        try:
-            out = out_parameters
-            started = perf_counter()
-            code = lib.courier_client_download(core.live(), pointer, encode(os.fspath(path), "path"),
-                                               1 if resume else 0, send_options(), out.response, out.error)
-            elapsed = perf_counter() - started
-            if code:
-                raise_if_interrupted()
-                check(code, out.error, snapshot if owned else snapshot._copy())
-            return received_response(out.response[0], snapshot, elapsed, not owned)
-        finally:
-            if owned:
-                lib.courier_request_free(pointer)
+        return self._blocking(lib.courier_client_download, (encode(os.fspath(path), "path"), 1 if resume else 0),
+                              method, url, kwargs)
 
     def _download_by_streaming(self, url: str, path: str | os.PathLike[str], method: str,
                                kwargs: Mapping[str, Any]) -> Response:
