@@ -34,8 +34,16 @@ public struct Netrc: Sendable, Hashable {
         }
     }
 
-    /// The `machine` entries, host names lowercased, in file order (the first for a host wins).
-    public private(set) var machines: [(host: String, login: Login)] = []
+    /// One `machine` entry.
+    public struct Machine: Sendable, Hashable {
+        /// The host name, lowercased.
+        public var host: String
+        /// Its credentials.
+        public var login: Login
+    }
+
+    /// The `machine` entries in file order (the first for a host wins).
+    public private(set) var machines: [Machine] = []
     /// The `default` entry, for every host without one of its own.
     public private(set) var fallback: Login?
 
@@ -61,7 +69,7 @@ public struct Netrc: Sendable, Hashable {
         func finish() {
             guard let entry = current else { return }
             if let host = entry.host {
-                machines.append((host, entry.login))
+                machines.append(Machine(host: host, login: entry.login))
             } else if fallback == nil {
                 fallback = entry.login
             }
@@ -119,18 +127,6 @@ public struct Netrc: Sendable, Hashable {
     func authorization(for host: String) -> String? {
         guard let login = login(for: host), !login.user.isEmpty else { return nil }
         return try? Credentials.basic(username: login.user, password: login.password ?? "", block: "Netrc").get()
-    }
-
-    public static func == (lhs: Netrc, rhs: Netrc) -> Bool {
-        lhs.fallback == rhs.fallback && lhs.machines.elementsEqual(rhs.machines) { $0 == $1 }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(fallback)
-        for (host, login) in machines {
-            hasher.combine(host)
-            hasher.combine(login)
-        }
     }
 
     private static func error(_ what: String, _ token: NetrcTokens.Token, _ file: String) -> CourierError {
