@@ -49,24 +49,30 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     /// time before the request head went out is not split into `queued`, `dns`, `connect` and
     /// `tls`: they stay `nil`. Sending, waiting, receiving and the total are measured.
     struct ExchangeClock {
-        var started = ContinuousClock.now
-        var headSent: ContinuousClock.Instant?
-        var requestSent: ContinuousClock.Instant?
-        var headArrived: ContinuousClock.Instant?
-        var finished: ContinuousClock.Instant?
-        var httpVersion: String?
+        /// `MonotonicClock` readings in nanoseconds; -1 for a step not reached yet.
+        var started = MonotonicClock.now()
+        var headSent: Int64 = -1
+        var requestSent: Int64 = -1
+        var headArrived: Int64 = -1
+        var finished: Int64 = -1
+        var httpVersion: (major: Int, minor: Int)?
 
         func metrics(decodedBodyBytes: Int64?) -> ResponseMetrics {
             var metrics = ResponseMetrics()
-            if let headSent, let requestSent { metrics.requestSent = requestSent - headSent }
-            if let requestSent, let headArrived { metrics.waiting = headArrived - requestSent }
-            if let headArrived, let finished {
-                metrics.bodyTransfer = finished - headArrived
-                metrics.total = finished - started
+            metrics.record(.requestSent, nanoseconds: Self.between(headSent, requestSent))
+            metrics.record(.waiting, nanoseconds: Self.between(requestSent, headArrived))
+            if headArrived >= 0, finished >= 0 {
+                metrics.record(.bodyTransfer, nanoseconds: Self.between(headArrived, finished))
+                metrics.record(.total, nanoseconds: Self.between(started, finished))
                 metrics.decodedBodyBytes = decodedBodyBytes
             }
-            metrics.httpVersion = httpVersion
+            if let httpVersion { metrics.recordHTTPVersion(major: httpVersion.major, minor: httpVersion.minor) }
             return metrics
+        }
+
+        /// The time from `start` to `end`, -1 when either step was not reached.
+        private static func between(_ start: Int64, _ end: Int64) -> Int64 {
+            start >= 0 && end >= start ? end - start : -1
         }
     }
 
@@ -125,12 +131,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     // MARK: AsyncHTTPClient's calls, on the task's event loop
 
     func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
-        let now = ContinuousClock.now
+        let now = MonotonicClock.now()
         locked.withLock { $0.clock.headSent = now }
     }
 
     func didSendRequest(task: HTTPClient.Task<Void>) {
-        let now = ContinuousClock.now
+        let now = MonotonicClock.now()
         locked.withLock { $0.clock.requestSent = now }
     }
 
@@ -153,12 +159,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
             fail(with: error)
             return task.eventLoop.makeFailedFuture(error)
         }
-        let now = ContinuousClock.now
-        let version = head.version.major == 1 ? "1.\(head.version.minor)" : "\(head.version.major)"
+        let now = MonotonicClock.now()
         let action = locked.withLock { locked in
             locked.expectedLength = converted.expectedLength
             locked.clock.headArrived = now
-            locked.clock.httpVersion = version
+            locked.clock.httpVersion = (head.version.major, head.version.minor)
             return locked.exchange?.headArrived(converted)
         }
         switch action {
@@ -201,7 +206,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
-        let now = ContinuousClock.now
+        let now = MonotonicClock.now()
         locked.withLock { $0.clock.finished = now }
         finish()
     }

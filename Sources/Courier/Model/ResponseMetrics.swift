@@ -8,10 +8,11 @@
 /// body has been read: `Client.send` fills them in; a streamed response has them in
 /// ``ResponseBodyStream/metrics`` after its end.
 ///
-/// Stored in the response itself, as integers: measuring allocates nothing.
-public struct ResponseMetrics: Sendable, Equatable {
+/// Stored in the response itself as plain data (integers, the address's bytes, the versions as
+/// small codes): measuring allocates nothing, and copying a response touches no reference count.
+public struct ResponseMetrics: Sendable, Equatable, BitwiseCopyable {
     /// The phases in nanoseconds, -1 when not measured.
-    private struct Nanoseconds: Sendable, Equatable {
+    private struct Nanoseconds: Sendable, Equatable, BitwiseCopyable {
         var queued: Int64 = -1
         var dns: Int64 = -1
         var connect: Int64 = -1
@@ -23,7 +24,34 @@ public struct ResponseMetrics: Sendable, Equatable {
         var redirects: Int64 = -1
     }
 
+    /// The byte counts, -1 when not measured.
+    private struct ByteCounts: Sendable, Equatable, BitwiseCopyable {
+        var request: Int64 = -1
+        var response: Int64 = -1
+        var decodedBody: Int64 = -1
+    }
+
+    /// The HTTP versions ``httpVersion`` names.
+    private enum HTTPVersionName: String, Sendable, BitwiseCopyable {
+        case http1_0 = "1.0", http1_1 = "1.1", http2 = "2", http3 = "3"
+    }
+
+    /// The TLS versions ``tlsVersion`` names, as OpenSSL does.
+    private enum TLSVersionName: String, Sendable, BitwiseCopyable {
+        case tls1_0 = "TLSv1", tls1_1 = "TLSv1.1", tls1_2 = "TLSv1.2", tls1_3 = "TLSv1.3"
+    }
+
+    // Stored largest first, so the whole value packs into 128 bytes.
     private var nanoseconds = Nanoseconds()
+    private var byteCounts = ByteCounts()
+    /// The address the connection went to, as its bytes.
+    package var remoteIPAddress: IPAddress?
+    private var port: Int32 = -1
+    private var redirectHops: Int32 = 0
+    private var httpVersionName: HTTPVersionName?
+    private var tlsVersionName: TLSVersionName?
+    /// Whether the exchange went over a connection an earlier one had opened.
+    public var reusedConnection: Bool?
 
     /// Waiting for a connection (or a slot) before anything was sent: HAR's `blocked`.
     public var queued: Duration? {
@@ -72,23 +100,49 @@ public struct ResponseMetrics: Sendable, Equatable {
         set { nanoseconds.redirects = Self.nanoseconds(newValue) }
     }
     /// How many redirects were followed to reach this response.
-    public var redirectCount = 0
-    /// Whether the exchange went over a connection an earlier one had opened.
-    public var reusedConnection: Bool?
+    public var redirectCount: Int {
+        get { Int(redirectHops) }
+        set { redirectHops = Int32(clamping: newValue) }
+    }
     /// The address the connection went to, as text (`127.0.0.1`, `::1`).
-    public var remoteAddress: String?
+    ///
+    /// Set it to an IPv4 or IPv6 address as `inet_pton` reads it; anything else (a host name, a
+    /// zone) sets `nil`.
+    public var remoteAddress: String? {
+        get { remoteIPAddress?.text }
+        set { remoteIPAddress = newValue.flatMap(IPAddress.init) }
+    }
     /// The port the connection went to.
-    public var remotePort: Int?
-    /// The HTTP version spoken: `1.0`, `1.1`, `2` or `3`.
-    public var httpVersion: String?
-    /// The TLS version negotiated (`TLSv1.3`), `nil` for plain HTTP or where not measured.
-    public var tlsVersion: String?
+    public var remotePort: Int? {
+        get { port < 0 ? nil : Int(port) }
+        set { port = newValue.map { Int32(clamping: $0) } ?? -1 }
+    }
+    /// The HTTP version spoken: `1.0`, `1.1`, `2` or `3` (any other text sets `nil`).
+    public var httpVersion: String? {
+        get { httpVersionName?.rawValue }
+        set { httpVersionName = newValue.flatMap(HTTPVersionName.init(rawValue:)) }
+    }
+    /// The TLS version negotiated (`TLSv1`, `TLSv1.1`, `TLSv1.2` or `TLSv1.3`, as OpenSSL names
+    /// them; any other text sets `nil`), `nil` for plain HTTP or where not measured.
+    public var tlsVersion: String? {
+        get { tlsVersionName?.rawValue }
+        set { tlsVersionName = newValue.flatMap(TLSVersionName.init(rawValue:)) }
+    }
     /// Bytes written for the request: head and body as sent.
-    public var requestBytes: Int64?
+    public var requestBytes: Int64? {
+        get { byteCounts.request < 0 ? nil : byteCounts.request }
+        set { byteCounts.request = newValue.map { max(0, $0) } ?? -1 }
+    }
     /// Bytes received for the response, head and body, before content decoding.
-    public var responseBytes: Int64?
+    public var responseBytes: Int64? {
+        get { byteCounts.response < 0 ? nil : byteCounts.response }
+        set { byteCounts.response = newValue.map { max(0, $0) } ?? -1 }
+    }
     /// Bytes of the body after content decoding (equal to the body's size when not encoded).
-    public var decodedBodyBytes: Int64?
+    public var decodedBodyBytes: Int64? {
+        get { byteCounts.decodedBody < 0 ? nil : byteCounts.decodedBody }
+        set { byteCounts.decodedBody = newValue.map { max(0, $0) } ?? -1 }
+    }
 
     /// Nothing measured.
     public init() {}
@@ -102,17 +156,25 @@ public struct ResponseMetrics: Sendable, Equatable {
         ]
     }
 
-    /// A phase, for transports that record raw numbers with ``record(_:microseconds:)``.
+    /// A phase, for transports and stages that record raw numbers with ``record(_:microseconds:)``
+    /// and ``record(_:nanoseconds:)``.
     package enum Phase {
-        case queued, dnsLookup, connect, tlsHandshake, requestSent, waiting, bodyTransfer, total
+        case queued, dnsLookup, connect, tlsHandshake, requestSent, waiting, bodyTransfer, total, redirects
     }
 
     /// Records `phase` from a count of microseconds (negative: not measured) without making a
     /// `Duration`: `Duration.microseconds` is generic over `BinaryInteger` and its conversion back
     /// divides 128-bit numbers, which cost curl's transport microseconds per response.
     package mutating func record(_ phase: Phase, microseconds: Int64) {
-        let value =
-            microseconds < 0 ? -1 : microseconds > Int64.max / 1000 ? Int64.max : microseconds * 1000
+        record(
+            phase,
+            nanoseconds: microseconds < 0 ? -1 : microseconds > Int64.max / 1000 ? Int64.max : microseconds * 1000)
+    }
+
+    /// Records `phase` from a count of nanoseconds (negative: not measured), such as a difference
+    /// of two ``MonotonicClock`` readings, without making a `Duration`.
+    package mutating func record(_ phase: Phase, nanoseconds value: Int64) {
+        let value = max(-1, value)
         switch phase {
         case .queued: nanoseconds.queued = value
         case .dnsLookup: nanoseconds.dns = value
@@ -122,7 +184,21 @@ public struct ResponseMetrics: Sendable, Equatable {
         case .waiting: nanoseconds.wait = value
         case .bodyTransfer: nanoseconds.receive = value
         case .total: nanoseconds.total = value
+        case .redirects: nanoseconds.redirects = value
         }
+    }
+
+    /// Records the HTTP version from its numbers, as a transport's parsed head has them, without
+    /// making text: 1.0, 1.1, 2 or 3; any other leaves ``httpVersion`` `nil`.
+    package mutating func recordHTTPVersion(major: Int, minor: Int) {
+        httpVersionName =
+            switch (major, minor) {
+            case (1, 0): .http1_0
+            case (1, 1): .http1_1
+            case (2, _): .http2
+            case (3, _): .http3
+            default: nil
+            }
     }
 
     /// Takes the transport's measurements of the whole exchange, `final`, keeping what the client

@@ -126,10 +126,10 @@ public struct Client: Sendable {
         var current = request
         var history: [Response] = []
         // The redirects' time, for `ResponseMetrics.redirectTime`: from the first hop to the last's start.
-        let start = ContinuousClock.now
+        let start = MonotonicClock.now()
         var hopStart = start
         while true {
-            if !history.isEmpty { hopStart = ContinuousClock.now }
+            if !history.isEmpty { hopStart = MonotonicClock.now() }
             let response = try await Self.send(current, through: transport, configuration: configuration)
             let next: Request?
             do {
@@ -144,7 +144,7 @@ public struct Client: Sendable {
                 var final = response
                 final.history = history
                 final.metrics.redirectCount = history.count
-                final.metrics.redirectTime = hopStart - start
+                final.metrics.record(.redirects, nanoseconds: hopStart - start)
                 return final
             }
             history.append(await Self.settled(response))

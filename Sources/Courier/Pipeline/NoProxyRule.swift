@@ -85,15 +85,7 @@ public struct NoProxyRule: Sendable, Hashable {
 
     /// The 4 or 16 bytes of an IPv4 or IPv6 address written in `text`, or `nil` for a host name.
     static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if text.withCString({ inet_pton(AF_INET, $0, &v4) }) == 1 {
-            return withUnsafeBytes(of: &v4) { Array($0) }
-        }
-        var v6 = in6_addr()
-        if text.withCString({ inet_pton(AF_INET6, $0, &v6) }) == 1 {
-            return withUnsafeBytes(of: &v6) { Array($0) }
-        }
-        return nil
+        IPAddress(text)?.bytes
     }
 
     private static func prefix(of address: [UInt8], equalsPrefixOf network: [UInt8], length: Int) -> Bool {

@@ -60,8 +60,12 @@ func runBlocking(
         client: client.snapshot, request: request.request, options: options, in: function)
     guard client.pool.begin() else { throw CAPIFailure.invalidHandle("client", in: function) }
     defer { client.pool.end() }
-    let result = ThreadRole.current.sendWorker.run(checking: operation.shouldCancel) { try await body(operation) }
-    response.pointee = try register(ResponseBox(try result.get()))
+    // The box is made on the worker, so the result handed back across the thread is one reference
+    // rather than a whole `Response` copied at each step.
+    let result = ThreadRole.current.sendWorker.run(checking: operation.shouldCancel) {
+        ResponseBox(try await body(operation))
+    }
+    response.pointee = try register(try result.get())
 }
 
 @c @implementation

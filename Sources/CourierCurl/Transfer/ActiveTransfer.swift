@@ -69,7 +69,9 @@ final class ActiveTransfer {
     /// The whole exchange's measurements, read when the transfer completed: a head handed over
     /// after that (a body that ended in the head's round) carries them, since the handle may be
     /// reused by then.
-    private var completedMetrics: ResponseMetrics?
+    private var completedMetrics = ResponseMetrics()
+    /// `completedMetrics` has been read.
+    private var metricsCompleted = false
     /// The TLS version, read when the head arrived (`CurlMetrics.tlsVersion(of:)`).
     private var tlsVersion: String?
 
@@ -410,8 +412,12 @@ final class ActiveTransfer {
         case .stream(let stream): body = stream
         }
         var response = handOver.head.response(bodyStream: body, request: transfer.request)
-        response.metrics =
-            completedMetrics ?? CurlMetrics.read(from: easy, complete: false, decodedBytes: nil, tlsVersion: tlsVersion)
+        if metricsCompleted {
+            response.metrics = completedMetrics
+        } else {
+            CurlMetrics.read(
+                from: easy, into: &response.metrics, complete: false, decodedBytes: nil, tlsVersion: tlsVersion)
+        }
         switch handOver.waiter {
         case .task(let continuation):
             transfer.releaseToSend()
@@ -460,12 +466,13 @@ final class ActiveTransfer {
             failure = decompressionError(received: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T))
         }
         if code == CURLE_OK, !hasFailed {
-            let metrics = CurlMetrics.read(
-                from: easy, complete: true, decodedBytes: decoding ? decodedBytes : nil, tlsVersion: tlsVersion)
-            completedMetrics = metrics
+            CurlMetrics.read(
+                from: easy, into: &completedMetrics, complete: true, decodedBytes: decoding ? decodedBytes : nil,
+                tlsVersion: tlsVersion)
+            metricsCompleted = true
             switch state.completed() {
             case .none: break
-            case .finish(let writer): writer.finish(metrics: metrics)
+            case .finish(let writer): writer.finish(metrics: completedMetrics)
             case .missingHead: fail(transfer.error(.invalidResponse, "the transfer ended without a response head"))
             }
             return

@@ -7,12 +7,15 @@ import Courier
 /// With libcurl before 8.10 the end of sending is not recorded: `requestSent` is then `nil` and
 /// `waiting` runs from the start of sending. Before 8.6 the time queued is not either.
 enum CurlMetrics {
-    /// What `easy` has measured; `complete` when the transfer has ended (the body's phase, the
-    /// total and the byte counts are then known). `decodedBytes` is the body after content
-    /// decoding, `tlsVersion` what `tlsVersion(of:)` read while the transfer held its connection.
+    /// What `easy` has measured, written into `metrics` (in place: a response's metrics are
+    /// written where they live, not copied there); `complete` when the transfer has ended (the
+    /// body's phase, the total and the byte counts are then known). `decodedBytes` is the body
+    /// after content decoding, `tlsVersion` what `tlsVersion(of:)` read while the transfer held
+    /// its connection.
     static func read(
-        from easy: EasyHandle, complete: Bool, decodedBytes: Int64?, tlsVersion: String?
-    ) -> ResponseMetrics {
+        from easy: EasyHandle, into metrics: inout ResponseMetrics, complete: Bool, decodedBytes: Int64?,
+        tlsVersion: String?
+    ) {
         func time(_ info: CURLINFO) -> Int64 {
             info == CURLINFO_NONE ? -1 : easy.info(offset: info)
         }
@@ -20,34 +23,34 @@ enum CurlMetrics {
         func phase(from start: Int64, to end: Int64) -> Int64 {
             start >= 0 && end >= start ? end - start : -1
         }
-        var metrics = ResponseMetrics()
         let queued = time(ccurl_info_queue_time)
-        let namelookup = time(CURLINFO_NAMELOOKUP_TIME_T)
-        let connected = time(CURLINFO_CONNECT_TIME_T)
-        let handshaken = time(CURLINFO_APPCONNECT_TIME_T)
-        let pretransfer = time(CURLINFO_PRETRANSFER_TIME_T)
-        let posttransfer = time(ccurl_info_posttransfer_time)
-        let firstByte = time(CURLINFO_STARTTRANSFER_TIME_T)
         metrics.record(.queued, microseconds: queued)
         let reused = easy.info(CURLINFO_NUM_CONNECTS) == 0
         metrics.reusedConnection = reused
+        // A reused connection had no lookup, connect or handshake: their times are not read.
         if !reused {
+            let namelookup = time(CURLINFO_NAMELOOKUP_TIME_T)
+            let connected = time(CURLINFO_CONNECT_TIME_T)
+            let handshaken = time(CURLINFO_APPCONNECT_TIME_T)
             metrics.record(.dnsLookup, microseconds: phase(from: max(0, queued), to: namelookup))
             metrics.record(.connect, microseconds: phase(from: namelookup, to: connected))
             if handshaken > 0 { metrics.record(.tlsHandshake, microseconds: phase(from: connected, to: handshaken)) }
         }
+        let pretransfer = time(CURLINFO_PRETRANSFER_TIME_T)
+        let posttransfer = time(ccurl_info_posttransfer_time)
+        let firstByte = time(CURLINFO_STARTTRANSFER_TIME_T)
         if posttransfer > 0 {
             metrics.record(.requestSent, microseconds: phase(from: pretransfer, to: posttransfer))
             metrics.record(.waiting, microseconds: phase(from: posttransfer, to: firstByte))
         } else {
             metrics.record(.waiting, microseconds: phase(from: pretransfer, to: firstByte))
         }
-        metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
+        metrics.remoteIPAddress = easy.info(borrowedString: CURLINFO_PRIMARY_IP).flatMap(IPAddress.init(cString:))
         let port = easy.info(CURLINFO_PRIMARY_PORT)
         metrics.remotePort = port > 0 ? port : nil
-        metrics.httpVersion = httpVersion(easy.info(CURLINFO_HTTP_VERSION))
+        recordHTTPVersion(easy.info(CURLINFO_HTTP_VERSION), in: &metrics)
         metrics.tlsVersion = tlsVersion
-        guard complete else { return metrics }
+        guard complete else { return }
         let total = time(CURLINFO_TOTAL_TIME_T)
         metrics.record(.total, microseconds: total)
         metrics.record(.bodyTransfer, microseconds: phase(from: firstByte, to: total))
@@ -55,7 +58,6 @@ enum CurlMetrics {
         let downloaded = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
         metrics.responseBytes = Int64(easy.info(CURLINFO_HEADER_SIZE)) + downloaded
         metrics.decodedBodyBytes = decodedBytes ?? downloaded
-        return metrics
     }
 
     /// The TLS version `easy`'s connection negotiated (`TLSv1.3`), as OpenSSL names it: read while
@@ -69,13 +71,14 @@ enum CurlMetrics {
         return version.hasPrefix("TLS") ? version : nil
     }
 
-    private static func httpVersion(_ version: Int) -> String? {
+    /// `CURLINFO_HTTP_VERSION`'s answer, recorded as numbers rather than parsed text.
+    private static func recordHTTPVersion(_ version: Int, in metrics: inout ResponseMetrics) {
         switch version {
-        case CURL_HTTP_VERSION_1_0: "1.0"
-        case CURL_HTTP_VERSION_1_1: "1.1"
-        case CURL_HTTP_VERSION_2_0: "2"
-        case CURL_HTTP_VERSION_3: "3"
-        default: nil
+        case CURL_HTTP_VERSION_1_0: metrics.recordHTTPVersion(major: 1, minor: 0)
+        case CURL_HTTP_VERSION_1_1: metrics.recordHTTPVersion(major: 1, minor: 1)
+        case CURL_HTTP_VERSION_2_0: metrics.recordHTTPVersion(major: 2, minor: 0)
+        case CURL_HTTP_VERSION_3: metrics.recordHTTPVersion(major: 3, minor: 0)
+        default: break
         }
     }
 }

@@ -184,11 +184,11 @@ final class EasyHandle {
         return ccurl_easy_getinfo_offset(raw, info, &value) == CURLE_OK ? Int64(value) : 0
     }
 
-    /// A string info, copied; `nil` when curl has none.
-    func info(string info: CURLINFO) -> String? {
+    /// A string info as curl holds it, valid until the next transfer on this handle; `nil` when
+    /// curl has none.
+    func info(borrowedString info: CURLINFO) -> UnsafePointer<CChar>? {
         var value: UnsafePointer<CChar>?
-        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return nil }
-        return String(cString: value)
+        return ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK ? value : nil
     }
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(CurlOptionError) {

@@ -57,9 +57,7 @@ extension Request {
     /// Whether the URL is an `http+unix` or `https+unix` one, which `Client` turns into a plain one
     /// with ``UnixSocketOption`` (a request made without the builder keeps it as written).
     var isUnixSocketURL: Bool {
-        // Checked on every send: the length rules out `http` and `https` before any comparison.
-        guard let scheme = url.scheme, scheme.utf8.count >= 9 else { return false }
-        return UnixSocketURL.plainScheme(of: scheme) != nil
+        UnixSocketURL.isUnixSocketURL(url.absoluteString)
     }
 
     /// This request with its `+unix` URL made plain and the socket recorded, or with `path` as its
@@ -91,10 +89,19 @@ enum UnixSocketURL {
     }
 
     /// Whether `text` starts with an `http+unix:` or `https+unix:` scheme.
+    ///
+    /// Checked on every send, so it reads the bytes in place: the colon can only be the 10th or
+    /// 11th byte, which rules out `http` and `https` URLs before any comparison.
     static func isUnixSocketURL(_ text: String) -> Bool {
-        let head = text.utf8.prefix(11).map { $0 | 0x20 }
-        return head.starts(with: "http+unix:".utf8.map { $0 | 0x20 })
-            || head.starts(with: "https+unix:".utf8.map { $0 | 0x20 })
+        var text = text
+        return text.withUTF8 { bytes in
+            let colon = UInt8(ascii: ":")
+            let scheme =
+                bytes.count > 9 && bytes[9] == colon
+                ? "http+unix" : bytes.count > 10 && bytes[10] == colon ? "https+unix" : nil
+            guard let scheme else { return false }
+            return bytes.prefix(scheme.utf8.count).lazy.map { $0 | 0x20 }.elementsEqual(scheme.utf8)
+        }
     }
 
     /// The socket path an `http+unix` URL's authority names.
