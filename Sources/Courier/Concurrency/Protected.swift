@@ -24,7 +24,9 @@ package struct Protected<Value: ~Copyable>: ~Copyable {
     @usableFromInline let mutex: PthreadMutex
     @usableFromInline let value: _Cell<Value>
 
-    /// A lock around `initialValue`.
+    /// A lock around `initialValue`. Inlinable, as `withLock` is: made in another module, an
+    /// unspecialized init looked up `Protected<Value>`'s metadata in the runtime on every call.
+    @inlinable
     package init(_ initialValue: consuming sending Value) {
         mutex = PthreadMutex()
         value = _Cell(initialValue)
@@ -33,7 +35,8 @@ package struct Protected<Value: ~Copyable>: ~Copyable {
     // No `deinit` here: a noncopyable struct with one of its own did not destroy its `_Cell`
     // member, and every value behind a lock leaked. The mutex's own type destroys it.
 
-    /// Runs `body` on the value while holding the lock.
+    /// Runs `body` on the value while holding the lock. (Not through `PthreadMutex.withLock`: a
+    /// `sending` result cannot pass through its closure.)
     @inlinable
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
@@ -53,7 +56,8 @@ extension Protected: @unchecked Sendable where Value: ~Copyable {}
 package struct PthreadMutex: ~Copyable {
     @usableFromInline let cell: _Cell<pthread_mutex_t>
 
-    init() {
+    @inlinable
+    package init() {
         cell = _Cell(pthread_mutex_t())
         pthread_mutex_init(cell._address, nil)
     }
@@ -64,4 +68,14 @@ package struct PthreadMutex: ~Copyable {
 
     @inlinable
     var address: UnsafeMutablePointer<pthread_mutex_t> { cell._address }
+
+    /// Runs `body` while holding the mutex: for a lock with no generic state, such as the one
+    /// every C handle object carries (`Locked`), which a `Protected<Void>` made unspecialized in
+    /// another module looked up metadata for on every object.
+    @inlinable
+    package borrowing func withLock<Result: ~Copyable, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
+        pthread_mutex_lock(address)
+        defer { pthread_mutex_unlock(address) }
+        return try body()
+    }
 }

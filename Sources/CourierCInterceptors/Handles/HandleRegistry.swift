@@ -62,13 +62,23 @@ package final class HandleRegistry: Sendable {
     }
 
     /// The live object of type `T` that `handle` names, or `nil` for any other handle.
+    ///
+    /// Inlinable over the untyped lookup: unspecialized in another module (`clientBox` is in the C
+    /// library's own), the generic lookup asked the runtime for `T?`'s metadata on every call.
+    @inlinable
     package func object<T: HandleObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
-        guard let (index, generation) = Self.decode(handle, kind: T.handleKind.rawValue) else { return nil }
-        return withTable { table -> T? in
+        object(handle, kind: T.handleKind).map { unsafeDowncast($0, to: T.self) }
+    }
+
+    /// The live object of `kind` that `handle` names, or `nil` for any other handle.
+    @usableFromInline
+    package func object(_ handle: OpaquePointer?, kind: HandleKind) -> AnyObject? {
+        guard let (index, generation) = Self.decode(handle, kind: kind.rawValue) else { return nil }
+        return withTable { table -> AnyObject? in
             guard index < table.slots.count, table.slots[index].generation == generation,
-                table.slots[index].kind == T.handleKind.rawValue
+                table.slots[index].kind == kind.rawValue
             else { return nil }
-            return table.slots[index].object.map { unsafeDowncast($0, to: T.self) }
+            return table.slots[index].object
         }
     }
 

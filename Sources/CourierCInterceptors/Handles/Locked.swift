@@ -9,7 +9,7 @@ package import Synchronization
 /// Unchecked `Sendable`: `lockedState` is touched only inside `withLock`. A subclass adds only
 /// `let`s of `Sendable` types and restates the conformance (Swift requires it of a subclass).
 package class Locked<State>: @unchecked Sendable {
-    private let mutex = Protected<Void>(())
+    private let mutex = PthreadMutex()
     /// Only touched under `mutex`, which already gives exclusive access: the runtime's exclusivity
     /// check on this class property would cost a thread-local lookup on every call.
     @exclusivity(unchecked) private var lockedState: State
@@ -17,6 +17,6 @@ package class Locked<State>: @unchecked Sendable {
     package init(_ state: State) { self.lockedState = state }
 
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try mutex.withLock { _ in try body(&self.lockedState) }
+        try mutex.withLock { try body(&self.lockedState) }
     }
 }
