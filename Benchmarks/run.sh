@@ -12,7 +12,9 @@
 #   6. prints, per pass, one table of medians with their spread, CPU time and allocations per
 #      request, and the ratios to the baselines; then the issue's targets, met or missed.
 # Usage: ./run.sh     environment: DURATION=3 ROUNDS=5 COUNT=1000000 PORT=18089 INTERCEPTORS=5 INFLIGHT=32
-#        SKIP_BUSY=1, SKIP_PIPELINE=1, SKIP_MEMORY=1, SKIP_FOOTPRINT=1 skip steps 4 and 5. Results stay in .build/results/.
+#        SKIP_BUSY=1, SKIP_PIPELINE=1, SKIP_MEMORY=1, SKIP_FOOTPRINT=1 skip steps 4 and 5;
+#        SKIP_INSTRUCTIONS=1 skips the instruction counts (scripts/instructions.sh, about 2 minutes).
+#        Results stay in .build/results/.
 #        COMPARE_WITH=REV (a commit) also builds REV's Courier clients (scripts/compare-build.sh, kept in
 #        .build/compare/) and runs each Courier row twice per round, this tree's and REV's back to back:
 #        an A/B of two commits in one run, which two runs one after the other cannot give on a host
@@ -34,6 +36,13 @@ mkdir -p "$results"
 rm -rf "${results:?}"/*
 
 cpus=$(nproc)
+# The host, with every run: the same commit's ratios move from one kind of machine to another
+# (issue 48), so the summary says which CPU, which flags and which clock source gave them.
+{
+    lscpu | grep -E '^(Model name|Vendor ID|CPU\(s\)|Thread\(s\) per core|Hypervisor vendor|L3 cache|Flags):' || true
+    echo "Clock source: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+    echo "Kernel: $(uname -r)"
+} >"$results/host.txt"
 if ((cpus >= 2)); then
     server_cpu=0 client_cpu=1
 else
@@ -41,14 +50,14 @@ else
     echo "== only one CPU: server and client share it (the figures say less)" >&2
 fi
 
-for tool in wrk cc pkg-config taskset openssl; do
+for tool in wrk cc pkg-config taskset openssl valgrind objcopy; do
     command -v "$tool" >/dev/null || missing="${missing:-} $tool"
 done
 if [[ -n ${missing:-} ]] || ! pkg-config --exists libcurl; then
     echo "== installing wrk, libcurl4-openssl-dev, openssl and util-linux (taskset)" >&2
     sudo=""; [[ $(id -u) -eq 0 ]] || sudo=sudo
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk libcurl4-openssl-dev pkg-config openssl util-linux >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk libcurl4-openssl-dev pkg-config openssl util-linux valgrind binutils >/dev/null
 fi
 
 echo "== building (release)"
@@ -179,6 +188,11 @@ if [[ -z ${SKIP_BUSY:-} ]]; then
     busy_pid=$!
     run_pass busy
     kill "$busy_pid"; busy_pid=""
+fi
+if [[ -z ${SKIP_INSTRUCTIONS:-} ]]; then
+    echo "== instructions per request (callgrind; a count that does not move with the host)"
+    scripts/instructions.sh "$url" "$bin" "$results" "$compare" >/dev/null \
+        || echo "== instruction counts failed; see $results/instructions.txt" >&2
 fi
 cleanup
 trap - EXIT

@@ -206,6 +206,44 @@ def summarize_pipeline(results):
     return lines
 
 
+def summarize_instructions(results):
+    """scripts/instructions.sh's counts, each row against the client row of its concurrency."""
+    counts = results / "instructions.txt"
+    if not counts.exists():
+        return []
+    rows = [line.split("|") for line in counts.read_text().splitlines() if line.count("|") == 2]
+    baseline = {key.rsplit("-", 1)[1]: int(figure) for key, _, figure in rows
+                if key.startswith("client-") and figure.isdigit()}
+    lines = ["## Instructions per request (callgrind: a count the host barely moves)", "",
+             "| row | in flight | instructions | × libcurl as a client does it |", "|---|---:|---:|---:|"]
+    for key, label, figure in rows:
+        concurrency = key.rsplit("-", 1)[1]
+        shown = "1" if concurrency == "1" else "32" if concurrency == "N" else concurrency
+        if not figure.isdigit():
+            lines.append(f"| {label} | {shown} | failed | — |")
+            continue
+        ratio = "—" if key.startswith("client-") or concurrency not in baseline \
+            else f"{baseline[concurrency] / int(figure):.2f}"
+        lines.append(f"| {label} | {shown} | {int(figure):,} | {ratio} |")
+    return lines + [""]
+
+
+def summarize_host(results):
+    """The machine the figures come from (run.sh's host.txt): lscpu's model and flags, the clock source."""
+    host = results / "host.txt"
+    if not host.exists():
+        return []
+    facts = dict(line.split(":", 1) for line in host.read_text().splitlines() if ":" in line)
+    facts = {name.strip(): value.strip() for name, value in facts.items()}
+    described = ", ".join(
+        f"{name.lower()} {facts[name]}" for name in
+        ("CPU(s)", "Thread(s) per core", "Hypervisor vendor", "L3 cache", "Clock source", "Kernel") if name in facts)
+    lines = [f"Host: {facts.get('Model name', 'unknown CPU')} ({facts.get('Vendor ID', '?')}); {described}."]
+    if "Flags" in facts:
+        lines.append(f"CPU flags: {facts['Flags']}")
+    return lines + [""]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path)
@@ -216,9 +254,11 @@ def main():
     output = [f"## HTTP on loopback: nginx /small.json (25 bytes), keep-alive, {args.duration:g} s per row and round",
               "", "nginx on CPU 0, the client on CPU 1; decompression requested by every client; "
               "ratios are medians of per-round ratios.", ""]
+    output += summarize_host(args.results)
     for pass_name in ("quiet", "busy"):
         if (args.results / pass_name).is_dir():
             output += summarize_pass(args.results, pass_name, rows, args.inflight) + [""]
+    output += summarize_instructions(args.results)
     output += summarize_pipeline(args.results)
     print("\n".join(output))
     return 0
