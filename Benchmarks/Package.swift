@@ -103,6 +103,17 @@ let package = Package(
             dependencies: ["BenchLoad"],
             swiftSettings: strictSettings
         ),
+        // Courier-curl's requests for an instruction count under callgrind (scripts/instructions.sh).
+        .executableTarget(
+            name: "instruction-probe",
+            dependencies: [
+                "PipelineFixtures",
+                .product(name: "Courier", package: courierPackage),
+                .product(name: "CourierCurl", package: courierPackage),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "courier-http-bench",
             dependencies: [

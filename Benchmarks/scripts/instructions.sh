@@ -12,8 +12,9 @@
 # Output: RESULTS/instructions.txt, one "KEY|LABEL|INSTRUCTIONS" line per row.
 #
 # The C library is copied without its debug information first: valgrind 3.19 (Debian 12) cannot
-# read the DWARF 5 that Swift 6 writes. The Swift benchmark clients are not counted: valgrind
-# stops with an internal error when they start their threads.
+# read the DWARF 5 that Swift 6 writes. The Swift rows run instruction-probe, not
+# courier-http-bench (valgrind stops with an internal error on the latter), and only for this tree:
+# an older commit has no probe.
 set -euo pipefail
 
 url=$1 bin=$2 results=$3 compare=${4:-}
@@ -53,6 +54,15 @@ rows=(
     "client-N|libcurl as a client does it (I/O thread, eventfd)|$bin/curl_client_bench $url @COUNT@ 600 $inflight"
     "capi-async-N|Courier C API, courier_client_send_async|$bin/capi_bench $url @COUNT@ 600 0 $inflight"
 )
+# The Swift rows through instruction-probe (courier-http-bench cannot run under valgrind: see the
+# probe's comment), without its debug information for the same reason as the library's.
+if [[ -x $bin/instruction-probe ]]; then
+    objcopy --strip-debug "$bin/instruction-probe" "$work/instruction-probe"
+    rows+=(
+        "courier-curl-1|Courier, curl transport, 5 no-op interceptors|$work/instruction-probe $url @COUNT@ 1 5"
+        "courier-curl-N|Courier, curl transport, 5 no-op interceptors|$work/instruction-probe $url @COUNT@ $inflight 5"
+    )
+fi
 : >"$results/instructions.txt"
 for row in "${rows[@]}"; do
     IFS='|' read -r key label command <<<"$row"
