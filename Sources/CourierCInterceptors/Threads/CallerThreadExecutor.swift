@@ -30,8 +30,9 @@ package final class CallerThreadExecutor: DrainingExecutor, Sendable {
 
 /// A result set once by one thread and read by another after it is set.
 ///
-/// A `Protected` rather than an `NSLock`: made once per blocking send, and a `Protected` lives inside
-/// the object instead of being two more allocations.
+/// A `Protected` rather than an `NSLock`: made per use (an exchange's `ExchangeBox` answer), and a
+/// `Protected` lives inside the object instead of being two more allocations. The blocking send's
+/// worker keeps its own non-generic slot instead (`CallerThreadWorker.run`).
 package final class ResultSlot<T: Sendable>: Sendable {
     private let stored = Protected<Result<T, any Error>?>(nil)
 
