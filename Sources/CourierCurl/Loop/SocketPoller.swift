@@ -11,7 +11,7 @@ import Darwin
 ///
 /// curl says what to watch through its socket callback (`watch`, `unwatch`); `wait` returns the
 /// sockets that are ready, as `curl_multi_socket_action` wants them, and drains the wakeup.
-/// Used on the I/O thread only.
+/// Used on the I/O thread only, so its state skips exclusivity checks (see `CurlLoopDriver`).
 ///
 /// A keep-alive connection is unwatched when its transfer ends and watched again when the next
 /// one starts: with epoll, two system calls per request. A connection socket, whose closing the
@@ -49,15 +49,15 @@ final class SocketPoller {
     private let backend: Backend
     #if os(Linux)
     private let epoll: Int32
-    private var epollEvents: [epoll_event]
+    @exclusivity(unchecked) private var epollEvents: [epoll_event]
     #endif
     /// The epoll backend's view of its set: what each socket is registered for.
-    private var registrations: [Int32: Registration] = [:]
+    @exclusivity(unchecked) private var registrations: [Int32: Registration] = [:]
     /// `epoll_ctl` calls made, for the tests that pin when they are avoided.
-    private(set) var controlCalls = 0
+    @exclusivity(unchecked) private(set) var controlCalls = 0
     /// The poll(2) backend's set, the wakeup first, and where each socket sits in it.
-    private var pollSet: [pollfd] = []
-    private var pollIndex: [Int32: Int] = [:]
+    @exclusivity(unchecked) private var pollSet: [pollfd] = []
+    @exclusivity(unchecked) private var pollIndex: [Int32: Int] = [:]
 
     /// `nil` when the system refuses a descriptor.
     init?(wakeup: LoopWakeup, backend: Backend = .preferred) {

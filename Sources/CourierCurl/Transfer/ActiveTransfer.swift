@@ -17,6 +17,10 @@ import Foundation
 /// curl's callbacks reach this object through an unretained pointer; the loop's table of active
 /// transfers (or the driving session's call) keeps it alive from `curl_multi_add_handle` until after
 /// `curl_multi_remove_handle`. Its phase, from `send`'s wait to the body's end, is a `TransferState`.
+///
+/// Its stored state skips the runtime's exclusivity checks (`@exclusivity(unchecked)`), as the
+/// loop driver's does: one thread uses it, and the checks of the two cost about 1,900 instructions
+/// per request (callgrind, `Benchmarks/scripts/instructions.sh`), 1.5% of a request's.
 final class ActiveTransfer {
     typealias State = TransferState<ResponseWaiter, ResponseBodyStream, ResponseBodyStream.Writer>
 
@@ -30,58 +34,57 @@ final class ActiveTransfer {
     /// of a transfer still running when a C program exited as definitely lost, most likely because
     /// `Data` may keep its storage behind a pointer with tag bits that valgrind does not follow; an
     /// array's buffer it does.
-    private var state: State
+    @exclusivity(unchecked) private var state: State
     /// The body length the head announced, for the stream's `expectedLength`.
-    private var expectedLength: Int64?
+    @exclusivity(unchecked) private var expectedLength: Int64?
     /// Whether this transfer's caller drives it to the end (`CurlCallerDriving`): the body is then
     /// kept whole, up to its limit, since nobody reads a stream while it runs. Stored apart from
     /// `state.bufferedLimit` because `makeStream` reads it while an event mutates `state`.
     private let isDriven: Bool
-    /// Unchecked: used only on the driving thread, from curl's header callback, and a checked
-    /// access cost a runtime call on every header line.
     @exclusivity(unchecked) private var parser: ResponseHeadParser
     /// This request's own header lines, in front of a shared tail (`HeaderTails`); freed without it.
-    private var ownHeaders: (first: UnsafeMutablePointer<curl_slist>, last: UnsafeMutablePointer<curl_slist>)?
-    private var requestsDecoding = false
-    private var decoding = false
-    private var decodedBytes: Int64 = 0
-    private var reportedUpload: Int64 = -1
-    private var reportedDownload: Int64 = -1
+    @exclusivity(unchecked) private var ownHeaders:
+        (first: UnsafeMutablePointer<curl_slist>, last: UnsafeMutablePointer<curl_slist>)?
+    @exclusivity(unchecked) private var requestsDecoding = false
+    @exclusivity(unchecked) private var decoding = false
+    @exclusivity(unchecked) private var decodedBytes: Int64 = 0
+    @exclusivity(unchecked) private var reportedUpload: Int64 = -1
+    @exclusivity(unchecked) private var reportedDownload: Int64 = -1
     private var isHead: Bool { transfer.request.method == .head }
     /// The thread driving the transfer (the I/O thread, or a blocking caller's): curl's callbacks
     /// and the driver's calls check they run there (debug builds).
     private let drivingThread = ThreadIdentity.current
 
     /// The first failure this side decided on (limit, bad head, abandoned body); it wins over curl's code.
-    private(set) var failure: CourierError? {
+    @exclusivity(unchecked) private(set) var failure: CourierError? {
         didSet { hasFailed = failure != nil }
     }
     /// Whether `failure` is set, for the callbacks' checks: comparing the optional with `nil`
     /// copied the whole `CourierError?` through an outlined copy on every header line and chunk.
-    private var hasFailed = false
+    @exclusivity(unchecked) private var hasFailed = false
     /// The stream asked for no more body; the next chunk is refused with `CURL_WRITEFUNC_PAUSE`.
-    private var pauseRequested = false
+    @exclusivity(unchecked) private var pauseRequested = false
     /// curl holds a refused chunk: receiving is paused until `curl_easy_pause` lifts it.
-    private(set) var receivePaused = false
+    @exclusivity(unchecked) private(set) var receivePaused = false
     /// The read callback found no body bytes and paused sending.
-    private(set) var sendPaused = false
+    @exclusivity(unchecked) private(set) var sendPaused = false
 
     /// The whole exchange's measurements, read when the transfer completed: a head handed over
     /// after that (a body that ended in the head's round) carries them, since the handle may be
     /// reused by then.
-    private var completedMetrics = ResponseMetrics()
+    @exclusivity(unchecked) private var completedMetrics = ResponseMetrics()
     /// `completedMetrics` has been read.
-    private var metricsCompleted = false
+    @exclusivity(unchecked) private var metricsCompleted = false
     /// The TLS version, read when the head arrived (`CurlMetrics.tlsVersion(of:)`).
-    private var tlsVersion: String?
+    @exclusivity(unchecked) private var tlsVersion: String?
 
     /// The response or error of a transfer its caller drives (`ResponseWaiter.driver`), once decided.
-    private(set) var drivenOutcome: Result<Response, any Error>?
+    @exclusivity(unchecked) private(set) var drivenOutcome: Result<Response, any Error>?
 
     /// Whether the head is complete: later header lines belong to the body's trailers, and download
     /// progress counts from here. A flag of its own: asking `state` copied the whole transfer
     /// state out of this class on every header line.
-    private(set) var headDelivered = false
+    @exclusivity(unchecked) private(set) var headDelivered = false
 
     /// Called once on the I/O thread when the head is complete, inside curl's callbacks; the driver
     /// calls `handOverHead()` after the round.

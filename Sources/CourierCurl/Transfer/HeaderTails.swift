@@ -9,10 +9,12 @@ import CCurl
 /// live as long as the I/O thread; `ActiveTransfer` unlinks its nodes before freeing them.
 final class HeaderTails {
     /// The four tails for each combination of "request has Expect" and "request has Accept", with
-    /// and without the User-Agent line; index with `tail(expect:accept:userAgent:)`.
-    private var lists: [UnsafeMutablePointer<curl_slist>?] = []
+    /// and without the User-Agent line; index with `tail(expect:accept:userAgent:)`. A constant:
+    /// a variable cost an exclusivity check on every request.
+    private let lists: [UnsafeMutablePointer<curl_slist>?]
 
     init?(userAgent: String?) {
+        var lists: [UnsafeMutablePointer<curl_slist>?] = []
         for index in 0..<8 {
             let hasExpect = index & 1 != 0, hasAccept = index & 2 != 0, hasUserAgent = index & 4 != 0
             var lines: [String] = []
@@ -30,6 +32,7 @@ final class HeaderTails {
             }
             lists.append(list)
         }
+        self.lists = lists
     }
 
     deinit {
