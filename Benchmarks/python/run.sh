@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python comparison: courier.Client against requests, httpx, urllib3 and pycurl, sequential
 # keep-alive GETs of nginx's 25-byte /small.json, and courier.AsyncClient against
-# httpx.AsyncClient at 32 in flight. Release library; one run; a quiet machine; nginx and the
+# httpx.AsyncClient and aiohttp.ClientSession at 32 in flight. Release library; one run; a quiet machine; nginx and the
 # client pinned to separate cores when there are two, as in Benchmarks/run.sh.
 #
 # pycurl is measured twice: the wheel (which bundles its own, newer libcurl) and a pycurl built
@@ -19,8 +19,8 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/courier-pybench.XXXXXX")
 
 scripts/build-libcourier.sh release >/dev/null
 [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check requests httpx urllib3 pycurl \
-    || "$venv/bin/python" -m pip install --quiet --disable-pip-version-check requests httpx urllib3
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check requests httpx urllib3 aiohttp pycurl \
+    || "$venv/bin/python" -m pip install --quiet --disable-pip-version-check requests httpx urllib3 aiohttp
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./bindings/python
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'cffi>=1.15'
 system_pycurl=$venv/system-pycurl
