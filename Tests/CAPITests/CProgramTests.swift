@@ -89,6 +89,9 @@ struct CProgramTests {
             forwarded.contains { $0.method == "GET" && $0.target.hasSuffix("/anything/proxied") && $0.wasAuthorized })
         #expect(forwarded.contains { $0.method == "CONNECT" && $0.wasAuthorized })
         #expect(forwarded.contains { $0.target.hasSuffix("/anything/from-environment") && !$0.wasAuthorized })
+        // curl's request, in absolute form: libcurl read the process's no_proxy and went direct
+        // until Courier set CURLOPT_NOPROXY (AsyncHTTPClient never reads it, and tunnels).
+        #expect(forwarded.contains { $0.target.hasSuffix("/anything/explicit-despite-no-proxy") })
         #expect(
             !forwarded.contains {
                 $0.target.contains("/anything/ignoring-environment") || $0.target.contains("/anything/bypassed")

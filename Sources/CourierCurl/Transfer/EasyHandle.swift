@@ -49,8 +49,11 @@ final class EasyHandle {
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         try set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
         // "" turns off curl's own reading of the proxy variables: `ProxyRouter` has decided the
-        // route of each transfer already, the same way for every transport.
+        // route of each transfer already, the same way for every transport. That includes
+        // `no_proxy`, which curl would otherwise read (two `getenv`s per transfer) and apply to a
+        // proxy the router chose.
         try set(CURLOPT_PROXY, "")
+        try set(CURLOPT_NOPROXY, "")
         for (option, entries) in [
             (CURLOPT_RESOLVE, configuration.routes.filter { if case .addresses = $0.target { true } else { false } }),
             (CURLOPT_CONNECT_TO, configuration.routes.filter { if case .host = $0.target { true } else { false } }),

@@ -1,7 +1,8 @@
 /*
  * The client options of ABI 1.1 on both transports, against the loopback test server and a
  * forward proxy that asks for credentials: an explicit proxy with and without them, the
- * environment's proxy read, ignored and bypassed by no_proxy, default headers and User-Agent,
+ * environment's proxy read, ignored and bypassed by no_proxy, an explicit proxy that the process's
+ * no_proxy does not bypass, default headers and User-Agent,
  * the cookie file across a restart, and of ABI 1.4 a Unix socket, routes (resolve, connect_to),
  * public-key pins and .netrc credentials; and the values each transport refuses.
  *
@@ -102,6 +103,22 @@ static void an_explicit_proxy_carries_requests_with_its_credentials(courier_tran
     courier_client *client = NULL;
     CHECK_CODE(COURIER_E_INVALID_ARGUMENT, courier_client_new(&options, &client, &error));
     CHECK(client == NULL);
+}
+
+/* An explicit proxy is the route even when the process's no_proxy names the host: Courier decides
+ * the route, and libcurl must not read no_proxy itself and send the request direct. */
+static void an_explicit_proxy_is_not_bypassed_by_the_processs_no_proxy(courier_transport transport)
+{
+    char with_credentials[256];
+    snprintf(with_credentials, sizeof with_credentials, "http://courier:s3cret@%s", proxy);
+    courier_client_options options = options_for(transport);
+    options.ignore_environment_proxy = 1;
+    options.proxy = with_credentials;
+    setenv("no_proxy", "127.0.0.1", 1);
+    setenv("NO_PROXY", "127.0.0.1", 1);
+    CHECK_INT(get(&options, "/anything/explicit-despite-no-proxy", NULL, 0, NULL), 200);
+    unsetenv("no_proxy");
+    unsetenv("NO_PROXY");
 }
 
 /* http_proxy (no credentials) was set by main before any client was made. */
@@ -469,6 +486,7 @@ int main(int argc, char **argv)
 
     for (size_t index = 0; index < sizeof transports / sizeof transports[0]; index++) {
         an_explicit_proxy_carries_requests_with_its_credentials(transports[index]);
+        an_explicit_proxy_is_not_bypassed_by_the_processs_no_proxy(transports[index]);
         the_environment_proxy_is_read_ignored_or_bypassed(transports[index]);
         default_headers_and_the_user_agent_reach_the_server(transports[index]);
         cookies_are_kept_and_survive_a_restart_through_the_file(transports[index]);
