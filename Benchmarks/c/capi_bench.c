@@ -26,6 +26,8 @@
 #define WARMUP 200L
 #define MAX_INTERCEPTORS 64
 #define MAX_INFLIGHT 1024L
+/* The body-size rows reach 64 MiB, which is exactly the default limit: leave room above it. */
+#define MAX_BODY_BYTES (128LL << 20)
 
 /* Sets X-Bench on the request: a real edit, as an auth or tracing interceptor makes. */
 static courier_action stamp(void *user_data, courier_exchange *exchange)
@@ -162,6 +164,7 @@ int main(int argc, char **argv)
     courier_client_options options;
     courier_client_options_init(&options);
     options.max_connections_per_host = inflight > 0 ? (int32_t)inflight : 1;
+    options.max_body_bytes = MAX_BODY_BYTES;
     courier_client *client = NULL;
     courier_request *request = NULL;
     courier_error *error = NULL;

@@ -109,7 +109,9 @@ static void configure(transfer *t)
     curl_easy_reset(t->easy);
     curl_easy_setopt(t->easy, CURLOPT_URL, t->url);
     curl_easy_setopt(t->easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(t->easy, CURLOPT_TIMEOUT_MS, 10000L);
+    /* Courier's defaults: 60 s in all (a 64 MiB body at 32 in flight can take more than 10 s on a
+     * busy core), 10 s to connect. */
+    curl_easy_setopt(t->easy, CURLOPT_TIMEOUT_MS, 60000L);
     curl_easy_setopt(t->easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
     curl_easy_setopt(t->easy, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(t->easy, CURLOPT_HEADERFUNCTION, copy_header_line);
@@ -162,10 +164,12 @@ static void submit(transfer *t)
     curl_multi_wakeup(multi);
 }
 
-/* Frees what a finished transfer received; returns 0 for a 200 with a body, -1 after saying why. */
+/* Frees what a finished transfer received; returns 0 for a 200 with its head (its body may be
+ * empty: the body-size rows ask for 0 bytes too; curl fails a body shorter than its framing says),
+ * -1 after saying why. */
 static int finish(transfer *t)
 {
-    int ok = t->result == CURLE_OK && t->status == 200 && t->body_length > 0 && t->header_count > 0;
+    int ok = t->result == CURLE_OK && t->status == 200 && t->header_count > 0;
     if (!ok) {
         fprintf(stderr, "curl_client_bench: %s, status %ld, %zu body bytes\n", curl_easy_strerror(t->result),
                 t->status, t->body_length);

@@ -42,7 +42,9 @@ static CURL *make_handle(const char *url, const char *ca_file)
     curl_easy_setopt(handle, CURLOPT_URL, url);
     curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, discard_body);
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(handle, CURLOPT_TIMEOUT, 10L);
+    /* Courier's default deadline: a 64 MiB body at 32 in flight, or a transfer at 10,000 in
+     * flight, can take more than the 10 s this was. */
+    curl_easy_setopt(handle, CURLOPT_TIMEOUT, 60L);
     curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
     if (ca_file != NULL) {
         curl_easy_setopt(handle, CURLOPT_CAINFO, ca_file);
