@@ -1,12 +1,48 @@
 import Synchronization
 
-/// Drives one load scenario: a warmup, then a measured phase bounded by count and by time.
+/// Drives one load scenario: a warmup, then a measured phase bounded by count and by time; or, in
+/// scale mode, the two cycles of `ScaleRun`, each on a client of its own.
 public enum LoadRunner {
+    /// Runs `options`' scenario with clients from `makeClient`.
+    ///
+    /// Without scale mode it makes one client, sends `options.warmup` requests, measures, and shuts
+    /// the client down: the same requests as `run(_:request:)`, with nothing added per request.
+    /// (A name of its own rather than another `run`, so a trailing closure picks one unambiguously.)
+    /// In scale mode (`options.scale`) it makes a client per cycle and frees each at the cycle's
+    /// end, so that what a client holds per request in flight, and what it leaves once freed,
+    /// can be measured (`ScaleRun`).
+    public static func runWithClients(
+        _ options: LoadOptions, makeClient: () async throws -> LoadClient
+    ) async throws -> LoadResult {
+        if options.scale { return try await ScaleRun(options: options).run(makeClient: makeClient) }
+        let client = try await makeClient()
+        let outcome: Result<LoadResult, any Error>
+        do {
+            outcome = .success(try await warmThenMeasure(options, request: client.send))
+        } catch {
+            outcome = .failure(error)
+        }
+        try await client.shutdown()
+        return try outcome.get()
+    }
+
     /// Sends `options.warmup` requests, then measures sends of `request` with `options.inFlight` in flight.
     ///
     /// Each in-flight slot is a child task that sends one request after another, so the figure is
     /// the steady rate of `inFlight` concurrent clients, as `wrk -c` reports it.
+    ///
+    /// - Throws: `LoadError.usage` in scale mode, which needs a client per cycle
+    ///   (`runWithClients(_:makeClient:)`): a row is never filled with figures of the wrong mode.
     public static func run(_ options: LoadOptions, request: @escaping @Sendable () async throws -> Void) async throws -> LoadResult {
+        guard !options.scale else {
+            throw LoadError.usage("this client has no scale mode (BENCH_SCALE=1 or --scale 1)")
+        }
+        return try await warmThenMeasure(options, request: request)
+    }
+
+    private static func warmThenMeasure(
+        _ options: LoadOptions, request: @escaping @Sendable () async throws -> Void
+    ) async throws -> LoadResult {
         _ = try await phase(count: options.warmup, seconds: options.seconds, inFlight: options.inFlight, request: request)
         return try await phase(count: options.count, seconds: options.seconds, inFlight: options.inFlight, request: request)
     }
@@ -40,49 +76,6 @@ public enum LoadRunner {
             return try await group.reduce(0, +)
         }
         return LoadResult(requests: sent, elapsed: clock.now - start, since: startCost)
-    }
-}
-
-/// How many requests a measured phase completed, how long it took and what the process spent on them.
-public struct LoadResult: Sendable {
-    /// Completed requests.
-    public var requests: Int
-    /// Wall-clock time of the phase.
-    public var elapsed: Duration
-    /// CPU time of the whole process (every thread) during the phase, per request, in microseconds.
-    public var cpuMicrosecondsPerRequest: Double
-    /// Allocations during the phase per request; `nil` when the malloc counter is not preloaded.
-    public var allocationsPerRequest: Double?
-
-    init(requests: Int, elapsed: Duration, since start: ProcessCost) {
-        let end = ProcessCost.now()
-        let count = Double(max(requests, 1))
-        self.requests = requests
-        self.elapsed = elapsed
-        cpuMicrosecondsPerRequest = (end.cpuSeconds - start.cpuSeconds) * 1e6 / count
-        if let before = start.allocations, let after = end.allocations {
-            allocationsPerRequest = Double(after - before) / count
-        }
-    }
-
-    /// Completed requests per second.
-    public var requestsPerSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return seconds > 0 ? Double(requests) / seconds : 0
-    }
-
-    /// Prints the human line and the `RESULT` line that `run.sh` collects, in the C clients' format.
-    public func report(scenario: String, perHost: Int, interceptors: Int = 0) {
-        let rate = Int(requestsPerSecond.rounded())
-        let mallocs = allocationsPerRequest.map(Self.oneDecimal) ?? "-1"
-        print("\(scenario): \(requests) requests in \(elapsed), requests/s: \(rate)")
-        print("RESULT scenario=\(scenario) requests=\(requests) rps=\(rate) "
-              + "cpu_us=\(Self.oneDecimal(cpuMicrosecondsPerRequest)) mallocs=\(mallocs) "
-              + "per_host=\(perHost) interceptors=\(interceptors)")
-    }
-
-    private static func oneDecimal(_ value: Double) -> String {
-        String((value * 10).rounded() / 10)
     }
 }
 
