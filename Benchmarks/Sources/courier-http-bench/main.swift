@@ -15,14 +15,27 @@ import CourierURLSession
 
 // Courier over a real transport against the loopback server: `Client.send` through
 // `--interceptors N` no-op stages, collecting each body. The transport allows `--per-host`
-// connections to the host (default: as many as are in flight, like every other row) and asks for
-// compressed bodies (decompression on, as every row); `--http2 1 --ca-file PEM` speaks HTTP/2 over
-// TLS with every request multiplexed on one connection. The transport modules join the build
-// when they exist in the Courier checkout (see Package.swift); until then this exits with
+// connections to the host (default: as many as are in flight, like every other row, up to the
+// 10,000 of the scale pass) and asks for compressed bodies (decompression on, as every row);
+// `--http2 1 --ca-file PEM` speaks HTTP/2 over TLS with every request multiplexed on one
+// connection. Any status-200 body up to `bodyLimit` passes, an empty one too (the body-size pass
+// asks for 0 B to 64 MiB). In scale mode (`BENCH_SCALE=1`) each cycle gets a new transport and
+// client, shut down at the cycle's end so its connections close. The transport modules join the
+// build when they exist in the Courier checkout (see Package.swift); until then this exits with
 // status 3 and says so, and run.sh reports the scenario as skipped, never as a number.
 
 /// The exit status that tells run.sh a scenario is not available in this checkout.
 let skipped: Int32 = 3
+
+/// The largest body a response may have here: twice the body-size pass's 64 MiB, which Courier's
+/// default `Limits.maxBodyBytes` (64 MiB) only just admits. Only the bound changes; a 25-byte
+/// body is read exactly as before.
+let bodyLimit: Int64 = 128 * 1024 * 1024
+
+/// How long opening a connection may take, its wait for a slot in AsyncHTTPClient's pool included:
+/// the total timeout's 60 s rather than the default 10 s, which requests outlast at 10,000 in
+/// flight on one core while their connections open (ahc-bench gives raw AHC the same).
+let connectTimeout: Duration = .seconds(60)
 
 func makeTransport(_ name: String, options: LoadOptions) -> (any Transport)? {
     switch name {
@@ -45,6 +58,7 @@ func makeTransport(_ name: String, options: LoadOptions) -> (any Transport)? {
         var configuration = AsyncHTTPClientTransport.Configuration()
         configuration.maxConnectionsPerHost = options.connectionsPerHost
         configuration.decompressesResponses = true
+        configuration.connectTimeout = connectTimeout
         if options.http2 { configuration.caInfo = options.caFile }  // HTTP/2 by ALPN, AsyncHTTPClient's default
         return AsyncHTTPClientTransport(configuration: configuration)
         #else
@@ -101,26 +115,48 @@ do {
     FileHandle.standardError.write(Data("courier-http-bench: \(error)\n".utf8))
     exit(2)
 }
-guard let transport = makeTransport(transportName, options: options) else {
+// A missing transport module is a skip, never a failed row; the transport made to find out is
+// the first cycle's.
+guard let firstTransport = makeTransport(transportName, options: options) else {
     let module = ["curl": "CourierCurl", "ahc": "CourierAsyncHTTPClient"][transportName] ?? "CourierURLSession"
     print("SKIP courier-http-bench --transport \(transportName): \(module) is not in this Courier checkout yet")
     exit(skipped)
 }
 
+/// Thrown when a later cycle's transport cannot be made although the first one could: a failure, not a skip.
+struct TransportUnavailable: Error, CustomStringConvertible {
+    var name: String
+    var description: String { "the \(name) transport could not be made" }
+}
+
 do {
-    guard let url = URL(string: options.url) else { throw LoadError.usage("--url does not parse") }
-    let client = Client(transport: transport, interceptors: .noops(interceptorCount))
-    let request = Request(url: url)
-    let result = try await LoadRunner.run(options) {
-        let response = try await client.send(request)
-        guard response.status == .ok, !response.body.isEmpty else {
-            throw LoadError.badResponse("\(response.status) with \(response.body.count) body bytes")
-        }
+    var unused: (any Transport)? = firstTransport
+    guard let url = URL(string: options.url) else {
+        await shutDown(firstTransport)
+        throw LoadError.usage("--url does not parse")
     }
-    await shutDown(transport)
-    result.report(scenario: options.scenario, perHost: options.connectionsPerHost, interceptors: interceptorCount)
+    let (load, name, stages) = (options, transportName, interceptorCount)
+    let request = Request(url: url)
+    var configuration = Client.Configuration()
+    configuration.limits.maxBodyBytes = bodyLimit
+    configuration.connectTimeout = connectTimeout
+    // One client without scale mode; in scale mode one per cycle, each shut down at its end.
+    let result = try await LoadRunner.runWithClients(load, makeClient: {
+        guard let transport = unused.take() ?? makeTransport(name, options: load) else {
+            throw TransportUnavailable(name: name)
+        }
+        let client = Client(transport: transport, interceptors: .noops(stages), configuration: configuration)
+        return LoadClient(
+            send: {
+                let response = try await client.send(request)
+                guard response.status == .ok, load.acceptsBody(bytes: response.body.count) else {
+                    throw LoadError.badResponse("\(response.status) with \(response.body.count) body bytes")
+                }
+            },
+            shutdown: { await shutDown(transport) })
+    })
+    result.report(scenario: load.scenario, perHost: load.connectionsPerHost, interceptors: stages)
 } catch {
-    await shutDown(transport)
     FileHandle.standardError.write(Data("courier-http-bench: \(error)\n".utf8))
     exit(1)
 }
