@@ -7,12 +7,22 @@
 #      slow drift of the machine hits every row alike, DURATION seconds per row;
 #   4. runs the whole set again with a busy loop on the client's core (the "busy" pass): a design
 #      with fewer thread handoffs loses less there;
-#   5. runs the in-memory pipeline suite (package-benchmark), the thread-hop probe, the memory check
-#      and the footprint check (the installed C library's size, at most 20 MiB: scripts/footprint.sh);
-#   6. prints, per pass, one table of medians with their spread, CPU time and allocations per
+#   5. the body-size pass: 0 B, 25 B, 16 KiB, 1 MiB and 64 MiB bodies at INFLIGHT in flight, in
+#      MB/s, raw libcurl multi against the clients that keep the body (BODY_ROUNDS rounds);
+#   6. the scale pass: 1, 32, 256, 1,024 and 10,000 in flight (SCALE_LADDER) against
+#      c/hold_server.c, which answers every request HOLD_MS (200) ms after it arrived: CPU per
+#      request, heap per request in flight, descriptors, latency above the hold, and what is left
+#      after the client is freed (each client's BENCH_SCALE=1 mode: a warm-up cycle, then a measured
+#      cycle on a new client; SCALE_SECONDS per rung, SCALE_ROUNDS rounds);
+#   7. runs the in-memory pipeline suite (package-benchmark), the thread-hop probe, the memory check,
+#      the footprint check (the installed C library's size, at most 20 MiB: scripts/footprint.sh)
+#      and the Python comparison (python/run.sh: courier.Client and AsyncClient against requests,
+#      httpx, pycurl and aiohttp);
+#   8. prints, per pass, one table of medians with their spread, CPU time and allocations per
 #      request, and the ratios to the baselines; then the issue's targets, met or missed.
 # Usage: ./run.sh     environment: DURATION=3 ROUNDS=5 COUNT=1000000 PORT=18089 INTERCEPTORS=5 INFLIGHT=32
-#        SKIP_BUSY=1, SKIP_PIPELINE=1, SKIP_MEMORY=1, SKIP_FOOTPRINT=1 skip steps 4 and 5;
+#        SKIP_BUSY=1, SKIP_BODIES=1, SKIP_SCALE=1, SKIP_PIPELINE=1, SKIP_MEMORY=1, SKIP_FOOTPRINT=1,
+#        SKIP_PYTHON=1 skip steps 4 to 7;
 #        SKIP_INSTRUCTIONS=1 skips the instruction counts (scripts/instructions.sh, about 2 minutes).
 #        Results stay in .build/results/.
 #        COMPARE_WITH=REV (a commit) also builds REV's Courier clients (scripts/compare-build.sh, kept in
@@ -73,6 +83,7 @@ for program in capi_bench capi_interceptor_bench; do
     cc "${cflags[@]}" -o "$bin/$program" "c/$program.c" \
         $(PKG_CONFIG_PATH=../.build/release/pkgconfig pkg-config --cflags --libs courier)
 done
+cc "${cflags[@]}" -o "$bin/hold_server" c/hold_server.c
 
 compare=""
 if [[ -n ${COMPARE_WITH:-} ]]; then
@@ -89,9 +100,10 @@ url="http://127.0.0.1:$port/small.json"
 tls_url="https://127.0.0.1:$tls_port/small.json"
 nginx_dir=$(mktemp -d "${TMPDIR:-/tmp}/courier-nginx.XXXXXX")
 ca_file="$nginx_dir/tls/cert.pem"
-busy_pid=""
+busy_pid="" hold_pid=""
 cleanup() {
     [[ -z $busy_pid ]] || kill "$busy_pid" 2>/dev/null || true
+    [[ -z $hold_pid ]] || kill "$hold_pid" 2>/dev/null || true
     scripts/nginx.sh stop "$port" "$nginx_dir" >/dev/null || true
     rm -rf "$nginx_dir"
 }
@@ -170,7 +182,7 @@ run_pass() {
             IFS='|' read -r key label command <<<"$row"
             local out="$results/$pass/$round/$key.txt" status=0
             # shellcheck disable=SC2086 # the command is a word list by design
-            LD_PRELOAD="$PWD/$bin/libmalloc_count.so" timeout $((duration * 3 + 30)) taskset -c "$client_cpu" $command \
+            LD_PRELOAD="$PWD/$bin/libmalloc_count.so" timeout "${row_timeout:-$((duration * 3 + 30))}" taskset -c "$client_cpu" $command \
                 >"$out" 2>&1 || status=$?
             echo "$status" >"$results/$pass/$round/$key.status"
             printf '== %s round %d/%d: %-16s %s\n' "$pass" "$round" "$rounds" "$key" \
@@ -189,6 +201,60 @@ if [[ -z ${SKIP_BUSY:-} ]]; then
     run_pass busy
     kill "$busy_pid"; busy_pid=""
 fi
+# The body-size pass: the same clients at INFLIGHT in flight, each size a file nginx serves.
+if [[ -z ${SKIP_BODIES:-} ]]; then
+    base="http://127.0.0.1:$port"
+    body_rows=()
+    for size in 0 25 16k 1m 64m; do
+        path=$([[ $size == 25 ]] && echo small.json || echo "$size.bin")
+        body_rows+=(
+            "body-$size-curl|raw libcurl, multi (body discarded)|$bin/curl_easy_bench multi $base/$path $count $duration $inflight"
+            "body-$size-client|libcurl as a client does it (body kept)|$bin/curl_client_bench $base/$path $count $duration $inflight"
+            "body-$size-capi|Courier C API, courier_client_send_async|$bin/capi_bench $base/$path $count $duration 0 $inflight"
+            "body-$size-courier|Courier, curl transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport curl --interceptors $interceptors --url $base/$path --count $count --seconds $duration --in-flight $inflight --scenario body-$size-courier"
+        )
+    done
+    saved_rows=("${rows[@]}") saved_rounds=$rounds
+    rows=("${body_rows[@]}") rounds=${BODY_ROUNDS:-3}
+    printf '%s\n' "${rows[@]}" | cut -d'|' -f1,2 >"$results/body-rows.txt"
+    run_pass bodies
+    rows=("${saved_rows[@]}") rounds=$saved_rounds
+fi
+
+# The scale pass: the ladder of requests in flight against the holding server, on CPU 0 as nginx.
+if [[ -z ${SKIP_SCALE:-} ]]; then
+    hold_ms=${HOLD_MS:-200}
+    hold_port=$((port + 2))
+    while (echo >/dev/tcp/127.0.0.1/"$hold_port") 2>/dev/null; do hold_port=$((hold_port + 1)); done
+    # 10,000 connections are 10,000 descriptors in the client and as many in the server.
+    ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+    taskset -c "$server_cpu" "$bin/hold_server" "$hold_port" "$hold_ms" >"$results/hold-server.log" 2>&1 &
+    hold_pid=$!
+    for _ in $(seq 50); do grep -q listening "$results/hold-server.log" 2>/dev/null && break; sleep 0.1; done
+    hold_url="http://127.0.0.1:$hold_port/held"
+    scale_seconds=${SCALE_SECONDS:-5}
+    scale_rows=()
+    for n in ${SCALE_LADDER:-1 32 256 1024 10000}; do
+        scale_rows+=(
+            "scale-curl-$n|raw libcurl, multi|env BENCH_SCALE=1 $bin/curl_easy_bench multi $hold_url $count $scale_seconds $n"
+            "scale-capi-$n|Courier C API, courier_client_send_async|env BENCH_SCALE=1 $bin/capi_bench $hold_url $count $scale_seconds 0 $n"
+            "scale-courier-$n|Courier, curl transport, $interceptors no-op interceptors|env BENCH_SCALE=1 $bin/courier-http-bench --transport curl --interceptors $interceptors --url $hold_url --count $count --seconds $scale_seconds --in-flight $n --scenario scale-courier-$n"
+            "scale-ahc-$n|raw AsyncHTTPClient|env BENCH_SCALE=1 $bin/ahc-bench --url $hold_url --count $count --seconds $scale_seconds --in-flight $n --scenario scale-ahc-$n"
+        )
+    done
+    saved_rows=("${rows[@]}") saved_rounds=$rounds
+    # A rung's row runs two cycles (c/bench_common.h says which): at 10,000 in flight each
+    # cycle's warm-up and drain take tens of seconds, since libcurl's cost per request grows there.
+    rows=("${scale_rows[@]}") rounds=${SCALE_ROUNDS:-3} row_timeout=${SCALE_ROW_TIMEOUT:-240}
+    printf '%s\n' "${rows[@]}" | cut -d'|' -f1,2 >"$results/scale-rows.txt"
+    echo "$hold_ms" >"$results/hold-ms.txt"
+    run_pass scale
+    rows=("${saved_rows[@]}") rounds=$saved_rounds row_timeout=""
+    kill "$hold_pid" 2>/dev/null || true
+    wait "$hold_pid" 2>/dev/null || true
+    hold_pid=""
+fi
+
 if [[ -z ${SKIP_INSTRUCTIONS:-} ]]; then
     echo "== instructions per request (callgrind; a count that does not move with the host)"
     scripts/instructions.sh "$url" "$bin" "$results" "$compare" >/dev/null \
@@ -215,6 +281,11 @@ fi
 if [[ -z ${SKIP_FOOTPRINT:-} ]]; then
     echo "== footprint: the C library installed as docs/c.md says (target: at most 20 MiB, no Foundation, ICU or NIO)"
     scripts/footprint.sh | tee "$results/footprint.txt" || failures=$((failures + 1))
+fi
+
+if [[ -z ${SKIP_PYTHON:-} ]]; then
+    echo "== Python: courier.Client and AsyncClient against requests, httpx, urllib3, pycurl and aiohttp"
+    NGINX_PORT=$port python/run.sh "$duration" | tee "$results/python.md" || failures=$((failures + 1))
 fi
 
 python3 scripts/summarize.py "$results" --duration "$duration" --inflight "$inflight" | tee "$results/summary.md"

@@ -747,7 +747,8 @@ COURIER_API courier_code courier_client_new(const courier_client_options *option
  * transport it created is shut down. The destroy callbacks of its interceptors run once the last
  * send using them is done. A send or courier_client_send_async racing the free from another
  * thread either counts as under way or fails with COURIER_E_INVALID_HANDLE: a completion never
- * goes missing.
+ * goes missing. It returns without waiting for any of that (it may be called from a callback):
+ * the transport's connections close a few milliseconds later when no send is under way.
  */
 COURIER_API courier_code courier_client_free(courier_client *client);
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts or stops a throwaway nginx serving /small.json on 127.0.0.1:PORT, as the current user.
+# Starts or stops a throwaway nginx serving /small.json (25 bytes) on 127.0.0.1:PORT, as the
+# current user, and /0.bin, /16k.bin, /1m.bin and /64m.bin for the body-size rows.
 #
 #   scripts/nginx.sh start PORT DIR   DIR becomes nginx's prefix: config, pid, error log, temp files
 #   scripts/nginx.sh stop  PORT DIR   stops the nginx whose pid is in DIR, and only that one
@@ -30,6 +31,11 @@ start() {
     local nginx; nginx=$(command -v nginx || echo /usr/sbin/nginx)
     mkdir -p "$dir/html" "$dir/logs" "$dir/tmp"
     printf '{"ok":true,"id":42,"n":7}' >"$dir/html/small.json"
+    # The body-size rows' files (run.sh's body pass): empty, 16 KiB, 1 MiB and 64 MiB of zeros.
+    : >"$dir/html/0.bin"
+    head -c 16384 /dev/zero >"$dir/html/16k.bin"
+    head -c 1048576 /dev/zero >"$dir/html/1m.bin"
+    head -c 67108864 /dev/zero >"$dir/html/64m.bin"
     local tls_server=""
     if [[ -n $tls_port ]]; then
         mkdir -p "$dir/tls"
@@ -68,6 +74,9 @@ http {
         listen 127.0.0.1:$port reuseport;
         root $dir/html;
         location = /small.json { }
+        # The body-size files, sent with sendfile(2); /small.json keeps the path every other
+        # row has always measured.
+        location / { sendfile on; }
     }
     $tls_server
 }
