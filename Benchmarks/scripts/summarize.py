@@ -370,7 +370,8 @@ def summarize_python(results):
     def rate(prefix):
         return next((value for name, value in rates.items() if name.startswith(prefix)), None)
 
-    shown = [line for line in text.splitlines() if line.startswith("|") or line.startswith("http")]
+    shown = [line for line in text.splitlines() if line.startswith("|")]
+    shown[:0] = [line for line in text.splitlines() if line.startswith("http")] + [""]
     lines = ["## Python (Benchmarks/python/run.sh)", "", *shown, "", "Targets (Python):", ""]
     for row, baseline, bound, what in PYTHON_TARGETS:
         ours, theirs = rate(row), rate(baseline)
