@@ -244,7 +244,12 @@ let package = Package(
             name: "CourierTestServer",
             dependencies: [
                 "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
+                // The Digest routes' hashes: OpenSSL's libcrypto on Linux, swift-crypto (CryptoKit
+                // underneath) on Apple platforms, so a Linux build compiles no second BoringSSL.
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "Crypto", package: "swift-crypto",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -527,6 +532,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .systemLibrary(
+            name: "CLibCrypto",
+            path: "Sources/CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CFFI",
             path: "Sources/CFFI",
             pkgConfig: "libffi",
@@ -563,7 +574,7 @@ if Context.environment["COURIER_THREAD_SANITIZER_BUILD"] != nil {
         "CourierURLSession", "CourierAsyncHTTPClient", "CCourier", "CCourierHooks", "CourierCInterceptors",
         "CourierCAPI",
         "CourierCAPIAsyncHTTPClient", "CourierCLibrary", "CourierCLibraryAsyncHTTPClient",
-        "CourierTestServer", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
+        "CourierTestServer", "CLibCrypto", "TestProcesses", "ReadmeBlocks", "ReadmeExamples", "CFFI",
         "CourierTests", "CourierCurlTests", "TransportConformanceTests", "CAPITests",
     ]
     package.targets.removeAll { !needed.contains($0.name) }

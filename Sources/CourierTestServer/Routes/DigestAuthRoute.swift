@@ -1,10 +1,16 @@
-import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 
+#if canImport(CLibCrypto)
+import CLibCrypto
+#else
+import Crypto
+#endif
+
 extension Route {
-    /// httpbin's Digest routes (RFC 7616), verified with swift-crypto so the client's own hashing
-    /// is checked against another implementation:
+    /// httpbin's Digest routes (RFC 7616), verified with OpenSSL's libcrypto on Linux and
+    /// swift-crypto on Apple platforms, so the client's own hashing is checked against another
+    /// implementation:
     ///
     /// - `/digest-auth/{qop}/{user}/{passwd}`: MD5;
     /// - `/digest-auth/{qop}/{user}/{passwd}/{algorithm}`: `MD5`, `MD5-sess`, `SHA-256` or `SHA-256-sess`;
@@ -94,9 +100,18 @@ struct DigestAuthCheck {
     }
 
     func hash(_ text: String) -> String {
-        let digest: any Sequence<UInt8> =
-            algorithm.hasPrefix("SHA-256")
-            ? Array(SHA256.hash(data: Data(text.utf8))) : Array(Insecure.MD5.hash(data: Data(text.utf8)))
+        let isSHA256 = algorithm.hasPrefix("SHA-256")
+        #if canImport(CLibCrypto)
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let bytes = Array(text.utf8)
+        let hashed = EVP_Digest(bytes, bytes.count, &digest, &length, isSHA256 ? EVP_sha256() : EVP_md5(), nil)
+        precondition(hashed == 1, "libcrypto refused to hash")  // only with no memory left
+        digest.removeSubrange(Int(length)...)
+        #else
+        let digest: [UInt8] =
+            isSHA256 ? Array(SHA256.hash(data: Data(text.utf8))) : Array(Insecure.MD5.hash(data: Data(text.utf8)))
+        #endif
         return digest.map { String(format: "%02x", $0) }.joined()
     }
 
