@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, set[str]]] = [
      {"_errors", "_models", "_cookie_jar", "_option_types"}),
     ("the FFI that knows the models",
      {"_calls", "_native", "_builtins", "_exchange", "_cookies", "_options"}),
-    ("what every client shares", {"_registry"}),
+    ("what every client shares", {"_registry", "_pump"}),
     ("the clients", {"_core", "_sending", "_streaming", "_client", "httpx"}),
     ("the package's face", {"__init__"}),
 ]

@@ -239,7 +239,7 @@ class AsyncClient(_ClientSurface):
         if unknown:
             raise TypeError(f"AsyncClient() got unexpected arguments {sorted(unknown)}")
         defaults.update(kwargs)
-        self._core = _ClientCore(**defaults)
+        self._core = _ClientCore(**defaults, queue_completions=True)
 
 
     async def request(self, method: str, url: str, **kwargs: Unpack[RequestOptions]) -> Response:
@@ -250,12 +250,15 @@ class AsyncClient(_ClientSurface):
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
             inbox = _inbox(loop)
+            pump = self._core.pump
             state = _SendState(snapshot if owned else snapshot._copy(),
-                               lambda outcome: _post(inbox, future, state, outcome))
+                               lambda outcome: _post(inbox, future, state, outcome), pump)
             _start(self._core.live(), pointer, state, streaming=False)
         finally:
             if owned:
                 lib.courier_request_free(pointer)
+        if pump is not None:
+            pump.watch(loop)
         try:
             return await future
         except asyncio.CancelledError:

@@ -20,6 +20,7 @@ from ._lib import abi_minor, lib, library_path, new_struct
 from ._models import Headers, HeaderTypes, Request
 from ._native import QueryTypes, build_request, milliseconds_of, snapshot_request
 from ._option_types import CertTypes, Limits
+from ._pump import CompletionPump
 from ._registry import _dropped, _dropped_requests, _free_dropped, _live_clients, _registry_lock
 
 NULL = ffi.NULL
@@ -102,6 +103,7 @@ class _ClientCore:
         resolve: Sequence[str] = (),
         connect_to: Sequence[str] = (),
         pinned_public_keys: Mapping[str, str | Sequence[str]] | None = None,
+        queue_completions: bool = False,
     ) -> None:
         _free_dropped()
         if transport not in _TRANSPORTS:
@@ -133,6 +135,7 @@ class _ClientCore:
             pinned_public_keys=pinned_public_keys)
         if callback_threads is not None:
             options.callback_threads = _int32(callback_threads, "callback_threads")
+        options.queue_completions = 1 if queue_completions else 0
         if abi_minor >= 3:
             options.keep_cookies = 1
         elif cookies is not None:
@@ -143,8 +146,11 @@ class _ClientCore:
         self.pointer = box[0]
         with _registry_lock:
             _live_clients[id(self)] = self.pointer
+        self.pump: CompletionPump | None = None
         self.cookies = ClientCookies(self.live)
         try:
+            if queue_completions:
+                self.pump = CompletionPump(self.pointer, lambda: self.pointer)
             self.cookies.update(cookies)
             for item in interceptors:
                 if isinstance(item, Plugin):
@@ -191,6 +197,8 @@ class _ClientCore:
             cached, self._cached = self._cached, set()
         for request in cached:
             lib.courier_request_free(request)
+        if self.pump is not None:
+            self.pump.stop()
         if pointer is not None:
             for plugin in self.plugins:
                 if plugin._handle is not None:
@@ -207,6 +215,9 @@ class _ClientCore:
                 _dropped.append(pointer)
             _dropped_requests.extend(getattr(self, "_cached", ()))
             self._cached = set()
+        pump = getattr(self, "pump", None)
+        if pump is not None:
+            pump.stop(deferred=True)
 
     def build(self, method: str, url: str, kwargs: Mapping[str, Any]) -> Any:
         if self.cookies.any_host_items:

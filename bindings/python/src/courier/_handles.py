@@ -24,6 +24,7 @@ class HandleTable:
         self._changed = threading.Condition(self._lock)
         self._objects: dict[int, Any] = {}
         self._next = 0
+        self._waiting = 0
 
     def add(self, obj: Any) -> Any:
         """Keeps `obj` alive and returns the `void *` that names it."""
@@ -39,18 +40,23 @@ class HandleTable:
     def pop(self, user_data: Any) -> Any:
         with self._lock:
             popped = self._objects.pop(int(ffi.cast("uintptr_t", user_data)), None)
-            self._changed.notify_all()
+            if self._waiting:
+                self._changed.notify_all()
             return popped
 
     def wait_while_any(self, kept: Callable[[Any], bool], timeout: float) -> bool:
         """Waits until no entry satisfies `kept`, for at most `timeout` seconds; False on timeout."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while any(kept(obj) for obj in self._objects.values()):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._changed.wait(left)
+            self._waiting += 1
+            try:
+                while any(kept(obj) for obj in self._objects.values()):
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    self._changed.wait(left)
+            finally:
+                self._waiting -= 1
         return True
 
     def forget_all(self) -> None:

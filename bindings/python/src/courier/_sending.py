@@ -20,20 +20,50 @@ from ._handles import ReleasedByTheLibrary, handles
 from ._lib import lib, new_struct
 from ._models import Request, Response
 from ._native import copy_response
+from ._pump import CompletionPump
 from ._registry import _in_flight, _registry_lock, hold_across_fork
 
 NULL = ffi.NULL
 
 
+class _Latch:
+    """A flag set once, that threads can wait for: what a send's end needs of threading.Event, for
+    one lock instead of a Condition and two (one is made per send; almost nothing waits on it)."""
+
+    __slots__ = ("_flag", "_lock")
+
+    def __init__(self) -> None:
+        self._flag = False
+        self._lock = threading.Lock()
+        self._lock.acquire()
+
+    def set(self) -> None:
+        """Sets the flag and wakes the waiters; call it once."""
+        self._flag = True
+        self._lock.release()
+
+    def is_set(self) -> bool:
+        return self._flag
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if self._flag:
+            return True
+        if self._lock.acquire(timeout=-1 if timeout is None else max(0.0, timeout)):
+            self._lock.release()
+        return self._flag
+
+
 class _SendState(ReleasedByTheLibrary):
     """One asynchronous send under way: the call handle, and what the completion settles."""
 
-    def __init__(self, request: Request, on_done: Callable[[Response | CourierError], None]) -> None:
+    def __init__(self, request: Request, on_done: Callable[[Response | CourierError], None],
+                 pump: CompletionPump | None = None) -> None:
         self.request = request
+        self.pump = pump
         self.on_done = on_done
         self.lock = threading.Lock()
         self.call: Any = None
-        self.done = threading.Event()
+        self.done = _Latch()
         self.started = time.perf_counter()
         self.sink: Callable[[bytes], int] | None = None
         self.head_sink: Callable[[Response], None] | None = None
@@ -57,7 +87,19 @@ class _SendState(ReleasedByTheLibrary):
             lib.courier_call_cancel(call, NULL)
 
     def wait(self, timeout: float | None = None) -> bool:
-        return self.done.wait(timeout)
+        """Waits for the completion to have run; runs the client's queued completions meanwhile
+        when it queues them (interpreter exit waits so, with no loop running them)."""
+        if self.pump is None:
+            return self.done.wait(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.done.is_set():
+            if not self.pump.run():
+                return self.done.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            left = 0.005 if deadline is None else min(0.005, deadline - time.monotonic())
+            if left <= 0:
+                return False
+            self.done.wait(left)
+        return True
 
     def release(self) -> None:
         """Frees the call handle once the completion has run."""
@@ -193,7 +235,8 @@ def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:
 
 def _post(inbox: _Inbox, future: asyncio.Future[Response], state: _SendState,
           outcome: Response | CourierError) -> None:
-    """From the completion's thread: settle the future on its loop, then free the call handle."""
+    """From the completion's thread: settle the future on its loop, then free the call handle;
+    at once when the completion runs on that loop (a client that queues its completions)."""
     def settle() -> None:
         state.release()
         if future.done():
@@ -203,5 +246,7 @@ def _post(inbox: _Inbox, future: asyncio.Future[Response], state: _SendState,
         else:
             future.set_result(outcome)
 
-    if not inbox.put(settle):
+    if asyncio._get_running_loop() is inbox.loop:
+        settle()
+    elif not inbox.put(settle):
         state.release()

@@ -324,11 +324,13 @@ class AsyncStreamingResponse:
         self._consumed = False
         pipe = _AsyncPipe(max_chunks, inbox)
         self._pipe = pipe
-        self._state = _SendState(request, pipe.settle)
+        self._state = _SendState(request, pipe.settle, core.pump)
         self._state.sink = pipe.put
         self._state.head_sink = pipe.set_head
         self._state.on_cancel = pipe.closed.set
         _start(core.live(), request_pointer, self._state, streaming=True)
+        if core.pump is not None:
+            core.pump.watch(inbox.loop)
 
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
         """The body's chunks as they arrive; raises the send's error at the end if it failed."""
