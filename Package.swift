@@ -276,14 +276,26 @@ let package = Package(
             path: "Tests/Support/ReadmeBlocks",
             swiftSettings: strictSettings
         ),
-        .macro(
-            name: "CourierAPIMacros",
+        // The declared-API macros' expansions, a plain library so that their tests link it: a test
+        // target depending on a macro target is built for the host, and every module the tests use
+        // with it, a second time (CourierAPIMacros forwards to these).
+        .target(
+            name: "CourierAPIMacroExpansions",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .macro(
+            name: "CourierAPIMacros",
+            dependencies: [
+                "CourierAPIMacroExpansions",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ],
             swiftSettings: strictSettings
         ),
@@ -509,7 +521,7 @@ let package = Package(
         .testTarget(
             name: "CourierAPIMacrosTests",
             dependencies: [
-                "CourierAPIMacros",
+                "CourierAPIMacroExpansions",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),

@@ -1,4 +1,4 @@
-import CourierAPIMacros
+import CourierAPIMacroExpansions
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
@@ -7,17 +7,17 @@ import SwiftSyntaxMacros
 let apiMacros: [String: MacroSpec] = {
     var macros: [String: MacroSpec] = [
         "API": MacroSpec(
-            type: APIMacro.self, conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("Sendable")))]),
-        "Mock": MacroSpec(type: MockMacro.self),
+            type: APIExpansion.self, conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("Sendable")))]),
+        "Mock": MacroSpec(type: MockExpansion.self),
     ]
     for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "HTTP", "Http"] {
-        macros[method] = MacroSpec(type: EndpointMacro.self)
+        macros[method] = MacroSpec(type: EndpointExpansion.self)
     }
     for option in [
         "Headers", "Authorization", "JSON", "FormUrlEncoded", "URLForm", "Multipart", "KeyMapping",
         "ResponseKeyPath", "EventStreaming", "Timeout", "Retry", "ErrorBody",
     ] {
-        macros[option] = MacroSpec(type: OptionMacro.self)
+        macros[option] = MacroSpec(type: OptionExpansion.self)
     }
     return macros
 }()

@@ -4,7 +4,7 @@ public import SwiftSyntaxMacros
 
 /// `@GET` and the other method attributes: on a struct's function, write its body and a
 /// `<name>Request(…)` peer; on a protocol requirement nothing, since `@API` generates the conformance.
-public struct EndpointMacro: BodyMacro, PeerMacro {
+public struct EndpointExpansion: BodyMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
         providingBodyFor declaration: some DeclSyntaxProtocol & WithOptionalCodeBlockSyntax,

@@ -5,7 +5,7 @@ public import SwiftSyntaxMacros
 
 /// `@API`: on a struct, the provider and initialisers its endpoint bodies use; on a protocol, the
 /// conforming `<Protocol>API` struct with every endpoint written out.
-public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
+public struct APIExpansion: MemberMacro, PeerMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
         providingMembersOf declaration: some DeclGroupSyntax,
@@ -67,7 +67,7 @@ public struct APIMacro: MemberMacro, PeerMacro, ExtensionMacro {
                 let argumentName = name == "_" ? "value\(arguments.count)" : name
                 var declared = parameter.with(\.trailingComma, nil)
                 var argument = argumentName
-                if let nominal = parameter.type.nominal, MockMacro.wrapperTypes.contains(nominal.name),
+                if let nominal = parameter.type.nominal, MockExpansion.wrapperTypes.contains(nominal.name),
                     nominal.arguments.count == 1
                 {
                     wrapped = true

@@ -4,7 +4,7 @@ import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 
 /// `@Mock`: a `<Protocol>Mock` class answering each endpoint with a closure set by `mock<Endpoint> { … }`.
-public struct MockMacro: PeerMacro {
+public struct MockExpansion: PeerMacro {
     static let wrapperTypes: Set<String> = ["Path", "Query", "Header", "Body", "Field", "Part"]
 
     public static func expansion(
@@ -91,7 +91,7 @@ public struct MockMacro: PeerMacro {
             ]
         }
         let implementation = """
-            \(access)func \(APIMacro.signature(of: function)) {
+            \(access)func \(APIExpansion.signature(of: function)) {
             \(body.map { "    " + $0 }.joined(separator: "\n"))
             }
             """

@@ -3,7 +3,7 @@ public import SwiftSyntaxMacros
 
 /// `@Headers`, `@JSON`, `@KeyMapping` and the other options: they add nothing themselves; the
 /// endpoint macros read them from the function and its type.
-public struct OptionMacro: PeerMacro {
+public struct OptionExpansion: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
         providingPeersOf declaration: some DeclSyntaxProtocol,
