@@ -138,3 +138,27 @@ def test_cancelled_sends_still_settle_on_the_loop(server) -> None:
             return (await client.get("/anything")).status_code
 
     assert asyncio.run(asyncio.wait_for(main(), 30)) == 200
+
+
+def test_ctrl_c_inside_a_completion_reaches_the_loop(server, monkeypatch) -> None:
+    complete = _sending._SendState.complete
+
+    def interrupted(state, response, error):
+        complete(state, response, error)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_sending._SendState, "complete", interrupted)
+    client = courier.AsyncClient(base_url=server.url)
+    loop = asyncio.new_event_loop()
+    try:
+        future = loop.create_task(client.get("/anything"))
+        try:
+            loop.run_until_complete(asyncio.wait_for(future, 30))
+        except KeyboardInterrupt:
+            pass
+        else:
+            raise AssertionError("the KeyboardInterrupt raised inside the completion was lost")
+    finally:
+        future.cancel()
+        client.close()
+        loop.close()

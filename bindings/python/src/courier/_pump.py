@@ -19,6 +19,8 @@ from ._courier_cffi import ffi
 from ._lib import lib
 
 NULL = ffi.NULL
+# What a signal handler raised inside a completion run by a pump (see _sending._interrupted).
+interrupts: list[BaseException] = []
 
 
 class CompletionPump:
@@ -91,6 +93,10 @@ class CompletionPump:
                 watch = self._watches.pop(loop, None)
             if watch is not None:
                 watch.end(loop)
+        if interrupts and threading.current_thread() is threading.main_thread():
+            raised = interrupts.pop()
+            interrupts.clear()
+            raise raised
 
     def _serve(self, watch: _Watch) -> None:
         poller = select.poll()
