@@ -38,10 +38,14 @@ package final class CallbackPool: DrainingExecutor, Sendable {
         let base = max(1, threads)
         self.name = name
         queue = JobQueue()
+        // Unowned, not weak: only the pool holds the queue, and it asks for growth while the pool
+        // is in use (a pool thread or a caller holds it), so the closure never outlives it. A weak
+        // reference would give the pool a side table, which LeakSanitizer reports as leaked when
+        // a program exits while the threads of a freed client are still ending.
         queue.allowGrowth(
             JobQueue.Growth(
                 baseThreads: base, maxThreads: max(base, Self.maxThreads),
-                startThread: { [weak self] in self?.startThread() }))
+                startThread: { [unowned self] in self.startThread() }))
         for _ in 0..<base {
             queue.threadStarted()
             startThread()
