@@ -249,10 +249,9 @@ class AsyncClient(_ClientSurface):
         free_garbage()
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
-            inbox = _inbox(loop)
             pump = self._core.pump
             state = _SendState(snapshot if owned else snapshot._copy(),
-                               lambda outcome: _post(inbox, future, state, outcome), pump)
+                               lambda outcome: _post(loop, future, state, outcome), pump)
             _start(self._core.live(), pointer, state, streaming=False)
         finally:
             if owned:

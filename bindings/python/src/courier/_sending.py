@@ -242,10 +242,11 @@ def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:
         return inbox
 
 
-def _post(inbox: _Inbox, future: asyncio.Future[Response], state: _SendState,
+def _post(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Response], state: _SendState,
           outcome: Response | CourierError) -> None:
     """From the completion's thread: settle the future on its loop, then free the call handle;
-    at once when the completion runs on that loop (a client that queues its completions)."""
+    at once when the completion runs on that loop (a client that queues its completions), else
+    through the loop's inbox."""
     def settle() -> None:
         state.release()
         if future.done():
@@ -255,7 +256,7 @@ def _post(inbox: _Inbox, future: asyncio.Future[Response], state: _SendState,
         else:
             future.set_result(outcome)
 
-    if asyncio._get_running_loop() is inbox.loop:
+    if asyncio._get_running_loop() is loop:
         settle()
-    elif not inbox.put(settle):
+    elif not _inbox(loop).put(settle):
         state.release()
