@@ -1,0 +1,65 @@
+# frozen_string_literal: true
+
+require "monitor"
+require_relative "native_call"
+
+module Courier
+  # Owns one courier_client and frees it exactly once: on Client#close, from the Client's
+  # finalizer when it is collected unclosed, or at exit. It never references its Client, so the
+  # finalizer can hold it without keeping the Client alive.
+  #
+  # At exit every handle still open is freed in an at_exit hook, before Ruby stops other threads:
+  # courier_client_free returns at once and lets sends in flight finish with their own outcome,
+  # while the client's threads end and its connections close, so no library thread is left
+  # running into a torn-down interpreter. Monitors rather than Mutexes, because a finalizer may
+  # run on a thread that is inside one of these locks.
+  class ClientHandle
+    LIVE = {}
+    LIVE_LOCK = Monitor.new
+
+    def self.open_handles
+      LIVE_LOCK.synchronize { LIVE.keys }
+    end
+
+    def self.close_all
+      open_handles.each(&:close)
+    end
+
+    # A proc for ObjectSpace.define_finalizer that closes `handle` (made here so it captures no Client).
+    def self.finalizer(handle)
+      proc { handle.close }
+    end
+
+    def initialize(pointer)
+      @pointer = pointer
+      @lock = Monitor.new
+      LIVE_LOCK.synchronize { LIVE[self] = true }
+    end
+
+    # The client's pointer; ClosedError once it was freed.
+    def pointer
+      current = @lock.synchronize { @pointer }
+      raise ClosedError.new("the client is closed", code: 2) unless current
+
+      current
+    end
+
+    def closed?
+      @lock.synchronize { @pointer.nil? }
+    end
+
+    # Frees the client once; later calls do nothing.
+    def close
+      freed = @lock.synchronize do
+        current = @pointer
+        @pointer = nil
+        current
+      end
+      LIVE_LOCK.synchronize { LIVE.delete(self) }
+      Native.courier_client_free(freed) if freed
+      nil
+    end
+
+    at_exit { close_all }
+  end
+end
