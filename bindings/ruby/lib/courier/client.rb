@@ -28,7 +28,7 @@ module Courier
     # exchange (nil: none); connect_timeout: seconds for connecting; follow_redirects and
     # max_redirects; proxy: "http://user:pass@host:port"; verify: true, false (tests only) or a
     # CA file's path; user_agent; interceptors: Ruby interceptors, Courier::Builtin and
-    # Courier::Plugin objects in chain order; plugins: Plugin objects or paths, appended after.
+    # Courier::Plugin objects in chain order; plugins: Plugin objects, paths, or [path, config] pairs, appended after.
     def self.new(**options, &block)
       client = super(**options)
       return client unless block
@@ -43,19 +43,33 @@ module Courier
     def initialize(base_url: nil, headers: nil, timeout: 60, connect_timeout: nil, follow_redirects: true,
                    max_redirects: nil, proxy: nil, verify: true, user_agent: nil, interceptors: [], plugins: [])
       @base_url = base_url && NativeCall.text(base_url, "base_url:")
-      @interceptors = (Array(interceptors) + Array(plugins).map { |plugin| plugin.is_a?(Plugin) ? plugin : Plugin.new(plugin) }).freeze
+      unless interceptors.is_a?(Array) && plugins.is_a?(Array)
+        raise InvalidRequestError.new("interceptors: and plugins: must be Arrays", code: 1)
+      end
+
+      @interceptors = (interceptors + plugins.map { |plugin| Client.plugin_from(plugin) }).freeze
       options = ClientSettings.new(headers: headers, timeout: timeout, connect_timeout: connect_timeout,
                                    follow_redirects: follow_redirects, max_redirects: max_redirects, proxy: proxy,
                                    verify: verify, user_agent: user_agent)
       out = FFI::MemoryPointer.new(:pointer)
       NativeCall.invoke(:courier_client_new, options.struct.pointer, out)
       @handle = ClientHandle.new(out.read_pointer)
+      @plugins = []
       ObjectSpace.define_finalizer(self, ClientHandle.finalizer(@handle))
       begin
         @interceptors.each { |interceptor| add(interceptor) }
       rescue StandardError
         close
         raise
+      end
+    end
+
+    # A Plugin from plugins:'s entry: a Plugin, a path, or [path, config].
+    def self.plugin_from(entry)
+      case entry
+      when Plugin then entry
+      when Array then Plugin.new(entry[0], config: entry[1])
+      else Plugin.new(entry)
       end
     end
 
@@ -89,13 +103,25 @@ module Courier
     # Appends an interceptor (Ruby object, Builtin or Plugin) to the chain; sends under way keep theirs.
     def add(interceptor)
       case interceptor
-      when Builtin, Plugin then interceptor.add_to(@handle.pointer)
+      when Builtin then interceptor.add_to(@handle.pointer)
+      when Plugin then load_plugin(interceptor.path, interceptor.config)
       else InterceptorBridge.add(@handle.pointer, interceptor)
       end
       self
     end
 
+    # Loads the C plugin at `path` (with a slash) with its `config` string and appends its
+    # interceptors to the chain; returns the LoadedPlugin (name, version, unload).
+    def load_plugin(path, config = nil)
+      loaded = Plugin.new(path, config: config).load_into(@handle.pointer)
+      @plugins << loaded
+      loaded
+    end
+
+    # Frees the client: sends under way on other threads end with their own outcome, and a send
+    # started afterwards raises ClosedError.
     def close
+      @plugins.each(&:free)
       @handle.close
     end
 

@@ -1,39 +1,30 @@
 # frozen_string_literal: true
 
 require_relative "native_call"
+require_relative "loaded_plugin"
 
 module Courier
-  # A C plugin (a shared object built against courier_plugin.h) whose interceptors join the
-  # client's chain in its place. The path must contain a slash, as the library requires, so a
-  # bare name never loads another file from the system's library path.
+  # A C plugin (a shared object built against courier_plugin.h) to load into clients, whose
+  # interceptors join a client's chain in its place. The path must contain a slash, as the library
+  # requires, so a bare name never loads another file from the system's library path. One Plugin
+  # may be given to several clients; each load is a LoadedPlugin.
   class Plugin
-    attr_reader :path, :config, :name, :version
+    attr_reader :path, :config
 
     def initialize(path, config: nil)
       @path = NativeCall.text(path.respond_to?(:to_path) ? path.to_path : path, "a plugin's path")
       @config = config.nil? ? nil : NativeCall.text(config, "a plugin's config")
     end
 
-    # Loads the plugin onto the client, records its name and version, and frees the handle (the
-    # plugin stays registered until the client is freed).
-    def add_to(client_pointer)
+    # Loads the plugin onto the client; PluginError saying why when it cannot be.
+    def load_into(client_pointer)
       out = FFI::MemoryPointer.new(:pointer)
       NativeCall.invoke(:courier_plugin_load, client_pointer, path, config, out)
-      handle = out.read_pointer
-      begin
-        text = FFI::MemoryPointer.new(:pointer)
-        NativeCall.invoke(:courier_plugin_name, handle, text)
-        @name = NativeCall.read_string(text)
-        NativeCall.invoke(:courier_plugin_version, handle, text)
-        @version = NativeCall.read_string(text)
-      ensure
-        Native.courier_plugin_free(handle)
-      end
-      self
+      LoadedPlugin.new(out.read_pointer)
     end
 
     def inspect
-      "#<Courier::Plugin #{path}#{name ? " (#{name} #{version})" : ""}>"
+      "#<Courier::Plugin #{path}>"
     end
   end
 end
