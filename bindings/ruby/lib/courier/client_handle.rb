@@ -11,26 +11,39 @@ module Courier
   # At exit every handle still open is freed in an at_exit hook, before Ruby stops other threads:
   # courier_client_free returns at once and lets sends in flight finish with their own outcome,
   # while the client's threads end and its connections close, so no library thread is left
-  # running into a torn-down interpreter. Monitors rather than Mutexes, because a finalizer may
-  # run on a thread that is inside one of these locks.
+  # running into a torn-down interpreter.
+  #
+  # A finalizer runs where Ruby forbids locks (as in a signal trap), so it only queues its handle;
+  # the queue is drained, and those clients freed, when the next client is made and at exit.
   class ClientHandle
     LIVE = {}
     LIVE_LOCK = Monitor.new
+    COLLECTED = Thread::Queue.new
 
     def self.open_handles
       LIVE_LOCK.synchronize { LIVE.keys }
     end
 
     def self.close_all
+      close_collected
       open_handles.each(&:close)
     end
 
-    # A proc for ObjectSpace.define_finalizer that closes `handle` (made here so it captures no Client).
+    # Frees the clients whose Client objects were collected unclosed.
+    def self.close_collected
+      COLLECTED.pop(true).close until COLLECTED.empty?
+    rescue ThreadError
+      nil
+    end
+
+    # A proc for ObjectSpace.define_finalizer that queues `handle` to be freed (made here so it
+    # captures no Client).
     def self.finalizer(handle)
-      proc { handle.close }
+      proc { COLLECTED.push(handle) }
     end
 
     def initialize(pointer)
+      ClientHandle.close_collected
       @pointer = pointer
       @lock = Monitor.new
       LIVE_LOCK.synchronize { LIVE[self] = true }
