@@ -2,6 +2,7 @@
 
 require "json"
 require "pathname"
+require "uri"
 require_relative "native_call"
 require_relative "headers"
 require_relative "request"
@@ -24,6 +25,9 @@ module Courier
       end
 
       method_name = NativeCall.text(method, "the method").upcase
+      url = url.to_s if url.is_a?(URI::Generic)
+      raise InvalidRequestError.new("the URL must be a String or a URI, not #{url.class}", code: 1) unless url.is_a?(String)
+
       url_text = NativeCall.text(url, "the URL")
       @pointer = create(method_name, url_text, base_url)
       begin
