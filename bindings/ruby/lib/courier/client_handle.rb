@@ -2,6 +2,7 @@
 
 require "monitor"
 require_relative "native_call"
+require_relative "callback_guard"
 
 module Courier
   # Owns one courier_client and frees it exactly once: on Client#close, from the Client's
@@ -69,7 +70,7 @@ module Courier
         current
       end
       LIVE_LOCK.synchronize { LIVE.delete(self) }
-      Native.courier_client_free(freed) if freed
+      CallbackGuard.calling_out { Native.courier_client_free(freed) } if freed
       nil
     end
 

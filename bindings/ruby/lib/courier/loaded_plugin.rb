@@ -2,6 +2,7 @@
 
 require "monitor"
 require_relative "native_call"
+require_relative "callback_guard"
 
 module Courier
   # A plugin loaded into one client: its name and version as it declares them, and #unload to
@@ -25,7 +26,7 @@ module Courier
       @lock.synchronize do
         raise ClosedError.new("the plugin's client is closed", code: 2) unless @pointer
 
-        NativeCall.invoke(:courier_plugin_unload, @pointer)
+        CallbackGuard.calling_out { NativeCall.invoke(:courier_plugin_unload, @pointer) }
       end
       self
     end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "native_call"
+require_relative "callback_guard"
 require_relative "loaded_plugin"
 
 module Courier
@@ -19,7 +20,7 @@ module Courier
     # Loads the plugin onto the client; PluginError saying why when it cannot be.
     def load_into(client_pointer)
       out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_plugin_load, client_pointer, path, config, out)
+      CallbackGuard.calling_out { NativeCall.invoke(:courier_plugin_load, client_pointer, path, config, out) }
       LoadedPlugin.new(out.read_pointer)
     end
 

@@ -12,8 +12,9 @@ module Courier
   #
   # The send asks the library's should_cancel every 100 ms and whenever a signal lands on the
   # thread, and says yes when Ruby has an interrupt waiting for it (Thread#raise, Thread#kill,
-  # Ctrl-C's Interrupt, Timeout.timeout): the send ends as cancelled and Ruby then delivers the
-  # interrupt, so a send never keeps a thread from being stopped.
+  # Timeout.timeout): the send ends as cancelled and Ruby then delivers the interrupt, so a send
+  # never keeps a thread from being stopped. A signal (Ctrl-C) makes Ruby run its handler inside
+  # that check, on the main thread; its exception (Interrupt) cancels the send and is raised here.
   module Sender
     module_function
 
@@ -31,8 +32,12 @@ module Courier
       response_box = FFI::MemoryPointer.new(:pointer)
       error_box = FFI::MemoryPointer.new(:pointer)
       InterceptorBridge.take_failure
-      code = Native.courier_client_send_with(client_pointer, native_request.pointer, options, response_box, error_box)
+      code = CallbackGuard.calling_out do
+        Native.courier_client_send_with(client_pointer, native_request.pointer, options, response_box, error_box)
+      end
       HandleTable::INSTANCE.release(key) if key
+      signal = CallbackGuard.take_signal
+      raise signal if signal
       raise failure(code, error_box.read_pointer, native_request.info, consumer) unless code.zero?
 
       read_response(response_box.read_pointer, native_request.info)
@@ -60,8 +65,19 @@ module Courier
       end
     end
 
-    SHOULD_CANCEL = FFI::Function.new(:int, [:pointer]) do |_user_data|
-      CallbackGuard.run(0, ->(_error) {}) { Thread.pending_interrupt? ? 1 : 0 }
+    # Asks Ruby for its interrupts: Thread.pass runs a signal's handler here, whose Interrupt is
+    # kept for the sending thread to raise, and a Thread#raise or #kill (deferred by the mask
+    # around the send) shows as pending. Either cancels the send.
+    def should_cancel
+      Thread.pass
+      Thread.pending_interrupt? ? 1 : 0
+    rescue SignalException => e
+      Thread.current[CallbackGuard::SIGNAL_KEY] ||= e
+      1
+    rescue Exception # rubocop:disable Lint/RescueException -- nothing may escape into C
+      1
     end
+
+    SHOULD_CANCEL = FFI::Function.new(:int, [:pointer]) { |_user_data| should_cancel }
   end
 end
