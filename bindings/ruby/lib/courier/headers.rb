@@ -11,7 +11,11 @@ module Courier
     def initialize(lines = [])
       @lines = []
       lines.each do |name, value|
-        Array(value).each { |one| @lines << [name.to_s, one.to_s] }
+        if value.is_a?(Array)
+          value.each { |one| @lines << [name.to_s, one.to_s] }
+        else
+          @lines << [name.to_s, value.to_s]
+        end
       end
     end
 

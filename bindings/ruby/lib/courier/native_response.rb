@@ -6,33 +6,45 @@ require_relative "response"
 module Courier
   # Copies the library's courier_response (status, URL, header lines, body) into a
   # Courier::Response, which then owns no native memory.
+  #
+  # These getters run for every response, so they pass no error box (the library then allocates
+  # no error): a failure, which only an invalid handle could cause, still raises, with the
+  # code's description.
   module NativeResponse
     module_function
 
+    def check(code)
+      raise NativeCall.error_from(code, FFI::Pointer::NULL) unless code.zero?
+    end
+
     def status(pointer)
       out = FFI::MemoryPointer.new(:int)
-      NativeCall.invoke(:courier_response_status, pointer, out)
+      check(Native.courier_response_status(pointer, out, nil))
       out.read_int
     end
 
     def url(pointer)
       out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_response_url, pointer, out)
+      check(Native.courier_response_url(pointer, out, nil))
       NativeCall.read_string(out)
     end
 
+    # The header lines of a response (`prefix` :courier_response) or request (:courier_request).
     def headers(pointer, prefix = :courier_response)
+      count_function = :"#{prefix}_header_count"
+      at_function = :"#{prefix}_header_at"
       count = FFI::MemoryPointer.new(:size_t)
-      NativeCall.invoke(:"#{prefix}_header_count", pointer, count)
+      check(Native.public_send(count_function, pointer, count, nil))
       name = FFI::MemoryPointer.new(:pointer)
       value = FFI::MemoryPointer.new(:pointer)
       lines = Array.new(count.read(:size_t)) do |index|
-        NativeCall.invoke(:"#{prefix}_header_at", pointer, index, name, value)
+        check(Native.public_send(at_function, pointer, index, name, value, nil))
         [NativeCall.read_string(name), NativeCall.read_string(value)]
       end
       Headers.new(lines)
     end
 
+    # The body when it is in memory; the request's of a file body raises UnsupportedError.
     def body(pointer, prefix = :courier_response)
       data = FFI::MemoryPointer.new(:pointer)
       length = FFI::MemoryPointer.new(:size_t)
