@@ -50,4 +50,26 @@ class TestExit < Minitest::Test
     assert status.success?, output
     assert_equal "interrupted\n", output
   end
+
+  def test_a_client_used_in_a_forked_child_raises_fork_error_and_the_child_can_make_its_own
+    script = <<~RUBY
+      require "courier"
+      client = Courier::Client.new(base_url: #{server.url.inspect})
+      client.get("/get")
+      pid = fork do
+        begin
+          client.get("/get")
+          puts "sent from the child"
+        rescue Courier::ForkError => e
+          puts "ForkError \#{e.code}"
+        end
+        puts Courier::Client.new(base_url: #{server.url.inspect}) { |own| own.get("/get").status }
+      end
+      Process.wait(pid)
+      puts client.get("/get").status
+    RUBY
+    output, status = CourierTest.run_ruby(script)
+    assert status.success?, output
+    assert_equal "ForkError 23\n200\n200\n", output
+  end
 end
