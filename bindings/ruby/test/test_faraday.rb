@@ -46,4 +46,8 @@ class TestFaraday < Minitest::Test
     connection.get("/stream-bytes/200000") { |request| request.options.on_data = proc { |_chunk, received| total = received } }
     assert_equal 200_000, total
   end
+
+  def test_settings_that_faraday_owns_are_refused_as_adapter_options
+    assert_raises(Courier::InvalidRequestError) { connection(verify: false).get("/get") }
+  end
 end

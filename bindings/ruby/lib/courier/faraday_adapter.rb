@@ -13,8 +13,17 @@ module Courier
   # and kept for the adapter's life. Courier's transport failures become Faraday's
   # (TimeoutError, SSLError, ConnectionFailed), as every adapter's do.
   class FaradayAdapter < Faraday::Adapter
+    # Settings Faraday owns: its middleware follows redirects, and a connection's `ssl` and
+    # `proxy` choose verification and proxy, so giving them here would be silently overridden.
+    FARADAY_OWNED = %i[follow_redirects verify proxy].freeze
+
     def initialize(app = nil, opts = {}, &block)
       super
+      owned = opts.keys & FARADAY_OWNED
+      unless owned.empty?
+        raise InvalidRequestError.new("#{owned.join(", ")} of the :courier adapter come from Faraday " \
+                                      "(its redirect middleware, the connection's ssl and proxy)", code: 1)
+      end
       @clients = {}
       @clients_lock = Mutex.new
     end
