@@ -89,4 +89,18 @@ class TestThreads < Minitest::Test
     end
     assert_includes [200, :closed_before_the_send_started], outcome
   end
+
+  def test_ruby_callbacks_run_on_the_sending_thread_also_when_a_builtin_retries
+    threads = []
+    recorder = Class.new do
+      define_method(:on_request) { |_exchange| threads << Thread.current }
+      define_method(:on_response) { |_exchange| threads << Thread.current }
+    end.new
+    made = client(interceptors: [Courier::Retry.new(3, backoff: 0.01), recorder])
+    assert_equal 200, made.get("/flaky/ruby-thread-#{rand(1 << 30)}/1").status
+    received = []
+    made.stream(:get, "/stream-bytes/50000") { |_chunk| received << Thread.current }
+    assert_equal 6, threads.size, "two passes of the retried send and one of the stream, each on the way in and out"
+    assert_equal [Thread.current], (threads + received).uniq
+  end
 end
