@@ -29,7 +29,7 @@ class TestResources < Minitest::Test
     GC.start
     assert_operator descriptors - fds_before, :<=, 2
     assert_equal table_before, Courier::HandleTable::INSTANCE.size
-    assert_operator rss_kib - rss_before, :<, 16 * 1024, "RSS grew #{rss_kib - rss_before} KiB over 10,000 requests"
+    assert_operator rss_kib - rss_before, :<, 8 * 1024, "RSS grew #{rss_kib - rss_before} KiB over 10,000 requests"
   end
 
   def test_failed_sends_free_their_errors
@@ -40,6 +40,6 @@ class TestResources < Minitest::Test
     2_000.times { assert_raises(Courier::InvalidRequestError) { made.get("/get", headers: { "X" => "a\nb" }) } }
     2_000.times { made.get("/status/500") }
     GC.start
-    assert_operator rss_kib - rss_before, :<, 16 * 1024
+    assert_operator rss_kib - rss_before, :<, 8 * 1024
   end
 end
