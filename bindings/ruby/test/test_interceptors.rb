@@ -135,6 +135,19 @@ class TestInterceptors < Minitest::Test
     assert_equal ["1"], received_headers(made.get("/anything"))["x-late"]
   end
 
+  def test_a_removed_interceptor_no_longer_runs_and_is_released
+    calls = []
+    made = client(interceptors: [Recorder.new("removable", calls), Courier::Validation.new])
+    made.get("/get")
+    before = Courier::HandleTable::INSTANCE.size
+    made.remove_interceptor("removable")
+    made.remove_interceptor("validation")
+    made.get("/status/404")
+    assert_equal 2, calls.size
+    assert_equal before - 1, Courier::HandleTable::INSTANCE.size
+    assert_raises(Courier::Error) { made.remove_interceptor("removable") }
+  end
+
   def test_released_interceptors_leave_the_handle_table
     before = Courier::HandleTable::INSTANCE.size
     5.times do

@@ -9,6 +9,7 @@ require_relative "interceptor_bridge"
 require_relative "builtin"
 require_relative "plugin"
 require_relative "stream_consumer"
+require_relative "callback_guard"
 
 module Courier
   # Sends requests through one courier_client: its connections, its chain of interceptors
@@ -107,6 +108,15 @@ module Courier
       when Plugin then load_plugin(interceptor.path, interceptor.config)
       else InterceptorBridge.add(@handle.pointer, interceptor)
       end
+      self
+    end
+
+    # Removes the interceptors named `name` (a Ruby interceptor's name, a built-in's kind or
+    # name:, a plugin's interceptor) from the chain; sends under way keep theirs. Courier::Error
+    # (COURIER_E_NOT_FOUND) when none has that name.
+    def remove_interceptor(name)
+      text = NativeCall.text(name, "an interceptor's name")
+      CallbackGuard.calling_out { NativeCall.invoke(:courier_client_remove_interceptor, @handle.pointer, text) }
       self
     end
 
