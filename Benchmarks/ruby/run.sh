@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 seconds=${1:-3}
-port=${NGINX_PORT:-18090}
+port=${NGINX_PORT:-18190}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/courier-rbbench.XXXXXX")
 
 if [[ -z ${COURIER_LIBRARY:-} ]]; then
