@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+require_relative "native_call"
+require_relative "response"
+
+module Courier
+  # Copies the library's courier_response (status, URL, header lines, body) into a
+  # Courier::Response, which then owns no native memory.
+  #
+  # These getters run for every response, so they pass no error box (the library then allocates
+  # no error): a failure, which only an invalid handle could cause, still raises, with the
+  # code's description.
+  module NativeResponse
+    module_function
+
+    def check(code)
+      raise NativeCall.error_from(code, FFI::Pointer::NULL) unless code.zero?
+    end
+
+    def status(pointer)
+      out = FFI::MemoryPointer.new(:int)
+      check(Native.courier_response_status(pointer, out, nil))
+      out.read_int
+    end
+
+    def url(pointer)
+      out = FFI::MemoryPointer.new(:pointer)
+      check(Native.courier_response_url(pointer, out, nil))
+      NativeCall.read_string(out)
+    end
+
+    # The header lines of a response (`prefix` :courier_response) or request (:courier_request).
+    def headers(pointer, prefix = :courier_response)
+      count_function = :"#{prefix}_header_count"
+      at_function = :"#{prefix}_header_at"
+      count = FFI::MemoryPointer.new(:size_t)
+      check(Native.public_send(count_function, pointer, count, nil))
+      name = FFI::MemoryPointer.new(:pointer)
+      value = FFI::MemoryPointer.new(:pointer)
+      lines = Array.new(count.read(:size_t)) do |index|
+        check(Native.public_send(at_function, pointer, index, name, value, nil))
+        [NativeCall.read_string(name), NativeCall.read_string(value)]
+      end
+      Headers.new(lines)
+    end
+
+    # The body when it is in memory; the request's of a file body raises UnsupportedError.
+    def body(pointer, prefix = :courier_response)
+      data = FFI::MemoryPointer.new(:pointer)
+      length = FFI::MemoryPointer.new(:size_t)
+      NativeCall.invoke(:"#{prefix}_body", pointer, data, length)
+      size = length.read(:size_t)
+      size.zero? ? "".b : data.read_pointer.read_bytes(size)
+    end
+
+    def read(pointer, request: nil)
+      Response.new(status: status(pointer), headers: headers(pointer), body: body(pointer), url: url(pointer),
+                   request: request)
+    end
+
+    # A new courier_response holding `response` (a Courier::Response), for an interceptor's answer.
+    def create(response)
+      out = FFI::MemoryPointer.new(:pointer)
+      NativeCall.invoke(:courier_response_new, response.status, out)
+      pointer = out.read_pointer
+      begin
+        response.headers.each do |name, value|
+          NativeCall.invoke(:courier_response_add_header, pointer, NativeCall.text(name, "a header name"),
+                            NativeCall.text(value, "the value of header #{name.inspect}"))
+        end
+        body = response.body.to_s
+        NativeCall.invoke(:courier_response_set_body, pointer, FFI::MemoryPointer.from_string(body), body.bytesize)
+      rescue StandardError
+        Native.courier_response_free(pointer)
+        raise
+      end
+      pointer
+    end
+  end
+end
