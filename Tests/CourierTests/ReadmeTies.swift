@@ -1,10 +1,10 @@
 import Foundation
 import ReadmeBlocks
 
-/// The rules that tie each `swift`, `c`, `sh` and `python` block of the documentation (every
-/// document of `DocumentationSet`: the README, `docs/c.md`, `docs/cli.md`, the Python package's
-/// README, the benchmarks' README and the DocC articles) to code that a test compiles or runs, so no
-/// document can show code that no longer works.
+/// The rules that tie each `swift`, `c`, `sh`, `python` and `ruby` block of the documentation
+/// (every document of `DocumentationSet`: the README, `docs/c.md`, `docs/cli.md`, the Python and
+/// Ruby packages' READMEs, the benchmarks' README and the DocC articles) to code that a test
+/// compiles or runs, so no document can show code that no longer works.
 ///
 /// The convention, also stated in README.md's quick start:
 /// - Output and illustrations are fenced as `text`, `http` or `console` (or left without a
@@ -13,9 +13,9 @@ import ReadmeBlocks
 ///   Those blocks are not checked here; blocks in any other language are not checked either.
 /// - A `swift` block is tied when it equals, line for line, a region between `// README: name`
 ///   and `// README: end` in one of ``swiftSources``, which the build compiles.
-/// - Every `c` block is compiled and run by ``cBlockRunner``, and every `python` block is run by
-///   ``pythonBlockRunner``: they run all blocks of their language in every document, so a new
-///   block is covered.
+/// - Every `c` block is compiled and run by ``cBlockRunner``, every `python` block is run by
+///   ``pythonBlockRunner`` and every `ruby` block by ``rubyBlockRunner``: they run all blocks of
+///   their language in every document, so a new block is covered.
 /// - An `sh` block is tied when a test runs it as a whole (``wholeBlockRunners``), or when every
 ///   command in it is tied: it runs a program that a command runner runs every documented
 ///   invocation of (``commandRunners``), or it is one of ``documentedCommands``, each of which
@@ -34,10 +34,13 @@ struct ReadmeTies {
     static let cBlockRunner = "Tests/CAPITests/ReadmeCTests.swift"
     /// Runs every `python` block of every document against `courier serve`.
     static let pythonBlockRunner = "bindings/python/tests/test_readme_blocks.py"
+    /// Runs every `ruby` block of every document against `courier serve`.
+    static let rubyBlockRunner = "bindings/ruby/test/test_readme_blocks.rb"
     /// Shell blocks a test runs as written, each the first `sh` block under a heading of a document;
     /// the test names the heading, which is how it finds the block.
     static let wholeBlockRunners: [(document: String, heading: String, runner: String)] = [
-        ("bindings/python/README.md", "## Quick start", "bindings/python/tests/test_quickstart.py")
+        ("bindings/python/README.md", "## Quick start", "bindings/python/tests/test_quickstart.py"),
+        ("bindings/ruby/README.md", "## Install", "bindings/ruby/test/test_quickstart.rb"),
     ]
     /// Programs whose every documented invocation a test runs: program → the test that runs them.
     static let commandRunners: [String: String] = [
@@ -96,7 +99,7 @@ struct ReadmeTies {
     static let syntaxCheckedScripts: Set<String> = ["Benchmarks/run.sh"]
 
     /// The fence languages this check covers.
-    static let checkedLanguages = Set(["swift", "c", "python"]).union(FencedBlock.shellLanguages)
+    static let checkedLanguages = Set(["swift", "c", "python", "ruby"]).union(FencedBlock.shellLanguages)
 
     let repository: URL
     /// Every marked Swift region of ``swiftSources``.
@@ -147,6 +150,8 @@ struct ReadmeTies {
             return fileExists(Self.cBlockRunner) ? nil : "\(Self.cBlockRunner) is missing"
         case "python":
             return fileExists(Self.pythonBlockRunner) ? nil : "\(Self.pythonBlockRunner) is missing"
+        case "ruby":
+            return fileExists(Self.rubyBlockRunner) ? nil : "\(Self.rubyBlockRunner) is missing"
         default:
             if firstUnderHeading,
                 Self.wholeBlockRunners.contains(where: {

@@ -4,9 +4,9 @@ public import Foundation
 /// the documents it sends each reader to.
 ///
 /// Every test that ties a block to code reads this list: the ties (`ReadmeTies`), the Swift
-/// snippet tests, the C, command-line and Python runners and the link check. The Python tests read
-/// ``documents`` from this file's text (`bindings/python/tests/conftest.py`), so keep it one
-/// quoted path per line.
+/// snippet tests, the C, command-line, Python and Ruby runners and the link check. The Python and
+/// Ruby tests read ``documents`` from this file's text (`bindings/python/tests/conftest.py`,
+/// `bindings/ruby/test/test_readme_blocks.rb`), so keep it one quoted path per line.
 public enum DocumentationSet {
     /// The documents, front page first.
     public static let documents = [
@@ -14,6 +14,7 @@ public enum DocumentationSet {
         "docs/c.md",
         "docs/cli.md",
         "bindings/python/README.md",
+        "bindings/ruby/README.md",
         "Benchmarks/README.md",
     ]
     /// The DocC catalog of the core, whose every article is in the set too, so a new one is covered.
