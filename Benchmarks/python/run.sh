@@ -31,6 +31,9 @@ if [[ ! -d $system_pycurl ]] && ! "$venv/bin/python" -m pip install --quiet --di
     tail -3 "$dir/system-pycurl.log" >&2
 fi
 
+# The CPU the figures come from (they move with the host more than with the code: issue 48).
+lscpu | grep -E '^(Model name|CPU\(s\)|Hypervisor vendor|Flags):' || true
+
 server_cpu=0 client_cpu=0
 if (( $(nproc) >= 2 )); then client_cpu=1; fi
 

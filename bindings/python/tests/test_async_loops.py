@@ -6,6 +6,8 @@ import asyncio
 import os
 import threading
 
+import pytest
+
 import courier
 from courier import _sending
 
@@ -158,7 +160,26 @@ def test_ctrl_c_inside_a_completion_reaches_the_loop(server, monkeypatch) -> Non
             pass
         else:
             raise AssertionError("the KeyboardInterrupt raised inside the completion was lost")
+        assert loop.run_until_complete(future).status_code == 200  # the send itself completed
     finally:
-        future.cancel()
         client.close()
+        loop.close()
+
+
+def test_uvloop_runs_the_completions_too(server) -> None:
+    uvloop = pytest.importorskip("uvloop")
+
+    async def main() -> list[int]:
+        async with courier.AsyncClient(base_url=server.url) as client:
+            responses = await asyncio.gather(*(client.get("/anything") for _ in range(32)))
+            streamed = []
+            async with client.stream("GET", "/stream-bytes/20000", params={"chunk_size": 1000}) as response:
+                async for chunk in response.aiter_bytes():
+                    streamed.append(chunk)
+        return [response.status_code for response in responses] + [len(b"".join(streamed))]
+
+    loop = uvloop.new_event_loop()
+    try:
+        assert loop.run_until_complete(asyncio.wait_for(main(), 30)) == [200] * 32 + [20000]
+    finally:
         loop.close()
