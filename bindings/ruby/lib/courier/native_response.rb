@@ -2,10 +2,12 @@
 
 require_relative "native_call"
 require_relative "response"
+require_relative "received_head"
 
 module Courier
-  # Copies the library's courier_response (status, URL, header lines, body) into a
-  # Courier::Response, which then owns no native memory.
+  # Copies the library's courier_response into a Courier::Response: all of it at once (#read, for
+  # a response an interceptor sees), or the status and body at once and the head when first
+  # asked for (#received, for what a send returns).
   #
   # These getters run for every response, so they pass no error box (the library then allocates
   # no error): a failure, which only an invalid handle could cause, still raises, with the
@@ -51,6 +53,21 @@ module Courier
       NativeCall.invoke(:"#{prefix}_body", pointer, data, length)
       size = length.read(:size_t)
       size.zero? ? "".b : data.read_pointer.read_bytes(size)
+    end
+
+    # The Response a send returns, owning `pointer` from here (through its ReceivedHead), with
+    # status and body read through `out` (an OutParameters).
+    def received(pointer, out, request)
+      check(Native.courier_response_status(pointer, out.int, nil))
+      status = out.int.read_int
+      check(Native.courier_response_body(pointer, out.pointer, out.size, nil))
+      size = out.size.read(:size_t)
+      body = size.zero? ? "".b : out.pointer.read_pointer.read_bytes(size)
+    rescue StandardError
+      Native.courier_response_free(pointer)
+      raise
+    else
+      Response.received(status, body, ReceivedHead.new(pointer), request)
     end
 
     def read(pointer, request: nil)
