@@ -6,9 +6,9 @@ require_relative "callback_guard"
 require_relative "request_cache"
 
 module Courier
-  # Owns one courier_client, and the RequestCache of its plain sends, and frees both exactly once: on Client#close, from the Client's
-  # finalizer when it is collected unclosed, or at exit. It never references its Client, so the
-  # finalizer can hold it without keeping the Client alive.
+  # Owns one courier_client and the RequestCache of its plain sends, and frees both exactly once:
+  # on Client#close, from the Client's finalizer when it is collected unclosed, or at exit. It
+  # never references its Client, so the finalizer can hold it without keeping the Client alive.
   #
   # At exit every handle still open is freed in an at_exit hook, before Ruby stops other threads:
   # courier_client_free returns at once and lets sends in flight finish with their own outcome,

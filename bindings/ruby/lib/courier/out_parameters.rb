@@ -4,24 +4,22 @@ require "ffi"
 
 module Courier
   # The out parameters of one send and of reading its response (the response and error boxes, a
-  # pointer, a size and an int), kept per fiber and reused: allocating five FFI::MemoryPointers
-  # for every request cost more than the calls they serve.
+  # pointer, a size and an int), kept per fiber and reused rather than allocated as new
+  # FFI::MemoryPointers (each a Ruby object and a malloc) for every call.
   #
-  # A send takes the fiber's set and gives it back when done; a send nested inside it (from an
-  # interceptor's callback on the same thread) finds none and makes its own, so no two calls
-  # ever write to the same memory.
+  # A caller takes a set from its fiber's spares and gives it back when done; a call nested inside
+  # it (from an interceptor's callback on the same thread) takes another spare, made the first
+  # time, so no two calls ever write to the same memory and nesting allocates only once.
   class OutParameters
     KEY = :courier_out_parameters
+    SPARES = 4
 
     attr_reader :response, :error, :pointer, :size, :int
 
-    # The fiber's set, which the caller then holds alone until #give_back.
+    # A set of the fiber's, which the caller then holds alone until #give_back.
     def self.take
-      current = Thread.current[KEY]
-      return new unless current
-
-      Thread.current[KEY] = nil
-      current
+      spares = Thread.current[KEY]
+      (spares && spares.pop) || new
     end
 
     def initialize
@@ -39,9 +37,10 @@ module Courier
       self
     end
 
-    # Returns the set to the fiber for its next send.
+    # Returns the set to the fiber's spares for its next call.
     def give_back
-      Thread.current[KEY] = self
+      spares = (Thread.current[KEY] ||= [])
+      spares.push(self) if spares.size < SPARES
       nil
     end
   end
