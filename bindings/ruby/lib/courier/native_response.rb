@@ -31,19 +31,28 @@ module Courier
       NativeCall.read_string(out)
     end
 
-    # The header lines of a response (`prefix` :courier_response) or request (:courier_request).
+    # The count and line getters of a response's and a request's header lines.
+    HEADER_FUNCTIONS = {
+      courier_response: %i[courier_response_header_count courier_response_header_at],
+      courier_request: %i[courier_request_header_count courier_request_header_at]
+    }.freeze
+
+    # The header lines of a response (`prefix` :courier_response) or request (:courier_request),
+    # read through the fiber's reused out parameters (the name into `pointer`, the value into
+    # `response`).
     def headers(pointer, prefix = :courier_response)
-      count_function = :"#{prefix}_header_count"
-      at_function = :"#{prefix}_header_at"
-      count = FFI::MemoryPointer.new(:size_t)
-      check(Native.public_send(count_function, pointer, count, nil))
-      name = FFI::MemoryPointer.new(:pointer)
-      value = FFI::MemoryPointer.new(:pointer)
-      lines = Array.new(count.read(:size_t)) do |index|
+      count_function, at_function = HEADER_FUNCTIONS.fetch(prefix)
+      out = OutParameters.take
+      check(Native.public_send(count_function, pointer, out.size, nil))
+      name = out.pointer
+      value = out.response
+      lines = Array.new(out.size.read(:size_t)) do |index|
         check(Native.public_send(at_function, pointer, index, name, value, nil))
         [NativeCall.read_string(name), NativeCall.read_string(value)]
       end
       Headers.new(lines)
+    ensure
+      out&.give_back
     end
 
     # The body when it is in memory; the request's of a file body raises UnsupportedError.
