@@ -54,7 +54,7 @@ module Courier
                                    verify: verify, user_agent: user_agent)
       out = FFI::MemoryPointer.new(:pointer)
       NativeCall.invoke(:courier_client_new, options.struct.pointer, out)
-      @handle = ClientHandle.new(out.read_pointer)
+      @handle = ClientHandle.new(out.read_pointer, @base_url)
       @plugins = []
       ObjectSpace.define_finalizer(self, ClientHandle.finalizer(@handle))
       begin
@@ -75,7 +75,7 @@ module Courier
     end
 
     METHODS.each do |name|
-      define_method(name) { |url, **options| request(name, url, **options) }
+      define_method(name) { |url, **options| options.empty? ? send_plain(name, url) : request(name, url, **options) }
     end
 
     # Sends a request and returns its Response whatever its status (see Response#raise_for_status
@@ -83,6 +83,10 @@ module Courier
     # object JSON can encode), form: (pairs), body: (a String, File or Pathname) and multipart:
     # (name => String, File, Pathname or {data:/path:, filename:, content_type:}); timeout: seconds.
     def request(method, url, params: nil, headers: nil, json: nil, form: nil, body: nil, multipart: nil, timeout: nil)
+      if params.nil? && headers.nil? && json.nil? && form.nil? && body.nil? && multipart.nil? && timeout.nil?
+        return send_plain(method, url)
+      end
+
       send_built(method, url, nil, params: params, headers: headers, json: json, form: form, body: body,
                                    multipart: multipart, timeout: timeout)
     end
@@ -145,10 +149,24 @@ module Courier
 
     private
 
+    # Sends a request with only a method and a URL through a courier_request built once and
+    # reused (see RequestCache); a URI or a method of another type is built afresh.
+    def send_plain(method, url)
+      return send_built(method, url, nil) unless url.is_a?(String) && (method.is_a?(Symbol) || method.is_a?(String))
+
+      client_pointer = @handle.pointer
+      entry = @handle.requests.acquire(method, url)
+      begin
+        Sender.send(client_pointer, entry.pointer, entry.info)
+      ensure
+        @handle.requests.release(entry)
+      end
+    end
+
     def send_built(method, url, consumer, **options)
       native_request = NativeRequest.new(method, url, base_url: base_url, **options)
       begin
-        Sender.send(@handle.pointer, native_request, consumer)
+        Sender.send(@handle.pointer, native_request.pointer, native_request.info, consumer)
       ensure
         native_request.free
       end

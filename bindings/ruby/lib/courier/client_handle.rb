@@ -3,11 +3,12 @@
 require "monitor"
 require_relative "native_call"
 require_relative "callback_guard"
+require_relative "request_cache"
 
 module Courier
-  # Owns one courier_client and frees it exactly once: on Client#close, from the Client's
-  # finalizer when it is collected unclosed, or at exit. It never references its Client, so the
-  # finalizer can hold it without keeping the Client alive.
+  # Owns one courier_client and the RequestCache of its plain sends, and frees both exactly once:
+  # on Client#close, from the Client's finalizer when it is collected unclosed, or at exit. It
+  # never references its Client, so the finalizer can hold it without keeping the Client alive.
   #
   # At exit every handle still open is freed in an at_exit hook, before Ruby stops other threads:
   # courier_client_free returns at once and lets sends in flight finish with their own outcome,
@@ -43,9 +44,12 @@ module Courier
       proc { COLLECTED.push(handle) }
     end
 
-    def initialize(pointer)
+    attr_reader :requests
+
+    def initialize(pointer, base_url)
       ClientHandle.close_collected
       @pointer = pointer
+      @requests = RequestCache.new(base_url)
       @lock = Monitor.new
       LIVE_LOCK.synchronize { LIVE[self] = true }
     end
@@ -70,6 +74,7 @@ module Courier
         current
       end
       LIVE_LOCK.synchronize { LIVE.delete(self) }
+      @requests.close if freed
       CallbackGuard.calling_out { Native.courier_client_free(freed) } if freed
       nil
     end

@@ -2,6 +2,7 @@
 
 require_relative "native"
 require_relative "errors"
+require_relative "out_parameters"
 
 module Courier
   # Calling the library: each function's last parameter is a `courier_error **`, and a failed
@@ -10,13 +11,16 @@ module Courier
   module NativeCall
     module_function
 
-    # Calls Native.<function>(*arguments, error_box) and raises on a non-zero code.
+    # Calls Native.<function>(*arguments, error_box) and raises on a non-zero code. The error
+    # box is the fiber's reused one (OutParameters), not a new allocation per call.
     def invoke(function, *arguments, request: nil)
-      box = FFI::MemoryPointer.new(:pointer)
-      code = Native.public_send(function, *arguments, box)
-      raise error_from(code, box.read_pointer, request: request) unless code.zero?
+      out = OutParameters.take.clear
+      code = Native.public_send(function, *arguments, out.error)
+      raise error_from(code, out.error.read_pointer, request: request) unless code.zero?
 
       nil
+    ensure
+      out&.give_back
     end
 
     # The exception for `code` and the library's error at `pointer` (freed here; may be NULL).

@@ -6,10 +6,12 @@ require_relative "headers"
 require_relative "reason_phrases"
 
 module Courier
-  # A response read into Ruby: plain data copied out of the library's response, which is freed
-  # before the send returns, so a Response never holds native memory.
+  # A response: its status and body are plain Ruby data. A response a send received keeps its
+  # head (URL and header lines) in the library until #headers or #url first asks for it (see
+  # ReceivedHead), since copying the lines out is much of a request's cost and most callers never
+  # read them; either reads it from any thread.
   class Response
-    attr_reader :status, :headers, :body, :url, :request
+    attr_reader :status, :body, :request
 
     def initialize(status:, headers: Headers.new, body: "".b, url: nil, request: nil)
       @status = Integer(status)
@@ -17,6 +19,23 @@ module Courier
       @body = body
       @url = url
       @request = request
+      @head = nil
+    end
+
+    # A response a send received: `head` (a ReceivedHead) gives the URL and header lines on demand.
+    def self.received(status, body, head, request)
+      response = allocate
+      response.send(:receive, status, body, head, request)
+      response
+    end
+
+    def headers
+      @head ? @head.headers : @headers
+    end
+
+    # The final URL, after redirects.
+    def url
+      @head ? @head.url : @url
     end
 
     # The standard reason phrase of the status ("Not Found"); "" for a status without one.
@@ -56,6 +75,17 @@ module Courier
 
     def inspect
       "#<Courier::Response #{status} #{reason}>"
+    end
+
+    private
+
+    def receive(status, body, head, request)
+      @status = status
+      @headers = nil
+      @body = body
+      @url = nil
+      @request = request
+      @head = head
     end
   end
 end

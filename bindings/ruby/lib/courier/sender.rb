@@ -2,6 +2,8 @@
 
 require_relative "native_call"
 require_relative "native_response"
+require_relative "received_head"
+require_relative "out_parameters"
 require_relative "interceptor_bridge"
 require_relative "stream_consumer"
 require_relative "callback_guard"
@@ -18,35 +20,44 @@ module Courier
   module Sender
     module_function
 
-    # Sends and returns the Response; with a StreamConsumer, the body goes to it and the
-    # Response's body is empty. Raises the exception of the library's code otherwise.
-    def send(client_pointer, native_request, consumer = nil)
-      options = Native.new_struct(Native::SendOptions, :courier_send_options_init)
-      options[:should_cancel] = SHOULD_CANCEL
+    # Sends the courier_request at `request_pointer` (described by `info`, a Request) and
+    # returns the Response; with a StreamConsumer, the body goes to it and the Response's body is
+    # empty. Raises the exception of the library's code otherwise. Frees, first, the heads of
+    # responses collected unread.
+    def send(client_pointer, request_pointer, info, consumer = nil)
+      ReceivedHead.free_garbage unless ReceivedHead::GARBAGE.empty?
+      out = OutParameters.take.clear
       key = nil
+      options = PLAIN_OPTIONS
       if consumer
         key = HandleTable::INSTANCE.add(consumer)
-        options[:on_data] = StreamConsumer::ON_DATA
-        options[:user_data] = FFI::Pointer.new(key)
+        options = streaming_options(key)
       end
-      response_box = FFI::MemoryPointer.new(:pointer)
-      error_box = FFI::MemoryPointer.new(:pointer)
       InterceptorBridge.take_failure
       code = CallbackGuard.calling_out do
-        Native.courier_client_send_with(client_pointer, native_request.pointer, options, response_box, error_box)
+        Native.courier_client_send_with(client_pointer, request_pointer, options, out.response, out.error)
       end
       HandleTable::INSTANCE.release(key) if key
+      response_pointer = code.zero? ? out.response.read_pointer : nil
       signal = CallbackGuard.take_signal
-      raise signal if signal
-      raise failure(code, error_box.read_pointer, native_request.info, consumer) unless code.zero?
+      if signal
+        Native.courier_response_free(response_pointer) if response_pointer
+        raise signal
+      end
+      raise failure(code, out.error.read_pointer, info, consumer) unless code.zero?
 
-      read_response(response_box.read_pointer, native_request.info)
+      NativeResponse.received(response_pointer, out, info)
+    ensure
+      out&.give_back
     end
 
-    def read_response(pointer, request)
-      NativeResponse.read(pointer, request: request)
-    ensure
-      Native.courier_response_free(pointer)
+    # The send options of a streamed send: the body goes to the consumer under `key`.
+    def streaming_options(key)
+      options = Native.new_struct(Native::SendOptions, :courier_send_options_init)
+      options[:should_cancel] = SHOULD_CANCEL
+      options[:on_data] = StreamConsumer::ON_DATA
+      options[:user_data] = FFI::Pointer.new(key)
+      options
     end
 
     # The exception to raise: the library's, with a Ruby interceptor's exception as its cause,
@@ -79,5 +90,10 @@ module Courier
     end
 
     SHOULD_CANCEL = FFI::Function.new(:int, [:pointer]) { |_user_data| should_cancel }
+
+    # The send options of every send that is not streamed, made once: the library only reads them.
+    PLAIN_OPTIONS = Native.new_struct(Native::SendOptions, :courier_send_options_init).tap do |options|
+      options[:should_cancel] = SHOULD_CANCEL
+    end
   end
 end
