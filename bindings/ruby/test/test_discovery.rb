@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
+require "English"
+require "fileutils"
 require "tmpdir"
 
 class TestDiscovery < Minitest::Test
@@ -26,6 +28,62 @@ class TestDiscovery < Minitest::Test
       assert_includes output, "Courier::LibraryNotFoundError"
       ["COURIER_LIBRARY=#{empty}/libcourier.so.1", "the bundled copy", "through the system loader", "pkg-config courier",
        "scripts/build-libcourier.sh"].each { |part| assert_includes output, part }
+    end
+  end
+
+  # The environment of a process that finds the library only where a test puts it.
+  def isolated(folder)
+    { "COURIER_LIBRARY" => nil, "LD_LIBRARY_PATH" => folder, "PKG_CONFIG_PATH" => folder, "PKG_CONFIG_LIBDIR" => folder }
+  end
+
+  def library
+    File.realpath(ENV.fetch("COURIER_LIBRARY"))
+  end
+
+  def test_a_copy_bundled_in_the_gem_is_found_without_courier_library
+    Dir.mktmpdir do |gem|
+      FileUtils.cp_r(File.expand_path("../lib", __dir__), gem)
+      FileUtils.mkdir_p(File.join(gem, "vendor"))
+      FileUtils.ln_s(library, File.join(gem, "vendor", "libcourier.so.1"))
+      reader, writer = IO.pipe
+      pid = Process.spawn(isolated(gem), RbConfig.ruby, "-w", "-I", File.join(gem, "lib"), "-e",
+                          'require "courier"; puts Courier.library_path', out: writer, err: writer)
+      writer.close
+      output = reader.read
+      Process.wait(pid)
+      assert $CHILD_STATUS.success?, output
+      assert_equal File.join(gem, "vendor", "libcourier.so.1"), output.strip
+    end
+  end
+
+  def test_the_system_loader_finds_the_library_on_its_search_path
+    Dir.mktmpdir do |folder|
+      FileUtils.ln_s(library, File.join(folder, "libcourier.so.1"))
+      output, status = CourierTest.run_ruby('require "courier"; puts Courier.library_path', env: isolated(folder))
+      assert status.success?, output
+      assert_equal "libcourier.so.1", output.strip
+    end
+  end
+
+  def test_pkg_config_names_the_library_when_nothing_before_it_does
+    Dir.mktmpdir do |folder|
+      empty = File.join(folder, "empty")
+      libdir = File.join(folder, "lib")
+      FileUtils.mkdir_p([empty, libdir])
+      FileUtils.ln_s(library, File.join(libdir, "libcourier.so.1"))
+      File.write(File.join(folder, "courier.pc"), <<~PC)
+        libdir=#{libdir}
+        Name: courier
+        Description: Courier's C library
+        Version: 0.2.0
+        Libs: -L${libdir} -lcourier
+      PC
+      env = isolated(empty).merge("PKG_CONFIG_PATH" => folder, "PKG_CONFIG_LIBDIR" => folder)
+      probe, = CourierTest.run_ruby('require "ffi"; FFI::DynamicLibrary.open("libcourier.so.1", 1); puts "loads"', env: env)
+      skip "libcourier.so.1 is installed where the system loader finds it" if probe.include?("loads")
+      output, status = CourierTest.run_ruby('require "courier"; puts Courier.library_path', env: env)
+      assert status.success?, output
+      assert_equal File.join(libdir, "libcourier.so.1"), output.strip
     end
   end
 
