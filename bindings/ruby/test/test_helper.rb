@@ -109,6 +109,16 @@ module CourierTest
       super
     end
 
+    # This process's resident memory, in KiB: what the leak tests compare before and after.
+    def rss_kib
+      File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
+    end
+
+    # This process's open descriptors.
+    def descriptors
+      Dir.children("/proc/self/fd").size
+    end
+
     # The request's header lines as the server received them, names lowered.
     def received_headers(response)
       response.json["header_list"].each_with_object(Hash.new { |h, k| h[k] = [] }) do |(name, value), found|

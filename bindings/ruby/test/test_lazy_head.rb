@@ -6,14 +6,6 @@ require_relative "test_helper"
 class TestLazyHead < Minitest::Test
   include CourierTest::Helpers
 
-  def rss_kib
-    File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
-  end
-
-  def descriptors
-    Dir.children("/proc/self/fd").size
-  end
-
   def test_head_read_late_is_the_one_the_server_sent
     made = client
     response = made.get("/redirect/2")

@@ -5,14 +5,6 @@ require_relative "test_helper"
 class TestResources < Minitest::Test
   include CourierTest::Helpers
 
-  def rss_kib
-    File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
-  end
-
-  def descriptors
-    Dir.children("/proc/self/fd").size
-  end
-
   # Each send's native request, response and error are freed, its handle-table entries released
   # and its connection reused: 10,000 sends leave memory, descriptors and the table where they were.
   def test_ten_thousand_requests_grow_neither_memory_nor_descriptors

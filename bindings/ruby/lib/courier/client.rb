@@ -52,9 +52,7 @@ module Courier
       options = ClientSettings.new(headers: headers, timeout: timeout, connect_timeout: connect_timeout,
                                    follow_redirects: follow_redirects, max_redirects: max_redirects, proxy: proxy,
                                    verify: verify, user_agent: user_agent)
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_client_new, options.struct.pointer, out)
-      @handle = ClientHandle.new(out.read_pointer, @base_url)
+      @handle = ClientHandle.new(NativeCall.fetch_pointer(:courier_client_new, options.struct.pointer), @base_url)
       @plugins = []
       ObjectSpace.define_finalizer(self, ClientHandle.finalizer(@handle))
       begin

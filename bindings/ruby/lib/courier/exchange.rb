@@ -53,16 +53,12 @@ module Courier
 
     # Which pass of this send is under way, from 1 (a retry makes it 2).
     def attempt
-      out = FFI::MemoryPointer.new(:int)
-      NativeCall.invoke(:courier_exchange_attempt, live_pointer, out)
-      out.read_int
+      NativeCall.fetch_int(:courier_exchange_attempt, live_pointer)
     end
 
     # The identifier of this send, shared by its passes.
     def request_id
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_exchange_request_id, live_pointer, out)
-      NativeCall.read_string(out)
+      NativeCall.fetch_string(:courier_exchange_request_id, live_pointer)
     end
 
     # Answers with `response` (a Courier::Response, or status:/headers:/body:), skipping the rest
@@ -100,15 +96,11 @@ module Courier
     end
 
     def request_pointer
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_exchange_request, live_pointer, out)
-      out.read_pointer
+      NativeCall.fetch_pointer(:courier_exchange_request, live_pointer)
     end
 
     def response_pointer
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_exchange_response, live_pointer, out)
-      out.read_pointer
+      NativeCall.fetch_pointer(:courier_exchange_response, live_pointer)
     end
 
     private

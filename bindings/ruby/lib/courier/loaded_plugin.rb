@@ -14,11 +14,8 @@ module Courier
     def initialize(pointer)
       @pointer = pointer
       @lock = Monitor.new
-      text = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_plugin_name, pointer, text)
-      @name = NativeCall.read_string(text)
-      NativeCall.invoke(:courier_plugin_version, pointer, text)
-      @version = NativeCall.read_string(text)
+      @name = NativeCall.fetch_string(:courier_plugin_name, pointer)
+      @version = NativeCall.fetch_string(:courier_plugin_version, pointer)
     end
 
     # Removes the plugin's interceptors from its client (PluginError when already unloaded).

@@ -23,6 +23,34 @@ module Courier
       out&.give_back
     end
 
+    # Calls `function` with `arguments` and one pointer out parameter (the fiber's reused one);
+    # returns the pointer the library wrote.
+    def fetch_pointer(function, *arguments, request: nil)
+      out = OutParameters.take
+      invoke(function, *arguments, out.pointer, request: request)
+      out.pointer.read_pointer
+    ensure
+      out&.give_back
+    end
+
+    # As #fetch_pointer, for a borrowed `const char *`: copied into a UTF-8 String (nil for NULL).
+    def fetch_string(function, *arguments)
+      out = OutParameters.take
+      invoke(function, *arguments, out.pointer)
+      read_string(out.pointer)
+    ensure
+      out&.give_back
+    end
+
+    # As #fetch_pointer, for an `int` out parameter.
+    def fetch_int(function, *arguments)
+      out = OutParameters.take
+      invoke(function, *arguments, out.int)
+      out.int.read_int
+    ensure
+      out&.give_back
+    end
+
     # The exception for `code` and the library's error at `pointer` (freed here; may be NULL).
     def error_from(code, pointer, request: nil, cause_message: nil)
       if pointer.null?

@@ -50,19 +50,15 @@ module Courier
     private
 
     def create(method_name, url_text, base_url)
-      out = FFI::MemoryPointer.new(:pointer)
       if base_url && url_text !~ %r{\A[a-zA-Z][a-zA-Z0-9+.-]*://}
-        NativeCall.invoke(:courier_request_new_endpoint, method_name, base_url, url_text, out)
+        NativeCall.fetch_pointer(:courier_request_new_endpoint, method_name, base_url, url_text)
       else
-        NativeCall.invoke(:courier_request_new, method_name, url_text, out)
+        NativeCall.fetch_pointer(:courier_request_new, method_name, url_text)
       end
-      out.read_pointer
     end
 
     def current_url
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_request_url, @pointer, out)
-      NativeCall.read_string(out)
+      NativeCall.fetch_string(:courier_request_url, @pointer)
     end
 
     # Pairs from a Hash or an Array of pairs; anything else is refused, naming `what`.

@@ -86,9 +86,7 @@ module Courier
 
     # A new courier_response holding `response` (a Courier::Response), for an interceptor's answer.
     def create(response)
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_response_new, response.status, out)
-      pointer = out.read_pointer
+      pointer = NativeCall.fetch_pointer(:courier_response_new, response.status)
       begin
         response.headers.each do |name, value|
           NativeCall.invoke(:courier_response_add_header, pointer, NativeCall.text(name, "a header name"),

@@ -19,9 +19,7 @@ module Courier
 
     # Loads the plugin onto the client; PluginError saying why when it cannot be.
     def load_into(client_pointer)
-      out = FFI::MemoryPointer.new(:pointer)
-      CallbackGuard.calling_out { NativeCall.invoke(:courier_plugin_load, client_pointer, path, config, out) }
-      LoadedPlugin.new(out.read_pointer)
+      LoadedPlugin.new(CallbackGuard.calling_out { NativeCall.fetch_pointer(:courier_plugin_load, client_pointer, path, config) })
     end
 
     def inspect

@@ -20,9 +20,7 @@ module Courier
     end
 
     def method
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_request_method, pointer, out)
-      NativeCall.read_string(out)
+      NativeCall.fetch_string(:courier_request_method, pointer)
     end
 
     def method=(name)
@@ -30,9 +28,7 @@ module Courier
     end
 
     def url
-      out = FFI::MemoryPointer.new(:pointer)
-      NativeCall.invoke(:courier_request_url, pointer, out)
-      NativeCall.read_string(out)
+      NativeCall.fetch_string(:courier_request_url, pointer)
     end
 
     def url=(url)
