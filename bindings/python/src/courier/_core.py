@@ -150,7 +150,7 @@ class _ClientCore:
         self.cookies = ClientCookies(self.live)
         try:
             if queue_completions:
-                self.pump = CompletionPump(self.pointer, lambda: self.pointer)
+                self.pump = CompletionPump(lambda: self.pointer)
             self.cookies.update(cookies)
             for item in interceptors:
                 if isinstance(item, Plugin):

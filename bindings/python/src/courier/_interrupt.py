@@ -4,7 +4,8 @@ CPython runs a signal handler (KeyboardInterrupt's among them) only on the main 
 bytecodes; a thread blocked inside courier_client_send runs none. The library asks the send's
 should_cancel (ABI 1.2) every 100 ms while it waits, and at once when a signal interrupts the
 wait: entering that callback runs the pending handlers, and an exception one raises cancels the
-send, which then re-raises it, as requests and httpx do while they block on a socket.
+send, which then re-raises it, as requests and httpx do while they block on a socket. The same
+holds for an AsyncClient's completion that its loop runs on the main thread (remember_interrupt).
 """
 from __future__ import annotations
 
@@ -51,9 +52,20 @@ def send_options() -> Any:
     return _OPTIONS
 
 
+def remember_interrupt(exception: type[BaseException], value: BaseException, traceback: Any) -> None:
+    """The onerror of a callback the main thread may run outside a blocking send (an AsyncClient's
+    completion, run by its loop): what a signal handler raised there (KeyboardInterrupt,
+    SystemExit) is kept for raise_if_interrupted once the library has returned; any other
+    exception, or one on another thread, is printed, as cffi does."""
+    if issubclass(exception, Exception) or threading.get_ident() != _MAIN_THREAD:
+        raise value
+    _raised.append(value)
+
+
 def raise_if_interrupted() -> None:
-    """Re-raises what a signal handler raised while the send waited (after it was cancelled)."""
-    if _raised:
+    """Re-raises what a signal handler raised while the send waited (after it was cancelled), or
+    inside a completion; on the main thread only, the one signal handlers run on."""
+    if _raised and threading.get_ident() == _MAIN_THREAD:
         raised = _raised.pop()
         _raised.clear()
         raise raised

@@ -16,11 +16,10 @@ from typing import Any, Callable
 
 from ._calls import invoke
 from ._courier_cffi import ffi
+from ._interrupt import raise_if_interrupted
 from ._lib import lib
 
 NULL = ffi.NULL
-# What a signal handler raised inside a completion run by a pump (see _sending._interrupted).
-interrupts: list[BaseException] = []
 
 
 class CompletionPump:
@@ -31,10 +30,10 @@ class CompletionPump:
     number the process may hand to a new socket.
     """
 
-    def __init__(self, pointer: Any, current: Callable[[], Any]) -> None:
+    def __init__(self, current: Callable[[], Any]) -> None:
         """`current` gives the client's courier_client *, or None once it is closed."""
         box = ffi.new("int *")
-        invoke(lib.courier_client_completion_fd, pointer, box)
+        invoke(lib.courier_client_completion_fd, current(), box)
         self._descriptor = box[0]
         self._current = current
         self._lock = threading.Lock()
@@ -93,10 +92,8 @@ class CompletionPump:
                 watch = self._watches.pop(loop, None)
             if watch is not None:
                 watch.end(loop)
-        if interrupts and threading.current_thread() is threading.main_thread():
-            raised = interrupts.pop()
-            interrupts.clear()
-            raise raised
+        # A signal handler that raised inside a completion (see _interrupt.remember_interrupt).
+        raise_if_interrupted()
 
     def _serve(self, watch: _Watch) -> None:
         poller = select.poll()

@@ -20,7 +20,8 @@ from ._handles import ReleasedByTheLibrary, handles
 from ._lib import lib, new_struct
 from ._models import Request, Response
 from ._native import copy_response
-from ._pump import CompletionPump, interrupts
+from ._interrupt import remember_interrupt
+from ._pump import CompletionPump
 from ._registry import _in_flight, _registry_lock, hold_across_fork
 
 NULL = ffi.NULL
@@ -131,16 +132,7 @@ class _SendState(ReleasedByTheLibrary):
             self.done.set()
 
 
-def _interrupted(exception: type[BaseException], value: BaseException, traceback: Any) -> None:
-    """A KeyboardInterrupt or SystemExit raised inside a completion (a signal handler runs there
-    when the completion runs on the main thread's loop) is raised again by the loop's pump once
-    the library has returned; any other exception is printed, as cffi does."""
-    if issubclass(exception, Exception) or threading.current_thread() is not threading.main_thread():
-        raise value
-    interrupts.append(value)
-
-
-@ffi.callback("courier_completion_fn", onerror=_interrupted)
+@ffi.callback("courier_completion_fn", onerror=remember_interrupt)
 def _completion_trampoline(user_data: Any, response: Any, error: Any) -> None:
     state = handles.pop(user_data)
     if state is None:
