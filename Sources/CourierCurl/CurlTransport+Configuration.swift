@@ -59,8 +59,13 @@ extension CurlTransport {
         public var bodyHighWatermark = 1024 * 1024
         /// Unread response body bytes at or below which reading resumes.
         public var bodyLowWatermark = 256 * 1024
-        /// The size of curl's receive buffer, which is also the largest body chunk handed over.
-        public var receiveBufferSize = 64 * 1024
+        /// The size of curl's receive buffer, which is also the largest body chunk handed over
+        /// once a body streams.
+        ///
+        /// 16 KiB, libcurl's own default: every transfer in flight holds one. 64 KiB moved about 7%
+        /// more of a 64 MiB body at 32 in flight and cost 48 KiB more per transfer, three quarters
+        /// of what a transfer in flight held (`Benchmarks/README.md`); raise it for bulk downloads.
+        public var receiveBufferSize = 16 * 1024
         /// Whether a URL path's `.` and `..` segments are sent as written (`CURLOPT_PATH_AS_IS`)
         /// rather than squashed, as curl does by default; for `courier --path-as-is`.
         public var keepsDotSegments = false

@@ -160,11 +160,13 @@ struct ResponseHeadParserTests {
     /// The parser checks names on bytes and builds them only when the fields are read: it must
     /// accept exactly the names swift-http-types accepts, or a kept line could not be parsed.
     @Test func aFieldNameIsAcceptedExactlyWhenSwiftHTTPTypesAcceptsIt() {
-        #expect(!FieldNameBytes.isToken(UnsafeRawBufferPointer(start: nil, count: 0)))
+        #expect(!HTTPToken.isToken(UnsafeRawBufferPointer(start: nil, count: 0)))
+        #expect(!HTTPToken.isToken(""))
         for byte in UInt8.min...UInt8.max {
             for name in [[byte], [UInt8(ascii: "X"), byte], [byte, UInt8(ascii: "y"), UInt8(ascii: "Z")]] {
                 let accepted = HTTPField.Name(String(decoding: name, as: UTF8.self)) != nil
-                #expect(name.withUnsafeBytes { FieldNameBytes.isToken($0) } == accepted, "\(name)")
+                #expect(name.withUnsafeBytes { HTTPToken.isToken($0) } == accepted, "\(name)")
+                #expect(HTTPToken.isToken(String(decoding: name, as: UTF8.self)) == accepted, "\(name)")
             }
         }
     }

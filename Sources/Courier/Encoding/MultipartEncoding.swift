@@ -63,7 +63,7 @@ package struct MultipartEncoder: Sendable {
 
     /// `multipart/form-data` with this encoder's boundary, quoted when it is not an RFC 9110 token.
     package var contentType: MIMEType {
-        let isToken = boundary.utf8.allSatisfy { Self.tokenBytes.contains($0) }
+        let isToken = HTTPToken.isToken(boundary)
         return MIMEType("\(MIMEType.Multipart.formData.rawValue); boundary=\(isToken ? boundary : "\"\(boundary)\"")")
     }
 
@@ -147,10 +147,6 @@ package struct MultipartEncoder: Sendable {
     /// RFC 2046 `bchars`: digits, letters, `'()+_,-./:=?` and space.
     private static let boundaryBytes = Set(
         ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + "'()+_,-./:=? ").utf8)
-
-    /// RFC 9110 `tchar`: what a parameter value may hold without quotes.
-    private static let tokenBytes = Set(
-        ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + "!#$%&'*+-.^_`|~").utf8)
 
     /// `courier-` and 24 random letters and digits (about 143 bits), so no content plausibly contains it.
     package static func randomBoundary() -> String {

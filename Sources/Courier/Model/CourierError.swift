@@ -18,11 +18,37 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// so a failure in a chain of ten interceptors is attributable.
     public var stage: String?
     /// The request being built or sent, when there is one.
-    public var request: Request?
+    public var request: Request? {
+        get { exchange?.request }
+        set { exchange = Exchange.holding(request: newValue, response: exchange?.response) }
+    }
     /// The response received, when the failure came after one (unacceptable status, decoding failed).
-    public var response: Response?
+    public var response: Response? {
+        get { exchange?.response }
+        set { exchange = Exchange.holding(request: exchange?.request, response: newValue) }
+    }
     /// The error that caused this one, such as a `DecodingError` or a transport error.
     public var underlying: (any Error & Sendable)?
+
+    /// The request and response, behind one reference: held inline they made the error 608 bytes,
+    /// and every async function that catches or throws one keeps room for it in its task frame.
+    private var exchange: Exchange?
+
+    /// An error's request and response; replaced, never changed, so copies of the error stay apart.
+    private final class Exchange: Sendable {
+        let request: Request?
+        let response: Response?
+
+        private init(request: Request?, response: Response?) {
+            self.request = request
+            self.response = response
+        }
+
+        /// The box for `request` and `response`, or `nil` when there is neither.
+        static func holding(request: Request?, response: Response?) -> Exchange? {
+            request == nil && response == nil ? nil : Exchange(request: request, response: response)
+        }
+    }
 
     /// Creates an error; prefer the static helpers where one fits.
     public init(
@@ -37,8 +63,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         self.message = TerminalSafeText.escaping(message)
         self.source = source
         self.stage = nil
-        self.request = request
-        self.response = response
+        self.exchange = Exchange.holding(request: request, response: response)
         self.underlying = underlying
     }
 

@@ -8,8 +8,8 @@
 /// body has been read: `Client.send` fills them in; a streamed response has them in
 /// ``ResponseBodyStream/metrics`` after its end.
 ///
-/// Stored in the response itself as plain data (integers, the address's bytes, the versions as
-/// small codes): measuring allocates nothing, and copying a response touches no reference count.
+/// Plain data (integers, the address's bytes, the versions as small codes), stored with the
+/// response's other fields: measuring allocates nothing.
 public struct ResponseMetrics: Sendable, Equatable, BitwiseCopyable {
     /// The phases in nanoseconds, -1 when not measured.
     private struct Nanoseconds: Sendable, Equatable, BitwiseCopyable {

@@ -173,7 +173,7 @@ private func callBox(_ handle: OpaquePointer?, in function: StaticString = #func
 private func outcomeHandles(of operation: SendOperation) async -> (response: OpaquePointer?, error: OpaquePointer?) {
     do {
         let response = try await operation.run()
-        if let handle = HandleRegistry.shared.register(ResponseBox(response)) { return (handle, nil) }
+        if let handle = HandleRegistry.shared.register(ResponseBox(consume response)) { return (handle, nil) }
         return (nil, ErrorBox.register(CAPIFailure(COURIER_E_INTERNAL, "too many live handles")))
     } catch {
         return (nil, ErrorBox.register(CAPIFailure(error, in: "courier_client_send_async")))

@@ -11,11 +11,11 @@ package final class ResponseBox: Locked<ResponseBox.State>, HandleObject, @unche
         /// Copies handed out to C.
         package var borrowed = BorrowedSlot()
 
-        package init(response: Response) { self.response = response }
+        package init(response: consuming Response) { self.response = response }
     }
 
-    package init(_ response: Response) {
-        super.init(State(response: response))
+    package init(_ response: consuming Response) {
+        super.init(State(response: consume response))
     }
 
     package var response: Response { withLock { $0.response } }

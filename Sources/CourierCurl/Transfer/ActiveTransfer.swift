@@ -100,15 +100,21 @@ final class ActiveTransfer {
         self.transfer = transfer
         self.easy = easy
         self.loop = loop
-        // Past one receive buffer the body streams as it comes, chunk by chunk, even within the
-        // head's round: "small" means what one socket read brings. A driven transfer keeps it all.
+        // Past `wholeBodyLimit` (or one receive buffer, when that is larger) the body streams as
+        // it comes, chunk by chunk, even within the head's round. A driven transfer keeps it all.
         let pendingLimit =
             bufferedBodyLimit == nil
-            ? min(loop.configuration.receiveBufferSize, loop.configuration.bodyHighWatermark) : .max
+            ? min(
+                max(loop.configuration.receiveBufferSize, Self.wholeBodyLimit), loop.configuration.bodyHighWatermark)
+            : .max
         self.state = State(waiter: waiter, pendingLimit: pendingLimit, bufferedLimit: bufferedBodyLimit)
         self.isDriven = bufferedBodyLimit != nil
         self.parser = ResponseHeadParser(limits: transfer.context.limits)
     }
+
+    /// A body up to this size that arrives in its head's round is handed over whole with the head,
+    /// though it took several reads of the receive buffer: no stream, no second resumption.
+    static let wholeBodyLimit = 64 * 1024
 
     deinit {
         if let ownHeaders {

@@ -205,7 +205,7 @@ struct ResponseHeadParser {
     private mutating func takeField(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard let colon = Self.index(of: UInt8(ascii: ":"), in: bytes) else { return Self.invalidLine(bytes) }
         let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
-        guard FieldNameBytes.isToken(name) else { return Self.invalidLine(bytes) }
+        guard HTTPToken.isToken(name) else { return Self.invalidLine(bytes) }
         guard fieldCount < maxHeaderCount else {
             return .failed(
                 code: .limitExceeded,

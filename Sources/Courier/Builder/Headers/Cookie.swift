@@ -36,20 +36,3 @@ public struct Cookie: RequestBuildable, Sendable {
             || (0x3C...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
     }
 }
-
-/// RFC 9110 §5.6.2 tokens, used for names of methods, fields, cookies and auth schemes.
-enum HTTPToken {
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            true
-        default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
-
-    static func isToken(_ string: String) -> Bool {
-        !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
-    }
-}
