@@ -72,6 +72,21 @@ struct CurlStreamingTests {
         await transport.shutdown()
     }
 
+    /// The receive buffer is 16 KiB, libcurl's default, yet a body of several buffers that ends
+    /// in its head's round still reaches `send` whole: the pending limit is not one buffer.
+    @Test func aBodyOfSeveralReceiveBuffersMayArriveWholeWithItsHead() {
+        let defaults = CurlTransport.Configuration()
+        #expect(defaults.receiveBufferSize == 16 * 1024)
+        #expect(ActiveTransfer.pendingLimit(for: defaults, driven: false) == 64 * 1024)
+        var large = defaults
+        large.receiveBufferSize = 256 * 1024
+        #expect(ActiveTransfer.pendingLimit(for: large, driven: false) == 256 * 1024)
+        var lowWatermark = defaults
+        lowWatermark.bodyHighWatermark = 32 * 1024
+        #expect(ActiveTransfer.pendingLimit(for: lowWatermark, driven: false) == 32 * 1024)
+        #expect(ActiveTransfer.pendingLimit(for: defaults, driven: true) == .max)
+    }
+
     @Test func aSlowConsumerKeepsTheBufferedBytesUnderTheHighWatermark() async throws {
         var configuration = CurlTransport.Configuration()
         configuration.bodyHighWatermark = 256 * 1024

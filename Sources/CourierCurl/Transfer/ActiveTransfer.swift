@@ -100,13 +100,7 @@ final class ActiveTransfer {
         self.transfer = transfer
         self.easy = easy
         self.loop = loop
-        // Past `wholeBodyLimit` (or one receive buffer, when that is larger) the body streams as
-        // it comes, chunk by chunk, even within the head's round. A driven transfer keeps it all.
-        let pendingLimit =
-            bufferedBodyLimit == nil
-            ? min(
-                max(loop.configuration.receiveBufferSize, Self.wholeBodyLimit), loop.configuration.bodyHighWatermark)
-            : .max
+        let pendingLimit = Self.pendingLimit(for: loop.configuration, driven: bufferedBodyLimit != nil)
         self.state = State(waiter: waiter, pendingLimit: pendingLimit, bufferedLimit: bufferedBodyLimit)
         self.isDriven = bufferedBodyLimit != nil
         self.parser = ResponseHeadParser(limits: transfer.context.limits)
@@ -115,6 +109,14 @@ final class ActiveTransfer {
     /// A body up to this size that arrives in its head's round is handed over whole with the head,
     /// though it took several reads of the receive buffer: no stream, no second resumption.
     static let wholeBodyLimit = 64 * 1024
+
+    /// Past how many pending bytes a body streams as it comes, chunk by chunk, even within its
+    /// head's round: `wholeBodyLimit`, or one receive buffer when that is larger, never above the
+    /// high watermark. A driven transfer keeps its whole body.
+    static func pendingLimit(for configuration: CurlTransport.Configuration, driven: Bool) -> Int {
+        guard !driven else { return .max }
+        return min(max(configuration.receiveBufferSize, wholeBodyLimit), configuration.bodyHighWatermark)
+    }
 
     deinit {
         if let ownHeaders {
