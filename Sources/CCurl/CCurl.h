@@ -101,6 +101,10 @@ static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, co
     return curl_easy_getinfo(handle, info, (char **)value);
 }
 
+static inline CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, (char **)value);
+}
+
 /* The timing infos newer than some libcurl headers: CURLINFO_QUEUE_TIME_T (8.6) and
  * CURLINFO_POSTTRANSFER_TIME_T (8.10), or CURLINFO_NONE when the headers predate them. */
 #if LIBCURL_VERSION_NUM >= 0x080600

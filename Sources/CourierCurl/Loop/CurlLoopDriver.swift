@@ -39,8 +39,9 @@ final class CurlLoopDriver {
     private let loop: CurlLoop
     private let multi: UnsafeMutableRawPointer
     private let poller: SocketPoller
+    /// The running transfers by id, which commands name; this table keeps each alive while its
+    /// handle is in the multi handle, whose messages find it by the handle's `CURLOPT_PRIVATE`.
     @exclusivity(unchecked) private var active: [UInt64: ActiveTransfer] = [:]
-    @exclusivity(unchecked) private var byHandle: [UnsafeMutableRawPointer: ActiveTransfer] = [:]
     @exclusivity(unchecked) private var spareHandles: [EasyHandle] = []
     /// The header lines every request ends with, shared by all of them.
     private let headerTails: HeaderTails?
@@ -224,8 +225,8 @@ final class CurlLoopDriver {
             recycle(easy)
             return
         }
+        state.isInLoop = true
         active[transfer.id] = state
-        byHandle[easy.raw] = state
     }
 
     /// Fails the transfer when un-pausing it made curl (or a callback it ran) report an error.
@@ -244,7 +245,7 @@ final class CurlLoopDriver {
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
-            guard let state = byHandle[handle], remove(state) else { continue }
+            guard let state = ActiveTransfer.running(on: handle), remove(state) else { continue }
             state.complete(code)
             recycle(state.easy)
             finished = true
@@ -283,11 +284,11 @@ final class CurlLoopDriver {
     /// so that an abort racing a completion cannot recycle the same easy handle twice.
     @discardableResult
     private func remove(_ state: ActiveTransfer) -> Bool {
-        guard byHandle[state.easy.raw] === state else { return false }
+        guard state.isInLoop else { return false }
+        state.isInLoop = false
         loop.connectionsOpened.add(state.easy.info(CURLINFO_NUM_CONNECTS), ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, state.easy.raw)
         active[state.transfer.id] = nil
-        byHandle[state.easy.raw] = nil
         return true
     }
 

@@ -51,6 +51,17 @@ final class ActiveTransfer {
     @exclusivity(unchecked) private var reportedUpload: Int64 = -1
     @exclusivity(unchecked) private var reportedDownload: Int64 = -1
     private var isHead: Bool { transfer.request.method == .head }
+    /// Whether the I/O thread's multi handle runs this transfer: set when the driver adds it,
+    /// cleared when the driver takes it out (`CurlLoopDriver.remove`), so it is taken out once.
+    @exclusivity(unchecked) var isInLoop = false
+
+    /// The transfer whose handle curl reports on, named by the handle's `CURLOPT_PRIVATE`. Only
+    /// for a handle in a multi handle: whoever added it keeps its transfer alive until it is out.
+    static func running(on handle: UnsafeMutableRawPointer) -> ActiveTransfer? {
+        var me: UnsafeMutableRawPointer?
+        guard ccurl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &me) == CURLE_OK, let me else { return nil }
+        return Unmanaged<ActiveTransfer>.fromOpaque(me).takeUnretainedValue()
+    }
     /// The thread driving the transfer (the I/O thread, or a blocking caller's): curl's callbacks
     /// and the driver's calls check they run there (debug builds).
     private let drivingThread = ThreadIdentity.current
@@ -193,6 +204,7 @@ final class ActiveTransfer {
         try easy.set(CURLOPT_HEADERDATA, pointer: me)
         try easy.set(CURLOPT_WRITEDATA, pointer: me)
         try easy.set(CURLOPT_READDATA, pointer: me)
+        try easy.set(CURLOPT_PRIVATE, pointer: me)
         let reportsProgress = transfer.context.uploadProgress != nil || transfer.context.downloadProgress != nil
         if reportsProgress { try easy.set(CURLOPT_XFERINFODATA, pointer: me) }
         try easy.set(CURLOPT_NOPROGRESS, reportsProgress ? 0 : 1)
