@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Courier's HTTP benchmarks in one command (about 15 minutes on a 2-core machine once built):
+# Courier's HTTP benchmarks in one command (about 30 minutes on a 2-core machine once built):
 #   1. builds the Benchmarks package (release), the C clients and the release C library;
 #   2. starts a throwaway nginx on 127.0.0.1 (HTTP/1.1, and HTTP/2 over TLS on the next port)
 #      pinned to CPU 0, every client pinned to CPU 1 (taskset), so they never share a core;
