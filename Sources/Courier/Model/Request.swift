@@ -24,90 +24,46 @@ public import Foundation
 public struct Request: Sendable {
     /// The request method; custom methods are allowed (`HTTPRequest.Method("LINK")`).
     public var method: HTTPRequest.Method {
-        get { storage.method }
-        _modify {
-            makeUnique()
-            yield &storage.method
-        }
+        get { storage.fields.method }
+        _modify { yield &storage.fields.method }
     }
     /// The absolute URL, query included.
     public var url: URL {
-        get { storage.url }
-        _modify {
-            makeUnique()
-            yield &storage.url
-        }
+        get { storage.fields.url }
+        _modify { yield &storage.fields.url }
     }
     /// The header fields, ordered, case-insensitive and multi-valued.
     public var headerFields: HTTPFields {
-        get { storage.headerFields }
-        _modify {
-            makeUnique()
-            yield &storage.headerFields
-        }
+        get { storage.fields.headerFields }
+        _modify { yield &storage.fields.headerFields }
     }
     /// The body, if any. `Content-Length` is derived from it when sent.
     public var body: RequestBody? {
-        get { storage.body }
-        _modify {
-            makeUnique()
-            yield &storage.body
-        }
+        get { storage.fields.body }
+        _modify { yield &storage.fields.body }
     }
     /// How long the whole exchange may take; `nil` uses the client's default.
     public var timeout: Duration? {
-        get { storage.timeout }
-        _modify {
-            makeUnique()
-            yield &storage.timeout
-        }
+        get { storage.fields.timeout }
+        _modify { yield &storage.fields.timeout }
     }
     /// Typed options for interceptors and transports.
     public var options: RequestOptions {
-        get { storage.options }
-        _modify {
-            makeUnique()
-            yield &storage.options
-        }
+        get { storage.fields.options }
+        _modify { yield &storage.fields.options }
     }
 
-    /// Every field, behind one reference that copies share until one of them changes (copy on
-    /// write), as ``Response`` keeps its own: held inline, a request was 160 bytes, copied into
-    /// every response, error and task frame of the pipeline that holds one.
-    private final class Storage: @unchecked Sendable {
-        // Unchecked: a storage is changed only while one request holds it (`makeUnique`), and
-        // then only through that request's accessors, one at a time.
-        @exclusivity(unchecked) var method: HTTPRequest.Method
-        @exclusivity(unchecked) var url: URL
-        @exclusivity(unchecked) var headerFields: HTTPFields
-        @exclusivity(unchecked) var body: RequestBody?
-        @exclusivity(unchecked) var timeout: Duration?
-        @exclusivity(unchecked) var options: RequestOptions
-
-        init(
-            method: HTTPRequest.Method, url: URL, headerFields: HTTPFields, body: RequestBody?, timeout: Duration?,
-            options: RequestOptions
-        ) {
-            self.method = method
-            self.url = url
-            self.headerFields = headerFields
-            self.body = body
-            self.timeout = timeout
-            self.options = options
-        }
-
-        func copy() -> Storage {
-            Storage(
-                method: method, url: url, headerFields: headerFields, body: body, timeout: timeout, options: options)
-        }
+    /// Every field, behind one reference that copies share until one of them changes.
+    private struct Fields: Sendable {
+        var method: HTTPRequest.Method
+        var url: URL
+        var headerFields: HTTPFields
+        var body: RequestBody?
+        var timeout: Duration?
+        var options: RequestOptions
     }
 
-    private var storage: Storage
-
-    /// Gives this request a storage of its own before a change, when a copy shares it.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
+    private var storage: CopyOnWrite<Fields>
 
     /// Creates a request from its parts without validation; prefer the builder, which validates.
     public init(
@@ -118,8 +74,9 @@ public struct Request: Sendable {
         timeout: Duration? = nil,
         options: RequestOptions = RequestOptions()
     ) {
-        storage = Storage(
-            method: method, url: url, headerFields: headerFields, body: body, timeout: timeout, options: options)
+        storage = CopyOnWrite(
+            Fields(method: method, url: url, headerFields: headerFields, body: body, timeout: timeout, options: options)
+        )
     }
 }
 

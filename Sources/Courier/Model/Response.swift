@@ -15,11 +15,8 @@ public import Foundation
 public struct Response: Sendable {
     /// The status code and reason phrase.
     public var status: HTTPResponse.Status {
-        get { storage.status }
-        _modify {
-            makeUnique()
-            yield &storage.status
-        }
+        get { storage.fields.status }
+        _modify { yield &storage.fields.status }
     }
     /// The header fields, ordered, case-insensitive and multi-valued.
     ///
@@ -27,39 +24,27 @@ public struct Response: Sendable {
     /// any thread, parses them into the fields every later read gets.
     public var headerFields: HTTPFields {
         get {
-            switch storage.headers {
+            switch storage.fields.headers {
             case .fields(let fields): fields
             case .received(let lines): lines.fields
             }
         }
-        set {
-            makeUnique()
-            storage.headers = .fields(newValue)
-        }
+        set { storage.fields.headers = .fields(newValue) }
     }
     /// The body bytes, after any content decoding; empty while `bodyStream` is unread.
     public var body: Data {
-        get { storage.body }
-        _modify {
-            makeUnique()
-            yield &storage.body
-        }
+        get { storage.fields.body }
+        _modify { yield &storage.fields.body }
     }
     /// The body still arriving from the network, read once; `nil` when the body is buffered in `body`.
     public var bodyStream: ResponseBodyStream? {
-        get { storage.bodyStream }
-        _modify {
-            makeUnique()
-            yield &storage.bodyStream
-        }
+        get { storage.fields.bodyStream }
+        _modify { yield &storage.fields.bodyStream }
     }
     /// The request as it was finally sent, after every interceptor and redirect.
     public var request: Request {
-        get { storage.request }
-        _modify {
-            makeUnique()
-            yield &storage.request
-        }
+        get { storage.fields.request }
+        _modify { yield &storage.fields.request }
     }
     /// The redirect responses that led to this one, oldest first, each with the request that got
     /// it, as httpx's `Response.history`; empty when no redirect was followed.
@@ -67,22 +52,16 @@ public struct Response: Sendable {
     /// Each one's body is buffered when it is at most ``historyBodyLimit`` bytes (a redirect's body
     /// is a line of HTML, if any); a larger body is not read and left empty.
     public var history: [Response] {
-        get { storage.history }
-        _modify {
-            makeUnique()
-            yield &storage.history
-        }
+        get { storage.fields.history }
+        _modify { yield &storage.fields.history }
     }
 
     /// Where the time of the exchange went and what its connection was (``ResponseMetrics``): the
     /// phases up to the head when the response is returned, the body's phase and the totals once
     /// the body has been read (`Client.send` reads it; `collectingBody(upTo:)` fills them in).
     public var metrics: ResponseMetrics {
-        get { storage.metrics }
-        _modify {
-            makeUnique()
-            yield &storage.metrics
-        }
+        get { storage.fields.metrics }
+        _modify { yield &storage.fields.metrics }
     }
 
     /// The most body bytes a redirect response in ``history`` keeps.
@@ -94,58 +73,31 @@ public struct Response: Sendable {
         case received(ReceivedHeaderLines)
     }
 
-    /// Every field, behind one reference that copies share until one of them changes (copy on
-    /// write). Held inline, a response was 384 bytes: each copy retained a dozen references, and
-    /// every async function of the pipeline that holds one kept room for it in its task's frame,
-    /// about 35 KiB per send in flight.
-    private final class Storage: @unchecked Sendable {
-        // Unchecked: a storage is changed only while one response holds it (`makeUnique`), and
-        // then only through that response's accessors, one at a time.
-        @exclusivity(unchecked) var status: HTTPResponse.Status
-        @exclusivity(unchecked) var headers: HeaderStorage
-        @exclusivity(unchecked) var body: Data
-        @exclusivity(unchecked) var bodyStream: ResponseBodyStream?
-        @exclusivity(unchecked) var request: Request
-        @exclusivity(unchecked) var history: [Response]
-        @exclusivity(unchecked) var metrics: ResponseMetrics
-
-        init(
-            status: HTTPResponse.Status, headers: HeaderStorage, body: Data, bodyStream: ResponseBodyStream?,
-            request: Request, history: [Response] = [], metrics: ResponseMetrics = ResponseMetrics()
-        ) {
-            self.status = status
-            self.headers = headers
-            self.body = body
-            self.bodyStream = bodyStream
-            self.request = request
-            self.history = history
-            self.metrics = metrics
-        }
-
-        func copy() -> Storage {
-            Storage(
-                status: status, headers: headers, body: body, bodyStream: bodyStream, request: request,
-                history: history, metrics: metrics)
-        }
+    /// Every field, behind one reference that copies share until one of them changes.
+    private struct Fields: Sendable {
+        var status: HTTPResponse.Status
+        var headers: HeaderStorage
+        var body: Data
+        var bodyStream: ResponseBodyStream?
+        var request: Request
+        var history: [Response] = []
+        var metrics = ResponseMetrics()
     }
 
-    private var storage: Storage
-
-    /// Gives this response a storage of its own before a change, when a copy shares it.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
+    private var storage: CopyOnWrite<Fields>
 
     /// Creates a buffered response, for interceptors that answer on their own and for tests.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(), request: Request) {
-        storage = Storage(status: status, headers: .fields(headerFields), body: body, bodyStream: nil, request: request)
+        storage = CopyOnWrite(
+            Fields(status: status, headers: .fields(headerFields), body: body, bodyStream: nil, request: request))
     }
 
     /// Creates a streaming response, as transports do once the response head has arrived.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields, bodyStream: ResponseBodyStream, request: Request)
     {
-        storage = Storage(
-            status: status, headers: .fields(headerFields), body: Data(), bodyStream: bodyStream, request: request)
+        storage = CopyOnWrite(
+            Fields(
+                status: status, headers: .fields(headerFields), body: Data(), bodyStream: bodyStream, request: request))
     }
 
     /// Creates a streaming response whose fields are parsed from `receivedHeaderLines` when first read.
@@ -153,9 +105,10 @@ public struct Response: Sendable {
         status: HTTPResponse.Status, receivedHeaderLines: ReceivedHeaderLines, bodyStream: ResponseBodyStream,
         request: Request
     ) {
-        storage = Storage(
-            status: status, headers: .received(receivedHeaderLines), body: Data(), bodyStream: bodyStream,
-            request: request)
+        storage = CopyOnWrite(
+            Fields(
+                status: status, headers: .received(receivedHeaderLines), body: Data(), bodyStream: bodyStream,
+                request: request))
     }
 
     /// Whether the body is still a stream rather than bytes in `body`.

@@ -10,6 +10,16 @@ import Testing
 struct CopyOnWriteTests {
     private static let url = URL(string: "https://example.com/a")!
 
+    @Test func aCopyOnWriteValueChangesOnlyTheCopyThatChanges() {
+        var original = CopyOnWrite([1, 2])
+        var copy = original
+        copy.fields.append(3)
+        #expect(original.fields == [1, 2] && copy.fields == [1, 2, 3])
+        original.fields[0] = 9
+        original.fields[1] = 8
+        #expect(original.fields == [9, 8] && copy.fields == [1, 2, 3])
+    }
+
     @Test func aChangedCopyOfARequestLeavesTheOriginalAsItWas() {
         let original = Request(method: .get, url: Self.url, headerFields: [.accept: "text/plain"])
         var copy = original
