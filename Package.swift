@@ -565,6 +565,7 @@ let package = Package(
                 "CourierCInterceptors",
                 "CourierCAPI",
                 "CourierCAPIAsyncHTTPClient",
+                "CourierCurl",
                 "TestProcesses",
                 "ReadmeBlocks",
                 "CFFI",

@@ -650,8 +650,10 @@ typedef struct courier_client_options {
      *  which has no such limit of its own, counts requests in flight (each holds a connection
      *  until its body is read). */
     int32_t max_connections;
-    /** The most idle connections kept for reuse; 0: 32. curl only: AsyncHTTPClient keeps each
-     *  idle connection until idle_timeout_ms, so it refuses any other value. */
+    /** The most idle connections kept for reuse; 0: 32, or max_connections_per_host when that is
+     *  larger (so a burst of responses does not close connections the next sends reopen). curl
+     *  only: AsyncHTTPClient keeps each idle connection until idle_timeout_ms, so it refuses any
+     *  other value. */
     int32_t max_idle_connections;
     /** 1: ask for no compression and hand bodies over as sent. 0: decode gzip and deflate
      *  (and whatever else the transport can) when the request sets no Accept-Encoding. */
