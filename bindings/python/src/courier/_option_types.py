@@ -20,7 +20,8 @@ class Limits:
     """Connection limits, as httpx.Limits names them; None keeps the library's default.
 
     max_connections: in total (default: none); max_connections_per_host: to one host (default 8);
-    max_keepalive_connections: idle connections kept (default 32; the curl transport only);
+    max_keepalive_connections: idle connections kept (default 32, or max_connections_per_host
+    when that is larger; the curl transport only);
     keepalive_expiry: seconds an idle connection is kept (default 60).
     """
 
