@@ -26,27 +26,32 @@ module Courier
     # Calls `function` with `arguments` and one pointer out parameter (the fiber's reused one);
     # returns the pointer the library wrote.
     def fetch_pointer(function, *arguments, request: nil)
-      out = OutParameters.take
-      invoke(function, *arguments, out.pointer, request: request)
-      out.pointer.read_pointer
-    ensure
-      out&.give_back
+      with_out_parameters do |out|
+        invoke(function, *arguments, out.pointer, request: request)
+        out.pointer.read_pointer
+      end
     end
 
     # As #fetch_pointer, for a borrowed `const char *`: copied into a UTF-8 String (nil for NULL).
     def fetch_string(function, *arguments)
-      out = OutParameters.take
-      invoke(function, *arguments, out.pointer)
-      read_string(out.pointer)
-    ensure
-      out&.give_back
+      with_out_parameters do |out|
+        invoke(function, *arguments, out.pointer)
+        read_string(out.pointer)
+      end
     end
 
     # As #fetch_pointer, for an `int` out parameter.
     def fetch_int(function, *arguments)
+      with_out_parameters do |out|
+        invoke(function, *arguments, out.int)
+        out.int.read_int
+      end
+    end
+
+    # Lends the fiber's reused out parameters to the block, and takes them back however it ends.
+    def with_out_parameters
       out = OutParameters.take
-      invoke(function, *arguments, out.int)
-      out.int.read_int
+      yield out
     ensure
       out&.give_back
     end
