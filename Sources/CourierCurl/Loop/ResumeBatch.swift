@@ -65,7 +65,8 @@ struct ResumeBatch {
     private static func resumeTaking(_ answers: inout [Answer?]) {
         for index in answers.indices {
             guard let (continuation, outcome) = answers[index].take() else { continue }
-            continuation.resume(with: outcome)
+            // Consumed, not left to the end of the scope: a task resumed at once must find it gone.
+            continuation.resume(with: consume outcome)
         }
     }
 
