@@ -14,6 +14,8 @@ package import Foundation
 /// the pool's queue meanwhile, so all threads waiting at once still make progress; and while every
 /// thread is inside a callback and work waits, the pool starts another (`JobQueue.Growth`, up to
 /// `maxThreads`), so callbacks that block without draining (a slow `on_data`) hold only themselves.
+/// The threads run with Linux's batch policy (`BatchScheduling`): a caller starting sends in a
+/// row wakes them without being preempted by each.
 package final class CallbackPool: DrainingExecutor, Sendable {
     /// The pool for work not tied to a client: callback bodies and `around` interceptors reached
     /// from Swift callers. One per process: a process made by fork() makes its own.
@@ -58,6 +60,7 @@ package final class CallbackPool: DrainingExecutor, Sendable {
         let index = threadsMade.add(1, ordering: .relaxed).oldValue
         let threadName = "\(name)-\(index)"  // Linux keeps a name only up to 15 bytes: keep `name` short
         let started = PthreadThread.start(named: threadName) { [self] in
+            BatchScheduling.adoptForCurrentThread()
             let member = ForkGate.shared.join()
             defer { ForkGate.shared.leave(member) }
             queue.drain(as: self, until: { self.isFinished }, forkGate: member)
