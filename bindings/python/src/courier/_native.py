@@ -299,7 +299,7 @@ def response_body(response: Any) -> bytes:
 
 
 class _OutParameters(threading.local):
-    """One thread's out-parameters for a blocking send and the reads after it, made once.
+    """One thread's out-parameters for a send (blocking or not) and the reads after it, made once.
 
     A send from a callback on this thread (refused with COURIER_E_WOULD_BLOCK) ends before the
     call it interrupts returns, and every call's outputs are read right after that call, so the
@@ -308,6 +308,7 @@ class _OutParameters(threading.local):
 
     def __init__(self) -> None:
         self.response = ffi.new("courier_response **")
+        self.call = ffi.new("courier_call **")
         self.error = ffi.new("courier_error **")
         self.status = ffi.new("int *")
         self.data = ffi.new("const void **")

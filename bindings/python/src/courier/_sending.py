@@ -19,7 +19,7 @@ from ._errors import CourierError
 from ._handles import ReleasedByTheLibrary, handles
 from ._lib import lib, new_struct
 from ._models import Request, Response
-from ._native import copy_response
+from ._native import copy_response, out_parameters
 from ._interrupt import remember_interrupt
 from ._pump import CompletionPump
 from ._registry import _in_flight, _registry_lock, hold_across_fork
@@ -61,7 +61,7 @@ class _SendState(ReleasedByTheLibrary):
                  pump: CompletionPump | None = None) -> None:
         self.request = request
         self.pump = pump
-        self.on_done = on_done
+        self.on_done: Callable[[Response | CourierError], None] | None = on_done
         self.lock = threading.Lock()
         self.call: Any = None
         self.done = _Latch()
@@ -126,8 +126,11 @@ class _SendState(ReleasedByTheLibrary):
         with _registry_lock:
             self.finished = True
             _in_flight.discard(self)
+        # Dropped once called: the callback usually holds this state (a closure over it), and
+        # the cycle kept every send's objects, its response among them, for the garbage collector.
+        on_done, self.on_done = self.on_done, None
         try:
-            self.on_done(outcome)
+            on_done(outcome)
         finally:
             self.done.set()
 
@@ -179,18 +182,17 @@ def _start(client: Any, request_pointer: Any, state: _SendState, streaming: bool
         options.on_data = _data_trampoline
         options.on_head = _head_trampoline
         options.user_data = user_data
-    call = ffi.new("courier_call **")
-    box = ffi.new("courier_error **")
+    out = out_parameters
     try:
         code = lib.courier_client_send_async(client, request_pointer, options, _completion_trampoline,
-                                             user_data, call, box)
+                                             user_data, out.call, out.error)
     except BaseException:
         handles.pop(user_data)
         raise
     if code:
         handles.pop(user_data)
-        check(code, box, state.request)
-    state.attach(call[0])
+        check(code, out.error, state.request)
+    state.attach(out.call[0])
 
 
 class _Inbox:
