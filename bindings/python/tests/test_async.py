@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 
@@ -38,6 +39,25 @@ def test_async_concurrent_without_thread_per_send(server) -> None:
     assert all(response.status_code == 200 for response in responses)
     assert elapsed < 32 * 0.2 / 2
     assert extra_threads <= 0
+
+
+def test_a_finished_async_send_leaves_nothing_for_the_garbage_collector(server) -> None:
+    # A send's state and the callback that settles its future once held each other, so every
+    # response waited for the cycle collector (4% of the loop's time at 32 in flight).
+    async def main():
+        async with courier.AsyncClient(base_url=server.url) as client:
+            for _ in range(3):
+                (await client.get("/anything")).content
+            gc.collect()
+            gc.disable()
+            try:
+                for _ in range(20):
+                    (await client.get("/anything")).content
+                return gc.collect()
+            finally:
+                gc.enable()
+
+    assert run(main()) == 0
 
 
 def test_async_errors_are_typed(server) -> None:
