@@ -138,6 +138,7 @@ rows=(
     "urlsession-N|raw URLSession (FoundationNetworking)|$bin/urlsession-bench ${par[*]} --scenario urlsession-N"
     "courier-urlsession-N|Courier, URLSession transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport urlsession --interceptors $interceptors ${par[*]} --scenario courier-urlsession-N"
     "curl-h2|raw libcurl, multi, CURLPIPE_MULTIPLEX|$bin/curl_easy_bench h2 $tls_url $count $duration $inflight $ca_file"
+    "client-h2|libcurl as a client does it, HTTP/2 (I/O thread, eventfd)|$bin/curl_client_bench $tls_url $count $duration $inflight $ca_file"
     "courier-curl-h2|Courier, curl transport, $interceptors no-op interceptors|$bin/courier-http-bench --transport curl --interceptors $interceptors ${h2[*]} --scenario courier-curl-h2"
 )
 if [[ -n $compare ]]; then

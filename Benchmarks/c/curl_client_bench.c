@@ -2,7 +2,11 @@
  * libcurl as an HTTP client library built on it does the job: the fair neighbour of the raw
  * multi row, which does none of this work.
  *
- *   curl_client_bench URL COUNT SECONDS INFLIGHT
+ *   curl_client_bench URL COUNT SECONDS INFLIGHT [CAFILE]
+ *
+ * With CAFILE the URL is https and the INFLIGHT transfers are HTTP/2 streams multiplexed on one
+ * connection (PIPEWAIT, CURLPIPE_MULTIPLEX, one connection per host), as the raw multi row
+ * curl_easy_bench h2 runs them: the neighbour of Courier's HTTP/2 row.
  *
  * An I/O thread owns one multi handle (at most INFLIGHT connections to the host). The main thread
  * plays the application: it submits GETs to a queue and wakes the I/O thread with
@@ -42,6 +46,7 @@ typedef struct transfer {
     size_t body_capacity;
     CURLcode result;
     long status;
+    long http_version;
 } transfer;
 
 /* A fixed-size queue of transfers under a mutex; both directions use one. */
@@ -56,6 +61,8 @@ static queue submitted = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
 static queue completed = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
 static int completion_fd;
 static atomic_int stopping;
+/* The CA file of the HTTP/2 mode; NULL for HTTP/1.1. */
+static const char *ca_file;
 
 static void push(queue *q, transfer *item)
 {
@@ -119,6 +126,11 @@ static void configure(transfer *t)
     curl_easy_setopt(t->easy, CURLOPT_WRITEFUNCTION, append_body);
     curl_easy_setopt(t->easy, CURLOPT_WRITEDATA, t);
     curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
+    if (ca_file != NULL) {
+        curl_easy_setopt(t->easy, CURLOPT_CAINFO, ca_file);
+        curl_easy_setopt(t->easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+        curl_easy_setopt(t->easy, CURLOPT_PIPEWAIT, 1L);
+    }
 }
 
 static void *io_thread(void *unused)
@@ -144,6 +156,7 @@ static void *io_thread(void *unused)
             curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&t);
             t->result = message->data.result;
             curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &t->status);
+            curl_easy_getinfo(t->easy, CURLINFO_HTTP_VERSION, &t->http_version);
             curl_multi_remove_handle(multi, t->easy);
             push(&completed, t);
             finished = 1;
@@ -169,10 +182,11 @@ static void submit(transfer *t)
  * -1 after saying why. */
 static int finish(transfer *t)
 {
-    int ok = t->result == CURLE_OK && t->status == 200 && t->header_count > 0;
+    int ok = t->result == CURLE_OK && t->status == 200 && t->header_count > 0
+             && (ca_file == NULL || t->http_version == CURL_HTTP_VERSION_2_0);
     if (!ok) {
-        fprintf(stderr, "curl_client_bench: %s, status %ld, %zu body bytes\n", curl_easy_strerror(t->result),
-                t->status, t->body_length);
+        fprintf(stderr, "curl_client_bench: %s, status %ld, HTTP version %ld, %zu body bytes\n",
+                curl_easy_strerror(t->result), t->status, t->http_version, t->body_length);
     }
     for (size_t i = 0; i < t->header_count; i++) {
         free(t->header_lines[i]);
@@ -217,16 +231,17 @@ static long run(transfer *transfers, long inflight, long count, double deadline)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: curl_client_bench URL COUNT SECONDS INFLIGHT\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: curl_client_bench URL COUNT SECONDS INFLIGHT [CAFILE]\n");
         return 2;
     }
     const char *url = argv[1];
     long count = strtol(argv[2], NULL, 10);
     double seconds = strtod(argv[3], NULL);
     long inflight = strtol(argv[4], NULL, 10);
+    ca_file = argc == 6 ? argv[5] : NULL;
     if (count < 1 || seconds <= 0 || inflight < 1 || inflight > MAX_INFLIGHT) {
-        fprintf(stderr, "usage: curl_client_bench URL COUNT SECONDS INFLIGHT (1 to %d)\n", MAX_INFLIGHT);
+        fprintf(stderr, "usage: curl_client_bench URL COUNT SECONDS INFLIGHT (1 to %d) [CAFILE]\n", MAX_INFLIGHT);
         return 2;
     }
     if (!bench_is_loopback(url)) {
@@ -237,8 +252,9 @@ int main(int argc, char **argv)
         return 1;
     }
     multi = curl_multi_init();
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, inflight);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, ca_file != NULL ? 1L : inflight);
     curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, inflight);
+    curl_multi_setopt(multi, CURLMOPT_PIPELINING, ca_file != NULL ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
     completion_fd = eventfd(0, EFD_CLOEXEC);
     transfer *transfers = calloc((size_t)inflight, sizeof *transfers);
     for (long i = 0; i < inflight; i++) {
@@ -252,7 +268,8 @@ int main(int argc, char **argv)
     bench_phase phase = bench_phase_start();
     long done = warmed < 0 ? -1 : run(transfers, inflight, count, phase.wall + seconds);
     if (done > 0) {
-        bench_report(inflight > 1 ? "libcurl-client-multi" : "libcurl-client", phase, done, inflight, 0);
+        bench_report(ca_file != NULL ? "libcurl-client-h2" : inflight > 1 ? "libcurl-client-multi" : "libcurl-client", phase,
+                     done, inflight, 0);
     }
 
     stopping = 1;

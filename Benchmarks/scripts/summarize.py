@@ -45,6 +45,7 @@ TARGETS = [
 # Courier's AHC transport gives AsyncHTTPClient no tracer when none is bootstrapped; raw AHC's
 # default keeps the bootstrapped (no-op) one, so these compare it with raw AHC doing the same.
 COMPARISONS = [
+    ("courier-curl-h2", "client-h2", "HTTP/2, {n} streams / libcurl as a client does it over HTTP/2 (the floor of the row above)"),
     ("courier-ahc-1", "ahc-untraced-1", "Courier-AHC / raw AHC with no tracer, sequential"),
     ("courier-ahc-N", "ahc-untraced-N", "Courier-AHC / raw AHC with no tracer, {n} in flight"),
     ("courier-urlsession-1", "urlsession-1", "Courier-URLSession / raw URLSession, sequential"),
