@@ -45,8 +45,16 @@ extension CurlTransport {
         /// C library's blocking sends too: they go through the I/O thread instead of driving curl
         /// on their own threads with connections of their own.
         public var maxConnections = 0
-        /// The most idle connections kept open for reuse.
-        public var maxIdleConnections = 32
+        /// The most idle connections kept open for reuse. Unless set, 32 or `maxConnectionsPerHost`
+        /// when that is more, so that raising the per-host limit does not leave the connections
+        /// above 32 closed and reopened on every request (libcurl's own multi handle grows its
+        /// cache with its transfers the same way).
+        public var maxIdleConnections: Int {
+            get { chosenMaxIdleConnections ?? max(32, maxConnectionsPerHost) }
+            set { chosenMaxIdleConnections = newValue }
+        }
+        /// `maxIdleConnections` as the caller set it; nil follows the per-host limit.
+        private var chosenMaxIdleConnections: Int?
         /// How long an idle connection is kept before it is closed rather than reused. curl counts
         /// idle time in whole seconds: the timeout is rounded up to one, and a connection idle for
         /// more whole seconds than that is not reused (with 1 s, one idle for 2 s or longer).
