@@ -190,4 +190,17 @@ import Testing
         jar.insert(StoredCookie(name: "other", value: "3", domain: "example.org"), now: now)
         #expect(jar.cookieHeader(for: site, now: now) == "top=1; own=2")
     }
+
+    @Test func onlyASCIIDigitsAndDotsOrAColonMakeAnIPAddress() {
+        #expect(StoredCookie.isIPAddress("127.0.0.1"))
+        #expect(StoredCookie.isIPAddress("::1"))
+        #expect(!StoredCookie.isIPAddress("example.com"))
+        #expect(!StoredCookie.isIPAddress("\u{661}\u{662}.\u{663}"))  // Arabic-Indic digits: a name, not an address
+    }
+
+    @Test func anEmptyJarAddsNoCookieField() {
+        var request = Request(method: .get, url: site)
+        CookieJar().addCookies(to: &request, now: now)
+        #expect(request.headerFields[.cookie] == nil)
+    }
 }

@@ -69,7 +69,8 @@ struct CookieStore {
     /// dropped on the way), in RFC 6265 §5.4's order: longer paths first, then older cookies,
     /// then those stored first.
     mutating func matching(_ url: URL, now: Date) -> [StoredCookie] {
-        guard let host = url.host?.lowercased() else { return [] }
+        // An empty jar, the usual one, is asked on every send: it answers before reading the URL.
+        guard count > 0, let host = url.host?.lowercased() else { return [] }
         var matching: [Entry] = []
         for domain in Self.domains(containing: host) {
             guard var entries = byDomain[domain] else { continue }

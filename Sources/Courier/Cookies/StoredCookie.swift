@@ -105,9 +105,11 @@ public struct StoredCookie: Sendable, Hashable, Codable {
         return !isIPAddress(host) && host.hasSuffix("." + domain)
     }
 
-    /// Whether `host` is an IPv4 or IPv6 address, which only ever matches itself.
+    /// Whether `host` is an IPv4 or IPv6 address, which only ever matches itself. ASCII digits
+    /// only: `Character.isNumber` took other scripts' digits too, through Unicode's tables.
     static func isIPAddress(_ host: String) -> Bool {
-        host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":")
+        host.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") }
+            || host.utf8.contains(UInt8(ascii: ":"))
     }
 
     /// RFC 6265 §5.1.4: `requestPath` is `cookiePath`, or below it.

@@ -1,6 +1,14 @@
 package import HTTPTypes
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A response's header field lines as a transport received and checked them, made into
 /// `HTTPFields` only when first read.
 ///
@@ -20,6 +28,41 @@ package final class ReceivedHeaderLines: Sendable {
     package init(lines: [UInt8], parse: @escaping @Sendable (UnsafeRawBufferPointer) -> HTTPFields) {
         self.lines = lines
         self.parse = parse
+    }
+
+    /// Whether a field is named `name`, found without parsing the fields when they are not yet:
+    /// a field is a line that starts with its (checked token) name and a colon, and a folded
+    /// line starts with a space or tab, so a line-start match is the field.
+    ///
+    /// Storing cookies asks it of every response; parsing them all for a `Set-Cookie` that small
+    /// responses rarely carry was most of a blocking send's header work from Python.
+    package func contains(_ name: HTTPField.Name) -> Bool {
+        if let cached = parsed.withLock({ $0 }) { return cached.contains(name) }
+        var wanted = name.canonicalName  // lowercase
+        return wanted.withUTF8 { wanted in
+            lines.withUnsafeBytes { lines in
+                var start = 0
+                while start < lines.count {
+                    if Self.startsWithName(UnsafeRawBufferPointer(wanted), lines, at: start) { return true }
+                    guard let end = memchr(lines.baseAddress! + start, 0x0A, lines.count - start) else { return false }
+                    start = lines.baseAddress!.distance(to: end) + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Whether the line at `start` begins with `name` (lowercase) then a colon, ignoring case.
+    private static func startsWithName(_ name: UnsafeRawBufferPointer, _ lines: UnsafeRawBufferPointer, at start: Int)
+        -> Bool
+    {
+        guard lines.count - start > name.count, lines[start + name.count] == UInt8(ascii: ":") else { return false }
+        for offset in 0..<name.count {
+            let byte = lines[start + offset]
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if lowered != name[offset] { return false }
+        }
+        return true
     }
 
     /// The fields, parsed on the first read.

@@ -31,6 +31,14 @@ public struct Response: Sendable {
         }
         set { storage.fields.headers = .fields(newValue) }
     }
+    /// Whether a header field is named `name`; unlike reading ``headerFields``, parses no fields
+    /// a transport received unparsed.
+    package func hasHeaderField(named name: HTTPField.Name) -> Bool {
+        switch storage.fields.headers {
+        case .fields(let fields): fields.contains(name)
+        case .received(let lines): lines.contains(name)
+        }
+    }
     /// The body bytes, after any content decoding; empty while `bodyStream` is unread.
     public var body: Data {
         get { storage.fields.body }

@@ -191,7 +191,9 @@ public struct Client: Sendable {
         cookieJar?.addCookies(to: &request)
         do {
             let response = try await transport.send(request, context: context)
-            cookieJar?.store(response.headerFields, from: request.url)
+            if let cookieJar, response.hasHeaderField(named: .setCookie) {
+                cookieJar.store(response.headerFields, from: request.url)
+            }
             return response
         } catch var error as CourierError {
             if error.stage == nil { error.stage = "transport" }

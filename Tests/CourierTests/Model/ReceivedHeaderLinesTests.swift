@@ -61,4 +61,35 @@ struct ReceivedHeaderLinesTests {
         #expect(response.headerFields.isEmpty)
         #expect(copy.headerFields.map { $0.value } == ["1"])
     }
+
+    @Test func whetherAFieldIsThereIsAnsweredWithoutParsingAndIgnoresCase() {
+        let parser = CountingParser()
+        let lines = ReceivedHeaderLines(
+            lines: Array("content-type: text/plain\nX-Set-Cookie: a=1\nSET-COOKIE: b=2\n\tfolded\n".utf8),
+            parse: parser.parse)
+        #expect(lines.contains(.setCookie))
+        #expect(lines.contains(.contentType))
+        #expect(!lines.contains(.cookie))
+        #expect(!lines.contains(HTTPField.Name("Set")!))
+        #expect(!lines.contains(HTTPField.Name("folded")!))
+        #expect(parser.calls == 0)
+    }
+
+    @Test func aFieldNameOnlyInsideAnotherLineIsNotThere() {
+        let lines = ReceivedHeaderLines(
+            lines: Array("X-Note: set-cookie: no\nSet-Cookiex: no\nSet-Cookie\n".utf8), parse: { _ in [:] })
+        #expect(!lines.contains(.setCookie))
+    }
+
+    @Test func aResponseSaysWhetherItHasAFieldWithoutParsingItsReceivedLines() {
+        let parser = CountingParser()
+        let lines = ReceivedHeaderLines(lines: Array("Content-Type:text/plain\n".utf8), parse: parser.parse)
+        var response = Response(
+            status: .ok, receivedHeaderLines: lines, bodyStream: ResponseBodyStream(Data()), request: Self.request)
+        #expect(response.hasHeaderField(named: .contentType))
+        #expect(!response.hasHeaderField(named: .setCookie))
+        #expect(parser.calls == 0)
+        response.headerFields[.setCookie] = "a=1"
+        #expect(response.hasHeaderField(named: .setCookie))
+    }
 }
