@@ -53,7 +53,9 @@ package final class ReceivedHeaderLines: Sendable {
     }
 
     /// Whether the line at `start` begins with `name` (lowercase) then a colon, ignoring case.
-    private static func startsWithName(_ name: UnsafeRawBufferPointer, _ lines: UnsafeRawBufferPointer, at start: Int)
+    private static func startsWithName(
+        _ name: UnsafeRawBufferPointer, _ lines: UnsafeRawBufferPointer, at start: Int
+    )
         -> Bool
     {
         guard lines.count - start > name.count, lines[start + name.count] == UInt8(ascii: ":") else { return false }
