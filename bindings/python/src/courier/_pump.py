@@ -22,6 +22,17 @@ from ._lib import lib
 NULL = ffi.NULL
 
 
+class _Pumping(threading.local):
+    """The loop whose completions this thread is running now, if any: a completion that finds its
+    own loop here settles its future at once, without asking asyncio for the running loop (which
+    costs a getpid() system call in CPython 3.11 and earlier)."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+
+
+pumping = _Pumping()
+
+
 class CompletionPump:
     """The loops watching one client's completion descriptor, each through a duplicate of it.
 
@@ -87,7 +98,12 @@ class CompletionPump:
                 watch.close()
 
     def _run_on(self, loop: asyncio.AbstractEventLoop) -> None:
-        if not self.run():
+        pumping.loop = loop
+        try:
+            ran = self.run()
+        finally:
+            pumping.loop = None
+        if not ran:
             with self._lock:
                 watch = self._watches.pop(loop, None)
             if watch is not None:

@@ -21,7 +21,7 @@ from ._lib import lib, new_struct
 from ._models import Request, Response
 from ._native import copy_response, out_parameters
 from ._interrupt import remember_interrupt
-from ._pump import CompletionPump
+from ._pump import CompletionPump, pumping
 from ._registry import _in_flight, _registry_lock, hold_across_fork
 
 NULL = ffi.NULL
@@ -250,7 +250,7 @@ def _post(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Response], sta
         else:
             future.set_result(outcome)
 
-    if asyncio._get_running_loop() is loop:
+    if pumping.loop is loop or asyncio._get_running_loop() is loop:
         settle()
     elif not _inbox(loop).put(settle):
         state.release()
