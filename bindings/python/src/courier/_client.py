@@ -246,7 +246,8 @@ class AsyncClient(_ClientSurface):
         """Sends a request; the completion settles the awaited future from a library thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Response] = loop.create_future()
-        free_garbage()
+        if garbage:
+            free_garbage()
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
             pump = self._core.pump

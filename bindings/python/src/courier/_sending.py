@@ -19,7 +19,7 @@ from ._errors import CourierError
 from ._handles import ReleasedByTheLibrary, handles
 from ._lib import lib, new_struct
 from ._models import Request, Response
-from ._native import copy_response, out_parameters
+from ._native import copy_response, out_parameters, received_response
 from ._interrupt import remember_interrupt
 from ._pump import CompletionPump, pumping
 from ._registry import _in_flight, _registry_lock, hold_across_fork
@@ -110,10 +110,11 @@ class _SendState(ReleasedByTheLibrary):
             lib.courier_call_free(call)
 
     def complete(self, response: Any, error: Any) -> None:
-        elapsed = datetime.timedelta(seconds=time.perf_counter() - self.started)
         try:
             if response != NULL:
-                outcome: Response | CourierError = copy_response(response, self.request, elapsed, take=True)
+                # Seconds: the Response makes its timedelta when `elapsed` is first read.
+                outcome: Response | CourierError = received_response(response, self.request,
+                                                                     time.perf_counter() - self.started)
             else:
                 outcome = from_error(error, self.request)
                 if self.sink_error is not None:
