@@ -60,6 +60,27 @@ def test_a_finished_async_send_leaves_nothing_for_the_garbage_collector(server) 
     assert run(main()) == 0
 
 
+def test_async_responses_of_a_reused_request_each_own_their_request(server) -> None:
+    # A bare GET reuses the client's built request; each response (and each error) gets its own
+    # copy of it, made on first read.
+    async def main():
+        async with courier.AsyncClient(base_url=server.url, timeout=0.3) as client:
+            first, second = await client.get("/get"), await client.get("/get")
+            first.request.headers["X-Mine"] = "first"
+            third = await client.get("/get")
+            try:
+                await client.get("/delay/3000")
+            except courier.TimeoutException as error:
+                failed = error.request
+            return first, second, third, failed
+
+    first, second, third, failed = run(main())
+    assert "x-mine" not in second.request.headers and third.request.headers.get("X-Mine") is None
+    assert first.request is first.request and first.request is not second.request
+    assert failed is not None and failed.url.endswith("/delay/3000") and "x-mine" not in failed.headers
+    assert first.elapsed.total_seconds() > 0
+
+
 def test_async_errors_are_typed(server) -> None:
     async def main():
         async with courier.AsyncClient(base_url=server.url, timeout=0.3) as client:

@@ -251,8 +251,8 @@ class AsyncClient(_ClientSurface):
         pointer, snapshot, owned = self._core.acquire(method, url, kwargs)
         try:
             pump = self._core.pump
-            state = _SendState(snapshot if owned else snapshot._copy(),
-                               lambda outcome: _post(loop, future, state, outcome), pump)
+            state = _SendState(snapshot, lambda outcome: _post(loop, future, state, outcome), pump,
+                               shares_request=not owned)
             _start(self._core.live(), pointer, state, streaming=False)
         finally:
             if owned:

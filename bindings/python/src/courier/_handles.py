@@ -17,6 +17,8 @@ class ReleasedByTheLibrary:
     """An entry whose release the library calls back for on its own threads (an interceptor's
     destroy callback, a send's completion): interpreter exit waits for these to go."""
 
+    __slots__ = ()
+
 
 class HandleTable:
     def __init__(self) -> None:

@@ -57,9 +57,15 @@ class _Latch:
 class _SendState(ReleasedByTheLibrary):
     """One asynchronous send under way: the call handle, and what the completion settles."""
 
+    # One is made per send: slots make it smaller and its fields quicker to set.
+    __slots__ = ("request", "shares_request", "pump", "on_done", "lock", "call", "done", "started", "sink",
+                 "head_sink", "sink_error", "finished", "on_cancel")
+
     def __init__(self, request: Request, on_done: Callable[[Response | CourierError], None],
-                 pump: CompletionPump | None = None) -> None:
+                 pump: CompletionPump | None = None, shares_request: bool = False) -> None:
         self.request = request
+        # The client's reused snapshot (see _ClientCore.acquire): copied only for what keeps it.
+        self.shares_request = shares_request
         self.pump = pump
         self.on_done: Callable[[Response | CourierError], None] | None = on_done
         self.lock = threading.Lock()
@@ -71,6 +77,10 @@ class _SendState(ReleasedByTheLibrary):
         self.sink_error: BaseException | None = None
         self.finished = False
         self.on_cancel: Callable[[], None] | None = None
+
+    def own_request(self) -> Request:
+        """The request for an outcome to keep: a copy when it is the client's reused snapshot."""
+        return self.request._copy() if self.shares_request else self.request
 
     def attach(self, call: Any) -> None:
         with self.lock:
@@ -113,14 +123,14 @@ class _SendState(ReleasedByTheLibrary):
         try:
             if response != NULL:
                 # Seconds: the Response makes its timedelta when `elapsed` is first read.
-                outcome: Response | CourierError = received_response(response, self.request,
-                                                                     time.perf_counter() - self.started)
+                outcome: Response | CourierError = received_response(
+                    response, self.request, time.perf_counter() - self.started, self.shares_request)
             else:
-                outcome = from_error(error, self.request)
+                outcome = from_error(error, self.own_request())
                 if self.sink_error is not None:
                     outcome.__cause__ = self.sink_error
         except BaseException as failure:  # noqa: BLE001
-            outcome = CourierError(f"cannot read the outcome: {failure}", request=self.request)
+            outcome = CourierError(f"cannot read the outcome: {failure}", request=self.own_request())
         finally:
             if error != NULL:
                 lib.courier_error_free(error)
@@ -167,7 +177,7 @@ def _head_trampoline(user_data: Any, head: Any) -> int:
         return 0
     try:
         elapsed = datetime.timedelta(seconds=time.perf_counter() - state.started)
-        state.head_sink(copy_response(head, state.request, elapsed))
+        state.head_sink(copy_response(head, state.own_request(), elapsed))
         return 0
     except BaseException as failure:  # noqa: BLE001 - aborts the send; the caller sees it
         state.sink_error = failure
@@ -192,7 +202,7 @@ def _start(client: Any, request_pointer: Any, state: _SendState, streaming: bool
         raise
     if code:
         handles.pop(user_data)
-        check(code, out.error, state.request)
+        check(code, out.error, state.own_request())
     state.attach(out.call[0])
 
 
