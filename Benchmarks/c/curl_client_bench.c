@@ -268,8 +268,9 @@ int main(int argc, char **argv)
     bench_phase phase = bench_phase_start();
     long done = warmed < 0 ? -1 : run(transfers, inflight, count, phase.wall + seconds);
     if (done > 0) {
+        /* per_host: the connections it may open, one for HTTP/2. */
         bench_report(ca_file != NULL ? "libcurl-client-h2" : inflight > 1 ? "libcurl-client-multi" : "libcurl-client", phase,
-                     done, inflight, 0);
+                     done, ca_file != NULL ? 1 : inflight, 0);
     }
 
     stopping = 1;
