@@ -10,7 +10,7 @@ import Musl
 /// A program's thread that starts many asynchronous sends in a row (an asyncio loop settling a
 /// batch of responses, then sending again) wakes a pool thread with each. On a shared core each
 /// wake-up preempted the caller, the pool thread started one send and slept, and the caller
-/// resumed: 1.4 context switches per request for `courier.AsyncClient` at 32 in flight, 0.3 after,
+/// resumed: 1.4 context switches per request for `courier.AsyncClient` at 32 in flight, 0.25 after,
 /// and 20% more requests a second (Benchmarks/README.md). A batch thread waits for the waker to
 /// block or its time slice to end, then starts every send queued meanwhile. On an idle core it runs
 /// at once, as before; it keeps its nice value and its share of the CPU.
