@@ -1,14 +1,6 @@
 package import HTTPTypes
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A response's header field lines as a transport received and checked them, made into
 /// `HTTPFields` only when first read.
 ///
@@ -43,28 +35,20 @@ package final class ReceivedHeaderLines: Sendable {
             lines.withUnsafeBytes { lines in
                 var start = 0
                 while start < lines.count {
-                    if Self.startsWithName(UnsafeRawBufferPointer(wanted), lines, at: start) { return true }
-                    guard let end = memchr(lines.baseAddress! + start, 0x0A, lines.count - start) else { return false }
-                    start = lines.baseAddress!.distance(to: end) + 1
+                    let rest = UnsafeRawBufferPointer(rebasing: lines[start...])
+                    if rest.count > wanted.count, rest[wanted.count] == UInt8(ascii: ":"),
+                        ASCIIBytes.equalIgnoringCase(
+                            UnsafeRawBufferPointer(rebasing: rest.prefix(wanted.count)),
+                            lowercased: UnsafeRawBufferPointer(wanted))
+                    {
+                        return true
+                    }
+                    guard let end = ASCIIBytes.firstIndex(of: UInt8(ascii: "\n"), in: rest) else { return false }
+                    start += end + 1
                 }
                 return false
             }
         }
-    }
-
-    /// Whether the line at `start` begins with `name` (lowercase) then a colon, ignoring case.
-    private static func startsWithName(
-        _ name: UnsafeRawBufferPointer, _ lines: UnsafeRawBufferPointer, at start: Int
-    )
-        -> Bool
-    {
-        guard lines.count - start > name.count, lines[start + name.count] == UInt8(ascii: ":") else { return false }
-        for offset in 0..<name.count {
-            let byte = lines[start + offset]
-            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            if lowered != name[offset] { return false }
-        }
-        return true
     }
 
     /// The fields, parsed on the first read.

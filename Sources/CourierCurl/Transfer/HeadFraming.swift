@@ -68,6 +68,7 @@ struct HeadFraming: Equatable {
 
     /// Whether `bytes`, a valid field name, is `lowercased` in any case. Setting bit 5 lowercases
     /// a letter and leaves `-` as it is; no other token character becomes a letter or `-` by it.
+    /// `ASCIIBytes.equalIgnoringCase` for any name; this one stays here to inline (see `ASCIIBytes`).
     private static func name(_ bytes: UnsafeRawBufferPointer, is lowercased: StaticString) -> Bool {
         lowercased.withUTF8Buffer { expected in
             guard bytes.count == expected.count else { return false }

@@ -290,7 +290,8 @@ struct ResponseHeadParser {
         return true
     }
 
-    /// The first index of `byte` in `bytes`, found with `memchr`.
+    /// The first index of `byte` in `bytes`, found with `memchr`: `ASCIIBytes.firstIndex`, kept
+    /// here so that it inlines into the per-line parse (see `ASCIIBytes`).
     private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else { return nil }
         return base.distance(to: UnsafeRawPointer(found))
