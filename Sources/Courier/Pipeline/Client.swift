@@ -100,12 +100,17 @@ public struct Client: Sendable {
         let perRequest = request.options[InterceptorsOption.self]
         let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
         let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)
+        return try await chain.run(from: 0, try addingConfiguration(to: request), context: context)
+    }
+
+    /// `request` with what the configuration adds to every send: its Unix socket, its default
+    /// headers, and the netrc's credentials for the host. Synchronous, so that its work stays out
+    /// of the frame a send in flight holds.
+    private func addingConfiguration(to request: Request) throws -> Request {
         guard
             !configuration.defaultHeaders.isEmpty || configuration.unixSocketPath != nil || request.isUnixSocketURL
                 || configuration.netrc != nil
-        else {
-            return try await chain.run(from: 0, request, context: context)
-        }
+        else { return request }
         var completed = try request.routedOverUnixSocket(default: configuration.unixSocketPath)
         for field in configuration.defaultHeaders where request.headerFields[field.name] == nil {
             completed.headerFields.append(field)
@@ -115,10 +120,13 @@ public struct Client: Sendable {
         {
             completed.headerFields[.authorization] = authorization
         }
-        return try await chain.run(from: 0, completed, context: context)
+        return completed
     }
 
     /// The stage after the interceptors: follows redirects, sending each hop through the transport.
+    ///
+    /// What each hop decides is in synchronous helpers, whose locals stay on the thread's stack
+    /// instead of in this frame, which a send in flight holds while it waits.
     nonisolated(nonsending) static func followingRedirects(
         _ request: Request, through transport: any Transport,
         configuration: Configuration
@@ -131,33 +139,53 @@ public struct Client: Sendable {
         while true {
             if !history.isEmpty { hopStart = MonotonicClock.now() }
             let response = try await Self.send(current, through: transport, configuration: configuration)
-            let next: Request?
-            do {
-                next = try RedirectFollower.nextRequest(after: response, to: current, policy: configuration.redirects)
-            } catch var error as CourierError {
-                response.bodyStream?.discard()
-                error.stage = "redirects"
-                throw error
-            }
-            guard let next else {
-                guard !history.isEmpty else { return response }
-                var final = response
-                final.history = history
-                final.metrics.redirectCount = history.count
-                final.metrics.record(.redirects, nanoseconds: hopStart - start)
-                return final
+            guard let next = try Self.redirect(after: response, to: current, policy: configuration.redirects) else {
+                return Self.last(response, after: history, redirectNanoseconds: hopStart - start)
             }
             history.append(await Self.settled(response))
-            guard history.count <= configuration.limits.maxRedirects else {
-                var error = CourierError(
-                    .tooManyRedirects,
-                    "stopped after \(configuration.limits.maxRedirects) redirects (last to \(next.url.absoluteString))",
-                    source: "Limits.maxRedirects", request: request, response: history.last)
-                error.stage = "redirects"
-                throw error
-            }
+            try Self.checkRedirectCount(
+                history, next: next, limit: configuration.limits.maxRedirects, request: request)
             current = next
         }
+    }
+
+    /// The request a hop's response redirects to, or `nil`; a refused redirect discards the body
+    /// and throws, marked as the redirects' stage.
+    private static func redirect(
+        after response: Response, to request: Request, policy: RedirectPolicy
+    ) throws -> Request? {
+        do {
+            return try RedirectFollower.nextRequest(after: response, to: request, policy: policy)
+        } catch var error as CourierError {
+            response.bodyStream?.discard()
+            error.stage = "redirects"
+            throw error
+        }
+    }
+
+    /// The final response, with the hops before it and their time when there were any.
+    private static func last(_ response: Response, after history: [Response], redirectNanoseconds: Int64)
+        -> Response
+    {
+        guard !history.isEmpty else { return response }
+        var final = response
+        final.history = history
+        final.metrics.redirectCount = history.count
+        final.metrics.record(.redirects, nanoseconds: redirectNanoseconds)
+        return final
+    }
+
+    /// Throws `tooManyRedirects` once the hops followed pass `Limits.maxRedirects`.
+    private static func checkRedirectCount(
+        _ history: [Response], next: Request, limit: Int, request: Request
+    ) throws {
+        guard history.count > limit else { return }
+        var error = CourierError(
+            .tooManyRedirects,
+            "stopped after \(limit) redirects (last to \(next.url.absoluteString))",
+            source: "Limits.maxRedirects", request: request, response: history.last)
+        error.stage = "redirects"
+        throw error
     }
 
     /// A redirect response as ``Response/history`` keeps it: its body read when it is small, which
@@ -195,17 +223,24 @@ public struct Client: Sendable {
                 cookieJar.store(response.headerFields, from: request.url)
             }
             return response
-        } catch var error as CourierError {
+        } catch {
+            throw Self.transportFailure(error, request: request)
+        }
+    }
+
+    /// The error a transport threw, as the transport's stage: a `CourierError` gains the stage and
+    /// request it lacks, and any other error is wrapped (`cancelled` when the task was).
+    private static func transportFailure(_ error: any Error, request: Request) -> CourierError {
+        if var error = error as? CourierError {
             if error.stage == nil { error.stage = "transport" }
             if error.request == nil { error.request = request }
-            throw error
-        } catch {
-            var wrapped = CourierError(
-                .invalidResponse, "the transport failed: \(error)", request: request, underlying: error)
-            if Task.isCancelled { wrapped.code = .cancelled }
-            wrapped.stage = "transport"
-            throw wrapped
+            return error
         }
+        var wrapped = CourierError(
+            .invalidResponse, "the transport failed: \(error)", request: request, underlying: error)
+        if Task.isCancelled { wrapped.code = .cancelled }
+        wrapped.stage = "transport"
+        return wrapped
     }
 }
 

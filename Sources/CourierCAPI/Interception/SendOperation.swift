@@ -83,6 +83,13 @@ struct SendOperation: @unchecked Sendable {
                 maxBodyBytes: client.configuration.limits.maxBodyBytes, shouldCancel: shouldCancel)
             return try await CurlCallerDriving.$current.withValue(driving) { try await client.send(request) }
         }
+        return try await runStreaming()
+    }
+
+    /// A send with `on_head` or `on_data`: the head delivered as it arrives, and the body in chunks
+    /// when asked. A function of its own, so that a plain send's frame, held while it is in flight,
+    /// does not carry the stream's state.
+    private func runStreaming() async throws -> Response {
         var response = try await client.stream(request)
         if let onHead { try deliverHead(response, to: onHead) }
         guard let onData else {
