@@ -164,7 +164,9 @@ public struct Client: Sendable {
     }
 
     /// The final response, with the hops before it and their time when there were any.
-    private static func last(_ response: Response, after history: [Response], redirectNanoseconds: Int64)
+    private static func last(
+        _ response: Response, after history: [Response], redirectNanoseconds: Int64
+    )
         -> Response
     {
         guard !history.isEmpty else { return response }

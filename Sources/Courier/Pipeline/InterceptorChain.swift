@@ -48,7 +48,9 @@ final class InterceptorChain: Sendable {
 
     /// The error an interceptor threw, named for its stage: a `CourierError` gains the stage and
     /// request it lacks, and any other error is wrapped as `interceptorFailed`.
-    private static func attributed(_ error: any Error, to interceptor: any Interceptor, request: Request)
+    private static func attributed(
+        _ error: any Error, to interceptor: any Interceptor, request: Request
+    )
         -> CourierError
     {
         if var error = error as? CourierError {
