@@ -166,9 +166,7 @@ public struct Client: Sendable {
     /// The final response, with the hops before it and their time when there were any.
     private static func last(
         _ response: Response, after history: [Response], redirectNanoseconds: Int64
-    )
-        -> Response
-    {
+    ) -> Response {
         guard !history.isEmpty else { return response }
         var final = response
         final.history = history

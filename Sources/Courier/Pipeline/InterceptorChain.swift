@@ -50,9 +50,7 @@ final class InterceptorChain: Sendable {
     /// request it lacks, and any other error is wrapped as `interceptorFailed`.
     private static func attributed(
         _ error: any Error, to interceptor: any Interceptor, request: Request
-    )
-        -> CourierError
-    {
+    ) -> CourierError {
         if var error = error as? CourierError {
             if error.stage == nil { error.stage = interceptor.name }
             if error.request == nil { error.request = request }
