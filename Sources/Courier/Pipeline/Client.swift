@@ -94,18 +94,27 @@ public struct Client: Sendable {
     public nonisolated(nonsending) func stream(
         _ request: Request, interceptors extra: [any Interceptor] = []
     ) async throws -> Response {
+        let start = try startingChain(for: request, interceptors: extra)
+        return try await start.chain.run(from: 0, start.request, context: start.context)
+    }
+
+    /// The send's chain (the client's interceptors, the request's, then `extra`), its context, and
+    /// the request as the configuration completes it. Synchronous, so that none of this work stays
+    /// in the frame a send in flight holds.
+    private func startingChain(
+        for request: Request, interceptors extra: [any Interceptor]
+    ) throws -> (chain: InterceptorChain, request: Request, context: InterceptorContext) {
         let context = InterceptorContext(
             attempt: 1, requestID: RequestID.next(), logger: configuration.logger,
             limits: configuration.limits, transport: transport)
         let perRequest = request.options[InterceptorsOption.self]
         let stages = perRequest.isEmpty && extra.isEmpty ? interceptors : interceptors + perRequest + extra
         let chain = InterceptorChain(interceptors: stages, transport: transport, configuration: configuration)
-        return try await chain.run(from: 0, try addingConfiguration(to: request), context: context)
+        return (chain, try addingConfiguration(to: request), context)
     }
 
     /// `request` with what the configuration adds to every send: its Unix socket, its default
-    /// headers, and the netrc's credentials for the host. Synchronous, so that its work stays out
-    /// of the frame a send in flight holds.
+    /// headers, and the netrc's credentials for the host.
     private func addingConfiguration(to request: Request) throws -> Request {
         guard
             !configuration.defaultHeaders.isEmpty || configuration.unixSocketPath != nil || request.isUnixSocketURL
