@@ -38,49 +38,70 @@ public struct MetricsInterceptor: Interceptor {
     }
 
     public func intercept(_ request: Request, context: InterceptorContext, next: Next) async throws -> Response {
-        let factory = self.factory ?? MetricsSystem.factory
-        let method = [("method", request.method.rawValue)]
+        // Recorded by synchronous functions, so a send in flight holds only the start time in its
+        // frame, not the metrics' labels and dimensions (1,088 bytes when they were inline).
         let start = ContinuousClock.now
-        defer {
-            let elapsed = ContinuousClock.now - start
-            CoreMetrics.Timer(
-                label: "\(prefix)_request_duration_seconds", dimensions: dimensions + method, factory: factory
-            )
-            .recordNanoseconds(elapsed.clampedNanoseconds)
-        }
         do {
-            var response = try await next(request)
-            let phases = PhaseTimers(
-                label: "\(prefix)_request_phase_seconds", dimensions: dimensions + method, factory: factory)
-            for (phase, duration) in response.metrics.phases where phase != "receive" {
-                phases.record(phase, duration)
-            }
-            if let stream = response.bodyStream {
-                response.bodyStream = stream.observed(
-                    by: ReceivePhaseRecorder(stream: stream, atHead: response.metrics.bodyTransfer, phases: phases))
-            } else {
-                phases.record("receive", response.metrics.bodyTransfer)
-            }
-            Counter(
-                label: "\(prefix)_requests_total",
-                dimensions: dimensions + method + [("status", String(response.status.code))],
-                factory: factory
-            ).increment()
-            return response
+            return recording(try await next(request), of: request, since: start)
         } catch {
-            let code = (error as? CourierError)?.code.description ?? "unknown"
-            Counter(
-                label: "\(prefix)_requests_total", dimensions: dimensions + method + [("status", "error")],
-                factory: factory
-            )
-            .increment()
-            Counter(
-                label: "\(prefix)_request_failures_total", dimensions: dimensions + method + [("code", code)],
-                factory: factory
-            )
-            .increment()
+            recordFailure(error, of: request, since: start)
             throw error
         }
+    }
+
+    /// Records the exchange's phases and count, and its duration; a streamed body's receive phase
+    /// is recorded when the stream ends.
+    private func recording(_ response: Response, of request: Request, since start: ContinuousClock.Instant) -> Response
+    {
+        let factory = self.factory ?? MetricsSystem.factory
+        let method = [("method", request.method.rawValue)]
+        var response = response
+        let phases = PhaseTimers(
+            label: "\(prefix)_request_phase_seconds", dimensions: dimensions + method, factory: factory)
+        for (phase, duration) in response.metrics.phases where phase != "receive" {
+            phases.record(phase, duration)
+        }
+        if let stream = response.bodyStream {
+            response.bodyStream = stream.observed(
+                by: ReceivePhaseRecorder(stream: stream, atHead: response.metrics.bodyTransfer, phases: phases))
+        } else {
+            phases.record("receive", response.metrics.bodyTransfer)
+        }
+        Counter(
+            label: "\(prefix)_requests_total",
+            dimensions: dimensions + method + [("status", String(response.status.code))],
+            factory: factory
+        ).increment()
+        recordDuration(since: start, method: method, factory: factory)
+        return response
+    }
+
+    /// Counts a failed exchange, by its error's code, and records its duration.
+    private func recordFailure(_ error: any Error, of request: Request, since start: ContinuousClock.Instant) {
+        let factory = self.factory ?? MetricsSystem.factory
+        let method = [("method", request.method.rawValue)]
+        let code = (error as? CourierError)?.code.description ?? "unknown"
+        Counter(
+            label: "\(prefix)_requests_total", dimensions: dimensions + method + [("status", "error")],
+            factory: factory
+        )
+        .increment()
+        Counter(
+            label: "\(prefix)_request_failures_total", dimensions: dimensions + method + [("code", code)],
+            factory: factory
+        )
+        .increment()
+        recordDuration(since: start, method: method, factory: factory)
+    }
+
+    private func recordDuration(
+        since start: ContinuousClock.Instant, method: [(String, String)], factory: any MetricsFactory
+    ) {
+        let elapsed = ContinuousClock.now - start
+        CoreMetrics.Timer(
+            label: "\(prefix)_request_duration_seconds", dimensions: dimensions + method, factory: factory
+        )
+        .recordNanoseconds(elapsed.clampedNanoseconds)
     }
 }
 

@@ -100,12 +100,7 @@ public struct RetryInterceptor: Interceptor {
                 return try outcome.get()
             }
             if case .success(let response) = outcome { response.bodyStream?.discard() }
-            context.logger.debug(
-                "retrying",
-                metadata: [
-                    "request-id": "\(context.requestID)", "attempt": "\(attempt + 1)",
-                    "after": "\(Self.describe(outcome))", "wait": "\(wait)",
-                ])
+            Self.logRetry(after: outcome, attempt: attempt + 1, wait: wait, context: context)
             do {
                 try await sleep(wait)
             } catch {
@@ -113,6 +108,19 @@ public struct RetryInterceptor: Interceptor {
             }
             attempt += 1
         }
+    }
+
+    /// The debug line before a retry. Synchronous, so its metadata stays out of the frame a send
+    /// in flight holds.
+    private static func logRetry(
+        after outcome: Result<Response, CourierError>, attempt: Int, wait: Duration, context: InterceptorContext
+    ) {
+        context.logger.debug(
+            "retrying",
+            metadata: [
+                "request-id": "\(context.requestID)", "attempt": "\(attempt)",
+                "after": "\(describe(outcome))", "wait": "\(wait)",
+            ])
     }
 
     /// How long to wait before the next attempt, or `nil` to end with `outcome`.
