@@ -46,9 +46,21 @@ public final class SingleFlightInterceptor: Interceptor {
         guard request.method == .get || request.method == .head, request.body?.isEmpty ?? true else {
             return try await next(request)
         }
+        // Joined and judged by synchronous functions, so a send waiting holds little in its frame.
+        var response: Response
+        do {
+            response = try await sharedCall(for: request, next: next, limit: context.limits.maxBodyBytes).value()
+        } catch {
+            throw failure(error, request: request)
+        }
+        response.request = request
+        return response
+    }
+
+    /// The call in flight for an identical request, joined, or a new one that sends this request.
+    private func sharedCall(for request: Request, next: Next, limit: Int64) -> SharedTask<Response> {
         let key = sharingKey(for: request)
-        let limit = context.limits.maxBodyBytes
-        let call = calls.withLock { calls -> SharedTask<Response> in
+        return calls.withLock { calls -> SharedTask<Response> in
             if let existing = calls[key], existing.join() { return existing }
             let call = SharedTask<Response>(
                 cancelsWhenAbandoned: true,
@@ -64,22 +76,19 @@ public final class SingleFlightInterceptor: Interceptor {
             calls[key] = call
             return call
         }
-        var response: Response
-        do {
-            response = try await call.value()
-        } catch is CancellationError {
-            throw CourierError(
+    }
+
+    /// What a waiter throws when the shared call failed: its `CourierError`, or one saying why.
+    private func failure(_ error: any Error, request: Request) -> any Error {
+        if error is CancellationError {
+            return CourierError(
                 .cancelled, "the request was cancelled while waiting for an identical one in flight",
                 source: name, request: request)
-        } catch let error as CourierError {
-            throw error
-        } catch {
-            throw CourierError(
-                .interceptorFailed, "the shared request failed: \(error)", source: name,
-                request: request, underlying: error)
         }
-        response.request = request
-        return response
+        if let error = error as? CourierError { return error }
+        return CourierError(
+            .interceptorFailed, "the shared request failed: \(error)", source: name,
+            request: request, underlying: error)
     }
 
     /// What makes two requests identical: method, URL and every header line not ignored, in order.

@@ -106,6 +106,7 @@ public struct ValidationInterceptor: Interceptor {
     }
 
     /// An error carrying `response` with its body read, or discarded when it cannot be read.
+    @inline(never)  // a frame of its own, allocated only for a refused response
     static func failure(
         _ code: CourierError.Code, _ message: String, response: Response,
         context: InterceptorContext
