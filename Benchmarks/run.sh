@@ -18,7 +18,8 @@
 #      the footprint check (the installed C library's size, at most 20 MiB: scripts/footprint.sh)
 #      and the Python comparison (python/run.sh: courier.Client and AsyncClient against requests,
 #      httpx, pycurl and aiohttp);
-#   8. prints, per pass, one table of medians with their spread, CPU time and allocations per
+#   8. records the async frames a send holds while it waits (scripts/async-frames.py);
+#   9. prints, per pass, one table of medians with their spread, CPU time and allocations per
 #      request, and the ratios to the baselines; then the issue's targets, met or missed.
 # Usage: ./run.sh     environment: DURATION=3 ROUNDS=5 COUNT=1000000 PORT=18089 INTERCEPTORS=5 INFLIGHT=32
 #        SKIP_BUSY=1, SKIP_BODIES=1, SKIP_SCALE=1, SKIP_PIPELINE=1, SKIP_MEMORY=1, SKIP_FOOTPRINT=1,
@@ -256,11 +257,16 @@ if [[ -z ${SKIP_SCALE:-} ]]; then
     hold_pid=""
 fi
 
+# The functions a send waits in: the C send's, the pipeline's, the curl transport's, the built-in interceptors'.
+async_frames_pattern='^(outcomeHandles|AsyncSendWorkers.work|SendOperation.run\(|Client.send\(_:interceptors|Client.stream|InterceptorChain.run|Next.callAsFunction|specialized static Client.followingRedirects|specialized static Client.send\(_:through|CurlTransport.send\(|withCancellationHandler<A>\(isolation|(specialized )?[A-Za-z]+Interceptor.intercept\(|CacheInterceptor.fetch|Response.collectingBody|ResponseBodyStream.collect)'
 if [[ -z ${SKIP_INSTRUCTIONS:-} ]]; then
     echo "== instructions per request (callgrind; a count that does not move with the host)"
     scripts/instructions.sh "$url" "$bin" "$results" "$compare" >/dev/null \
         || echo "== instruction counts failed; see $results/instructions.txt" >&2
 fi
+# The async frames a send holds while it waits (a count the compiler, not the host, decides).
+PATH=$(dirname "$(command -v swift)"):$PATH scripts/async-frames.py ../.build/release/libcourier.so.1 \
+    "$async_frames_pattern" >"$results/frames.txt" 2>&1 || echo "== async frame sizes failed; see $results/frames.txt" >&2
 cleanup
 trap - EXIT
 

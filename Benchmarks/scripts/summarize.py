@@ -382,6 +382,20 @@ def summarize_python(results):
     return lines + [""]
 
 
+def summarize_frames(results):
+    """run.sh's frames.txt: the async frames a send holds while it waits, from the release library."""
+    frames = results / "frames.txt"
+    if not frames.exists():
+        return []
+    rows = [line.split(None, 1) for line in frames.read_text().splitlines() if line.strip()[:1].isdigit()]
+    lines = ["## Async frames a send holds while it waits (bytes; scripts/async-frames.py)", "",
+             "A send in flight holds one frame of every function it waits in: the C send's, the client's, "
+             "one `Next.callAsFunction` and one `intercept` per interceptor stage, the redirect loop's and "
+             "the transport's.", "", "| function | bytes |", "|---|---:|"]
+    lines += [f"| `{name}` | {int(size):,} |" for size, name in rows]
+    return lines + [""]
+
+
 def summarize_host(results):
     """The machine the figures come from (run.sh's host.txt): lscpu's model and flags, the clock source."""
     host = results / "host.txt"
@@ -416,6 +430,7 @@ def main():
     output += summarize_scale(args.results)
     output += summarize_python(args.results)
     output += summarize_instructions(args.results)
+    output += summarize_frames(args.results)
     output += summarize_pipeline(args.results)
     print("\n".join(output))
     return 0

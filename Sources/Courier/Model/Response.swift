@@ -129,16 +129,32 @@ public struct Response: Sendable {
     /// It consumes the response it is called on, so a caller that drops it after the call (as
     /// `Client.send` does) pays for no copy of the whole value.
     public consuming func collectingBody(upTo limit: Int64) async throws -> Response {
-        guard let bodyStream else { return self }
+        guard let stream = bodyStream else { return self }
+        let received: Data
         do {
-            body = try await bodyStream.collect(upTo: limit)
-        } catch var error as CourierError {
-            if error.request == nil { error.request = request }
-            throw error
+            received = try await stream.collect(upTo: limit)
+        } catch {
+            throw Self.failure(error, collectingBodyOf: request)
         }
-        self.bodyStream = nil
-        completeMetrics(from: bodyStream, bodyBytes: Int64(body.count))
+        take(received, collectedFrom: stream)
         return self
+    }
+
+    /// The error collecting the body failed with: a `CourierError` gains the request it lacks.
+    /// A function of its own, as is `take(_:collectedFrom:)`: the frame of `collectingBody`, held
+    /// while the body arrives, keeps none of their work.
+    private static func failure(_ error: any Error, collectingBodyOf request: Request) -> any Error {
+        guard var error = error as? CourierError else { return error }
+        if error.request == nil { error.request = request }
+        return error
+    }
+
+    /// Keeps `body`, read whole from `stream`, with the measurements the stream ended with.
+    @inline(never)
+    private mutating func take(_ body: Data, collectedFrom stream: ResponseBodyStream) {
+        self.body = body
+        bodyStream = nil
+        completeMetrics(from: stream, bodyBytes: Int64(body.count))
     }
 
     /// Takes the measurements `stream` had at its end into ``metrics``, once its last byte was

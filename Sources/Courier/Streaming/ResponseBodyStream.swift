@@ -117,11 +117,7 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
     ///
     /// - Throws: `limitExceeded` past `limit` bytes (the transfer is then aborted), or the error the body ended with.
     public func collect(upTo limit: Int64) async throws -> Data {
-        if let body = complete {
-            let data = try body.claim()
-            guard Int64(data.count) <= limit else { throw Self.tooLarge(limit) }
-            return data
-        }
+        if let body = complete { return try Self.claim(body, upTo: limit) }
         var data = Data()
         if let expectedLength, expectedLength <= limit { data.reserveCapacity(Int(expectedLength)) }
         for try await chunk in self {
@@ -131,6 +127,15 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
             }
             data.append(chunk)
         }
+        return data
+    }
+
+    /// A body the transport kept whole, within `limit`. Out of line, so that the frame `collect`
+    /// holds while a streamed body arrives keeps none of it.
+    @inline(never)
+    private static func claim(_ body: CompleteBody, upTo limit: Int64) throws -> Data {
+        let data = try body.claim()
+        guard Int64(data.count) <= limit else { throw tooLarge(limit) }
         return data
     }
 
