@@ -19,6 +19,13 @@ public import Logging
 /// `collectingBody(upTo:)` to read it, or `bodyStream?.discard()` before dropping it.
 /// An error an interceptor throws is attributed to it (`CourierError.stage`); errors it lets
 /// pass from `next` keep their original stage.
+///
+/// Memory: while a send is in flight it holds the async frame of every `intercept` it waits in,
+/// and a frame keeps room for every value the function makes, not only those it needs after
+/// `next`. Do the work before and after `next` (formatting, logging, building errors) in
+/// synchronous functions, as the built-in interceptors do: a stage then costs a few hundred bytes
+/// per send in flight instead of a few kilobytes (`Benchmarks/scripts/async-frames.py` prints a
+/// binary's frame sizes).
 public protocol Interceptor: Sendable {
     /// The name used in errors and logs; the type name by default.
     var name: String { get }
