@@ -138,6 +138,43 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
+        // The checks and the exchange's start are synchronous functions, so a send in flight holds
+        // little in its frame (2,464 bytes when they were inline, AsyncHTTPClient's request included).
+        let (client, deadline) = try route(for: request, context: context)
+        // Taken before the body is, so a one-shot body is still unread when the wait is cancelled,
+        // and held until the response body ends, so a request streaming its response still counts.
+        let releaseSlot: @Sendable () -> Void
+        if let requestLimit {
+            releaseSlot = try await requestLimit.acquireSlot(for: request)
+        } else {
+            releaseSlot = {}
+        }
+        let preference = eventLoopPreference(for: request, on: client)
+        let delegate = ExchangeDelegate(
+            request: request, context: context, decompresses: decompressesResponses, deadline: deadline,
+            counted: exchangesInFlight)
+        var response = try await withCancellationHandler {
+            defer { ThreadSanitizerAnnotations.acquired(from: delegate) }
+            return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, any Error>) in
+                start(
+                    request, on: client, preference: preference, deadline: deadline, delegate: delegate,
+                    releaseSlot: releaseSlot, continuation: continuation)
+            }
+        } onCancel: {
+            delegate.cancel()
+        }
+        if Task.isCancelled {
+            response.bodyStream?.discard()
+            response.bodyStream = nil
+            throw Self.cancelled(request)
+        }
+        return response
+    }
+
+    /// The client that sends `request` (the proxy's, when one routes it) and its deadline; throws
+    /// when this transport cannot send it: made before a fork, badly configured, or a port its
+    /// routes would confuse.
+    private func route(for request: Request, context: TransportContext) throws -> (HTTPClient, NIODeadline?) {
         if let refusal = ForkGeneration.refusal(
             madeIn: forkGeneration, what: "this AsyncHTTPClientTransport", request: request)
         {
@@ -158,48 +195,39 @@ public final class AsyncHTTPClientTransport: Transport {
         let deadline = context.totalTimeout(for: request).map { NIODeadline.now() + TimeAmount($0) }
         // Over a Unix socket the connection goes to the socket, never through a proxy.
         let client = request.unixSocketPath == nil ? try proxyRoutes?.client(for: request) ?? self.client : self.client
-        // Taken before the body is, so a one-shot body is still unread when the wait is cancelled,
-        // and held until the response body ends, so a request streaming its response still counts.
-        let releaseSlot: @Sendable () -> Void
-        if let requestLimit {
-            releaseSlot = try await requestLimit.acquireSlot(for: request)
-        } else {
-            releaseSlot = {}
-        }
-        let preference = eventLoopPreference(for: request, on: client)
-        let delegate = ExchangeDelegate(
-            request: request, context: context, decompresses: decompressesResponses, deadline: deadline,
-            counted: exchangesInFlight)
+        return (client, deadline)
+    }
+
+    /// Starts the exchange: AsyncHTTPClient's request made from `request` and executed with
+    /// `delegate`, which resumes `continuation`; a request AsyncHTTPClient cannot take resumes it
+    /// with the error at once. Out of line: inlined, its request would sit in the frame of the
+    /// closure that waits for the exchange.
+    @inline(never)
+    private func start(
+        _ request: Request, on client: HTTPClient, preference: HTTPClient.EventLoopPreference, deadline: NIODeadline?,
+        delegate: ExchangeDelegate, releaseSlot: @escaping @Sendable () -> Void,
+        continuation: UnsafeContinuation<Response, any Error>
+    ) {
         var clientRequest: HTTPClient.Request
         do {
             clientRequest = try HTTPClient.Request(sending: request, pumpingOn: client.eventLoopGroup)
         } catch {
             releaseSlot()
-            throw error
+            continuation.resume(throwing: error)
+            return
         }
         if let userAgent, !clientRequest.headers.contains(name: "User-Agent") {
             clientRequest.headers.add(name: "User-Agent", value: userAgent)
         }
-        let sent = clientRequest
-        var response = try await withCancellationHandler {
-            defer { ThreadSanitizerAnnotations.acquired(from: delegate) }
-            return try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, any Error>) in
-                delegate.start(continuation)
-                let task = client.execute(request: sent, delegate: delegate, eventLoop: preference, deadline: deadline)
-                // Held until the exchange ends, body included, so a request streaming its response still counts.
-                if requestLimit != nil { task.futureResult.whenComplete { _ in releaseSlot() } }
-                delegate.attach(task)
-            }
-        } onCancel: {
-            delegate.cancel()
-        }
-        if Task.isCancelled {
-            response.bodyStream?.discard()
-            response.bodyStream = nil
-            throw CourierError(
-                .cancelled, "the request was cancelled", source: "AsyncHTTPClientTransport", request: request)
-        }
-        return response
+        delegate.start(continuation)
+        let task = client.execute(request: clientRequest, delegate: delegate, eventLoop: preference, deadline: deadline)
+        // Held until the exchange ends, body included, so a request streaming its response still counts.
+        if requestLimit != nil { task.futureResult.whenComplete { _ in releaseSlot() } }
+        delegate.attach(task)
+    }
+
+    private static func cancelled(_ request: Request) -> CourierError {
+        CourierError(.cancelled, "the request was cancelled", source: "AsyncHTTPClientTransport", request: request)
     }
 }
 
