@@ -123,37 +123,11 @@ public final class URLSessionTransport: Transport {
     }
 
     public nonisolated(nonsending) func send(_ request: Request, context: TransportContext) async throws -> Response {
-        if let refusal = ForkGeneration.refusal(
-            madeIn: forkGeneration, what: "this URLSessionTransport", request: request)
-        {
-            throw refusal
-        }
-        if let socketPath = request.unixSocketPath {
-            throw CourierError(
-                .invalidRequest,
-                "URLSessionTransport cannot send over a Unix socket (\(socketPath)); CurlTransport and AsyncHTTPClientTransport can",
-                source: "URLSessionTransport", request: request)
-        }
-        var urlRequest = URLRequest(headOf: request, omitting: Self.headersURLSessionWrites)
-        if let userAgent, request.headerFields[.userAgent] == nil {
-            urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        }
-        // Courier's own deadline bounds the exchange; URLSession's idle timeout must not cut it short.
-        urlRequest.timeoutInterval = Self.unboundedInterval
-        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        urlRequest.httpShouldHandleCookies = false
+        // The checks and the task's making are synchronous functions, so a send in flight holds
+        // little in its frame (896 bytes when they were inline, the `URLRequest` included).
+        try checkSendable(request)
         let upload = try await UploadBody.prepare(request)
-        let task: URLSessionTask
-        switch upload {
-        case .none:
-            task = session.dataTask(with: urlRequest)
-        case .bytes(let data):
-            urlRequest.httpBody = data
-            task = session.dataTask(with: urlRequest)
-        case .file(let url, _):
-            task = session.uploadTask(with: urlRequest, fromFile: url)
-        }
-        let router = self.router
+        let task = makeTask(for: request, upload: upload)
         let exchange = URLSessionExchange(request: request, context: context, trustsAnyServer: trustsAnyServer) {
             upload.removeSpooledFile()
         }
@@ -165,6 +139,43 @@ public final class URLSessionTransport: Transport {
             #endif
         }
         return try await exchange.run(task)
+    }
+
+    /// Throws for a request this transport cannot send: made before a fork, or over a Unix socket.
+    private func checkSendable(_ request: Request) throws {
+        if let refusal = ForkGeneration.refusal(
+            madeIn: forkGeneration, what: "this URLSessionTransport", request: request)
+        {
+            throw refusal
+        }
+        if let socketPath = request.unixSocketPath {
+            throw CourierError(
+                .invalidRequest,
+                "URLSessionTransport cannot send over a Unix socket (\(socketPath)); CurlTransport and AsyncHTTPClientTransport can",
+                source: "URLSessionTransport", request: request)
+        }
+    }
+
+    /// URLSession's task for `request`, its body as `upload` prepared it.
+    @inline(never)  // its `URLRequest` stays off the frame of `send`
+    private func makeTask(for request: Request, upload: UploadBody) -> URLSessionTask {
+        var urlRequest = URLRequest(headOf: request, omitting: Self.headersURLSessionWrites)
+        if let userAgent, request.headerFields[.userAgent] == nil {
+            urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        }
+        // Courier's own deadline bounds the exchange; URLSession's idle timeout must not cut it short.
+        urlRequest.timeoutInterval = Self.unboundedInterval
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        urlRequest.httpShouldHandleCookies = false
+        switch upload {
+        case .none:
+            return session.dataTask(with: urlRequest)
+        case .bytes(let data):
+            urlRequest.httpBody = data
+            return session.dataTask(with: urlRequest)
+        case .file(let url, _):
+            return session.uploadTask(with: urlRequest, fromFile: url)
+        }
     }
 
     /// The request header fields URLSession writes itself from the body and the connection, and
