@@ -196,31 +196,46 @@ struct LoggingInterceptorTests {
         let logging = LoggingInterceptor(logger: capture.logger(level: .info))
         let first = makeTransport()
         let second = makeTransport()
-        try await withTestServer { server in
-            for client in [
-                Client(transport: first, interceptors: [logging]), Client(transport: second, interceptors: [logging]),
-            ] {
-                for _ in 0..<3 { _ = try await client.send(Request(url: server.url("/status/204"))) }
+        func exchange() async throws {
+            try await withTestServer { server in
+                for client in [
+                    Client(transport: first, interceptors: [logging]),
+                    Client(transport: second, interceptors: [logging]),
+                ] {
+                    for _ in 0..<3 { _ = try await client.send(Request(url: server.url("/status/204"))) }
+                }
             }
+            let warnings = capture.all.filter { $0.hasPrefix("warning ") }
+            #expect(warnings.count == 2, "\(capture.all)")
+            #expect(
+                warnings.allSatisfy {
+                    $0.hasPrefix(
+                        "warning TLS certificate verification is off: any server can pose as the one asked for")
+                }, "\(warnings)")
+            #expect(capture.all.count == 8, "six summaries and two warnings: \(capture.all)")
+            let quiet = LogCapture()
+            let unwarned = LoggingInterceptor(
+                logger: quiet.logger(level: .info), warnsAboutDisabledSecurityChecks: false)
+            try await withTestServer { server in
+                _ = try await Client(transport: first, interceptors: [unwarned]).send(
+                    Request(url: server.url("/status/204")))
+            }
+            #expect(!quiet.all.contains { $0.hasPrefix("warning ") })
         }
-        let warnings = capture.all.filter { $0.hasPrefix("warning ") }
-        #expect(warnings.count == 2, "\(capture.all)")
-        #expect(
-            warnings.allSatisfy {
-                $0.hasPrefix("warning TLS certificate verification is off: any server can pose as the one asked for")
-            }, "\(warnings)")
-        #expect(capture.all.count == 8, "six summaries and two warnings: \(capture.all)")
-        let quiet = LogCapture()
-        let unwarned = LoggingInterceptor(logger: quiet.logger(level: .info), warnsAboutDisabledSecurityChecks: false)
-        try await withTestServer { server in
-            _ = try await Client(transport: first, interceptors: [unwarned]).send(
-                Request(url: server.url("/status/204")))
+        // Shut down on every path: an AsyncHTTPClient dropped unshut traps in debug builds, which
+        // would end the whole test run instead of failing this test.
+        let failure: (any Error)?
+        do {
+            try await exchange()
+            failure = nil
+        } catch {
+            failure = error
         }
-        #expect(!quiet.all.contains { $0.hasPrefix("warning ") })
         await (first as? CurlTransport)?.shutdown()
         await (second as? CurlTransport)?.shutdown()
         try? await (first as? AsyncHTTPClientTransport)?.shutdown()
         try? await (second as? AsyncHTTPClientTransport)?.shutdown()
+        if let failure { throw failure }
     }
 
     @Test func aFailureIsOneLineNamingTheErrorCodeWithoutSecrets() async throws {
