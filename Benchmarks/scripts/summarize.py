@@ -342,8 +342,9 @@ def summarize_scale(results):
     # The target is Courier's; the baselines' leftovers are shown, not judged.
     leaks = [(key, f) for key, f in figures.items()
              if f["left"] is not None and (f["left"] > SCALE_LEFT_OVER_BYTES or (f["fds_left"] or 0) > 0)]
-    ours = [(key, f) for key, f in leaks if key.startswith(("scale-courier", "scale-capi"))]
-    baselines = [(key, f) for key, f in leaks if (key, f) not in ours]
+    courier_rows = ("scale-courier", "scale-capi")
+    ours = [(key, f) for key, f in leaks if key.startswith(courier_rows)]
+    baselines = [(key, f) for key, f in leaks if not key.startswith(courier_rows)]
 
     def listed(rows):
         return ", ".join(f"{key} ({f['left'] / 1024:,.0f} KiB, {number(f['fds_left'])} fds)" for key, f in rows)

@@ -141,4 +141,13 @@ extension CourierError {
     static func invalidRequest(_ message: String, block: String) -> CourierError {
         CourierError(.invalidRequest, message, source: block)
     }
+
+    /// This error as it leaves a stage of the pipeline: the stage and the request filled in where
+    /// it has none, so it keeps those of the stage it arose in.
+    func filledIn(stage: String? = nil, request: Request) -> CourierError {
+        var error = self
+        if error.stage == nil { error.stage = stage }
+        if error.request == nil { error.request = request }
+        return error
+    }
 }

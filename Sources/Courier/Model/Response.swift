@@ -144,9 +144,8 @@ public struct Response: Sendable {
     /// A function of its own, as is `take(_:collectedFrom:)`: the frame of `collectingBody`, held
     /// while the body arrives, keeps none of their work.
     private static func failure(_ error: any Error, collectingBodyOf request: Request) -> any Error {
-        guard var error = error as? CourierError else { return error }
-        if error.request == nil { error.request = request }
-        return error
+        guard let error = error as? CourierError else { return error }
+        return error.filledIn(request: request)
     }
 
     /// Keeps `body`, read whole from `stream`, with the measurements the stream ended with.

@@ -240,11 +240,7 @@ public struct Client: Sendable {
     /// The error a transport threw, as the transport's stage: a `CourierError` gains the stage and
     /// request it lacks, and any other error is wrapped (`cancelled` when the task was).
     private static func transportFailure(_ error: any Error, request: Request) -> CourierError {
-        if var error = error as? CourierError {
-            if error.stage == nil { error.stage = "transport" }
-            if error.request == nil { error.request = request }
-            return error
-        }
+        if let error = error as? CourierError { return error.filledIn(stage: "transport", request: request) }
         var wrapped = CourierError(
             .invalidResponse, "the transport failed: \(error)", request: request, underlying: error)
         if Task.isCancelled { wrapped.code = .cancelled }

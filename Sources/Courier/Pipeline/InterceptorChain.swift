@@ -51,11 +51,7 @@ final class InterceptorChain: Sendable {
     private static func attributed(
         _ error: any Error, to interceptor: any Interceptor, request: Request
     ) -> CourierError {
-        if var error = error as? CourierError {
-            if error.stage == nil { error.stage = interceptor.name }
-            if error.request == nil { error.request = request }
-            return error
-        }
+        if let error = error as? CourierError { return error.filledIn(stage: interceptor.name, request: request) }
         var wrapped = CourierError(
             .interceptorFailed, "\(interceptor.name) failed: \(error)", source: interceptor.name,
             request: request, underlying: error)
